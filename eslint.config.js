@@ -20,7 +20,11 @@ export default tseslint.config(
     rules: {
       "no-restricted-imports": [
         "error",
-        { patterns: [{ group: ["../**/platform/**"], message: "app/ talks to platform/ only through contract/." }] },
+        {
+          patterns: [
+            { group: ["../**/platform/**"], message: "app/ talks to platform/ only through contract/." },
+          ],
+        },
       ],
     },
   },
@@ -29,9 +33,26 @@ export default tseslint.config(
     rules: {
       "no-restricted-imports": [
         "error",
-        { patterns: [{ group: ["~/*", "../**/app/**"], message: "platform/ and contract/ never import app/." }] },
+        {
+          patterns: [
+            { group: ["~/*", "../**/app/**"], message: "platform/ and contract/ never import app/." },
+          ],
+        },
       ],
     },
   },
-  { files: ["**/*.mjs", "scripts/**"], languageOptions: { globals: { process: "readonly", console: "readonly", URL: "readonly", setTimeout: "readonly", clearTimeout: "readonly", fetch: "readonly", AbortSignal: "readonly" } } },
+  {
+    files: ["**/*.mjs", "scripts/**"],
+    languageOptions: {
+      globals: {
+        process: "readonly",
+        console: "readonly",
+        URL: "readonly",
+        setTimeout: "readonly",
+        clearTimeout: "readonly",
+        fetch: "readonly",
+        AbortSignal: "readonly",
+      },
+    },
+  },
 );

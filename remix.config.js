@@ -2,6 +2,7 @@
 export default {
   ignoredRouteFiles: ["**/.*", "**/*.test.{ts,tsx}"],
   serverModuleFormat: "esm",
+  serverBuildPath: "build/server/index.js",
   serverDependenciesToBundle: [/^remix-auth/, /^@mjackson\//, /^arctic/],
   browserNodeBuiltinsPolyfill: { modules: {} },
   future: {

@@ -35,3 +35,31 @@ export function fieldErrorsOf(error: z.ZodError): Record<string, string[]> {
   }
   return fieldErrors;
 }
+
+/** The `code` of the platform API's error bodies, so callers branch on codes rather than messages (a 500 has none). */
+export const apiErrorCodes = {
+  unauthorized: "UNAUTHORIZED",
+  forbidden: "FORBIDDEN",
+  tenantApprovalRequired: "TENANT_APPROVAL_REQUIRED",
+  readOnly: "READ_ONLY",
+  invalidJson: "INVALID_JSON",
+  validationFailed: "VALIDATION_FAILED",
+  notFound: "NOT_FOUND",
+  conflict: "CONFLICT",
+} as const;
+export type ApiErrorCode = (typeof apiErrorCodes)[keyof typeof apiErrorCodes];
+
+/** Messages of the platform API's own errors (those not named by the specification). */
+export const apiErrorMessages = {
+  unauthorized: "Unauthorized",
+  invalidAccessToken: "Invalid access token",
+  expiredAccessToken: "Access token expired",
+  unknownUser: "Unknown user",
+  forbiddenOrganization: "You do not have access to this organization",
+  invalidJson: "Request body is not valid JSON",
+  notFound: "Not found",
+  environmentNotFound: "Environment not found",
+  organizationNameTaken: "An organization with this name already exists",
+  environmentNameTaken: "An environment with this name already exists",
+  internal: "Internal server error",
+} as const;

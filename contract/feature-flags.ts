@@ -12,3 +12,28 @@ export const featureFlagPaths = {
   list: ({ organizationId, environmentId }: { organizationId: string; environmentId?: string }) =>
     `/v2/feature-flags?${new URLSearchParams(environmentId ? { organizationId, environmentId } : { organizationId })}`,
 };
+
+/**
+ * Every flag the product reads (SPEC §6) and the value a tenant gets when the platform has neither a default row
+ * (feature_flags.tenant_id null) nor a row of the tenant's own for it. All start off: each gates a feature that is
+ * switched on deliberately, platform-wide by a default row or per tenant by an override row.
+ */
+export const featureFlagDefaults = {
+  /** Several containers in one service. */
+  "multi-container": false,
+  /** When on, environment cloning is hidden. */
+  "cloning-hidden": false,
+  "schedule-based-autoscaling": false,
+  "private-chart-apps": false,
+  "global-variables": false,
+  "notification-connections": false,
+  "document-database": false,
+  /** Azure as a cloud provider (SPEC §3: Azure is enabled only by a feature flag). */
+  "azure-connection": false,
+  "version-control-connection": false,
+  alarms: false,
+  /** With "users-v2", loads the current user's permissions (SPEC §6). */
+  "rbac-permissions-ui": false,
+  "users-v2": false,
+} as const satisfies Record<string, boolean>;
+export type FeatureFlagName = keyof typeof featureFlagDefaults;

@@ -4,11 +4,13 @@ import { z } from "zod";
 export const patterns = {
   lettersDigitsHyphen: {
     regex: /^[A-Za-z](?!.*--)[A-Za-z0-9-]*[A-Za-z]$|^[A-Za-z]$/,
-    message: "Value must contain only letters, digits and hyphens, begin and end with a letter, and have no consecutive hyphens.",
+    message:
+      "Value must contain only letters, digits and hyphens, begin and end with a letter, and have no consecutive hyphens.",
   },
   lowercaseAlphanumericHyphen: {
     regex: /^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/,
-    message: "Value must contain only lowercase letters, digits and hyphens, and begin and end with a letter or digit.",
+    message:
+      "Value must contain only lowercase letters, digits and hyphens, and begin and end with a letter or digit.",
   },
   accountId: { regex: /^\d{12}$/, message: "Value must be a 12-digit number." },
   url: { regex: /^(oci|https?):\/\/[^\s"']+$/, message: "Value must be a valid URL." },

@@ -19,11 +19,17 @@ const schema = z.object({
   /** Audience of the platform API's access tokens; defaults to `${PLATFORM_PUBLIC_URL}/api`. */
   AUTH0_AUDIENCE: z.string().min(1).optional(),
   /** When true, organizations created through POST /tenant wait for approval. */
-  TENANT_APPROVAL_REQUIRED: z.enum(["true", "false"]).default("false").transform((value) => value === "true"),
+  TENANT_APPROVAL_REQUIRED: z
+    .enum(["true", "false"])
+    .default("false")
+    .transform((value) => value === "true"),
   /** Lifetime of the access tokens the identity provider issues, in seconds. */
   ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(30).default(3600),
   /** Seed the demo organizations and accounts into an empty database. */
-  SEED_DEMO_DATA: z.enum(["true", "false"]).default("true").transform((value) => value === "true"),
+  SEED_DEMO_DATA: z
+    .enum(["true", "false"])
+    .default("true")
+    .transform((value) => value === "true"),
 });
 
 export type PlatformConfig = {

@@ -22,7 +22,13 @@ const migrationsFolder = fileURLToPath(new URL("../../platform/db/migrations", i
  * Opens the platform database and applies pending migrations: PostgreSQL when `databaseUrl` is set,
  * otherwise PGlite persisted in `<dataDir>/pglite` (or in memory when `dataDir` is "memory").
  */
-export async function openDb({ databaseUrl, dataDir }: { databaseUrl?: string; dataDir: string }): Promise<OpenDatabase> {
+export async function openDb({
+  databaseUrl,
+  dataDir,
+}: {
+  databaseUrl?: string;
+  dataDir: string;
+}): Promise<OpenDatabase> {
   if (databaseUrl) {
     const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
     const db = drizzlePostgres(pool, { schema });

@@ -1,12 +1,25 @@
 import { sql } from "drizzle-orm";
-import { boolean, index, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import {
+  boolean,
+  index,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
 
 const createdAt = () => timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow();
 
 /** An organization (identity side, id `org_...`) and its tenant (platform side, `tenant_id`). */
 export const organizations = pgTable("organizations", {
   id: text("id").primaryKey(),
-  tenantId: uuid("tenant_id").notNull().unique().default(sql`gen_random_uuid()`),
+  tenantId: uuid("tenant_id")
+    .notNull()
+    .unique()
+    .default(sql`gen_random_uuid()`),
   name: text("name").notNull().unique(),
   displayName: text("display_name").notNull(),
   approved: boolean("approved").notNull().default(true),
@@ -48,7 +61,9 @@ export const memberships = pgTable(
 export const environments = pgTable(
   "environments",
   {
-    id: uuid("id").primaryKey().default(sql`gen_random_uuid()`),
+    id: uuid("id")
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
     tenantId: uuid("tenant_id")
       .notNull()
       .references(() => organizations.tenantId, { onDelete: "cascade" }),
@@ -63,7 +78,9 @@ export const environments = pgTable(
 export const featureFlags = pgTable(
   "feature_flags",
   {
-    id: uuid("id").primaryKey().default(sql`gen_random_uuid()`),
+    id: uuid("id")
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
     tenantId: uuid("tenant_id").references(() => organizations.tenantId, { onDelete: "cascade" }),
     name: text("name").notNull(),
     enabled: boolean("enabled").notNull(),

@@ -24,9 +24,22 @@ const demoOrganizations = [
 ];
 
 const demoUsers: { id: string; email: string; name: string; memberships: [string, RoleName][] }[] = [
-  { id: "user_ada", email: "ada@example.com", name: "Ada Lovelace", memberships: [["org_acme", "admin"], ["org_globex", "developer"]] },
+  {
+    id: "user_ada",
+    email: "ada@example.com",
+    name: "Ada Lovelace",
+    memberships: [
+      ["org_acme", "admin"],
+      ["org_globex", "developer"],
+    ],
+  },
   { id: "user_bob", email: "bob@example.com", name: "Bob Stone", memberships: [["org_acme", "read-only"]] },
-  { id: "user_carol", email: "carol@example.com", name: "Carol Baker", memberships: [["org_initech", "admin"]] },
+  {
+    id: "user_carol",
+    email: "carol@example.com",
+    name: "Carol Baker",
+    memberships: [["org_initech", "admin"]],
+  },
   { id: "user_dave", email: "dave@example.com", name: "Dave Young", memberships: [] },
 ];
 
@@ -39,17 +52,25 @@ export async function seedDemoData(db: Database): Promise<boolean> {
   const passwordHash = await hashPassword(DEMO_PASSWORD);
   await db.transaction(async (tx) => {
     await tx.insert(organizations).values(demoOrganizations);
-    await tx.insert(users).values(
-      demoUsers.map(({ id, email, name }) => ({ id, email, name, passwordHash, picture: null })),
-    );
-    await tx.insert(memberships).values(
-      demoUsers.flatMap((user) =>
-        user.memberships.map(([organizationId, roleName]) => ({ userId: user.id, organizationId, roleName })),
-      ),
-    );
+    await tx
+      .insert(users)
+      .values(demoUsers.map(({ id, email, name }) => ({ id, email, name, passwordHash, picture: null })));
+    await tx
+      .insert(memberships)
+      .values(
+        demoUsers.flatMap((user) =>
+          user.memberships.map(([organizationId, roleName]) => ({
+            userId: user.id,
+            organizationId,
+            roleName,
+          })),
+        ),
+      );
     const [acme] = await tx.select().from(organizations).where(eq(organizations.id, "org_acme"));
     if (!acme) throw new Error("Acme Corp was not seeded");
-    await tx.insert(environments).values(demoEnvironmentNames.map((name) => ({ tenantId: acme.tenantId, name })));
+    await tx
+      .insert(environments)
+      .values(demoEnvironmentNames.map((name) => ({ tenantId: acme.tenantId, name })));
   });
   return true;
 }

@@ -1,0 +1,60 @@
+import { createCookieSessionStorage, type Session } from "@remix-run/node";
+import type { OrganizationClaim } from "#contract/identity";
+import { getEnv } from "~/env.server";
+
+export type SessionUser = { sub: string; name: string; email: string; picture?: string };
+
+export type SessionTokens = {
+  accessToken: string;
+  refreshToken?: string;
+  /** Epoch milliseconds. */
+  expiresAt: number;
+};
+
+export type SessionData = {
+  user: SessionUser;
+  organizations: OrganizationClaim[];
+  tokens: SessionTokens;
+  /** Where to go after sign-in; a sanitized relative path. */
+  returnTo: string;
+  /** Set when a token could no longer be refreshed; cleared by the next sign-in. */
+  expired: boolean;
+};
+
+export type SessionFlashData = Record<string, never>;
+
+export type AppSession = Session<SessionData, SessionFlashData>;
+
+let storage: ReturnType<typeof createStorage> | undefined;
+
+function createStorage() {
+  const env = getEnv();
+  return createCookieSessionStorage<SessionData, SessionFlashData>({
+    cookie: {
+      name: "__session",
+      httpOnly: true,
+      sameSite: "lax",
+      path: "/",
+      secure: env.production,
+      secrets: env.sessionSecrets,
+      maxAge: 60 * 60 * 24 * 7,
+    },
+  });
+}
+
+function sessionStorage() {
+  storage ??= createStorage();
+  return storage;
+}
+
+export function getSession(request: Request): Promise<AppSession> {
+  return sessionStorage().getSession(request.headers.get("Cookie"));
+}
+
+export function commitSession(session: AppSession): Promise<string> {
+  return sessionStorage().commitSession(session);
+}
+
+export function destroySession(session: AppSession): Promise<string> {
+  return sessionStorage().destroySession(session);
+}

@@ -1,0 +1,55 @@
+import { Badge, Button, Group, Stack, Table, Text, Title } from "@mantine/core";
+import { data, redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { listEnvironments } from "~/platform/environments.server";
+import { requireOrganizationClient } from "~/platform/request.server";
+
+export const meta: MetaFunction = () => [{ title: "Environments · Cloud Console" }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const { api, tenantId, organization, headers } = await requireOrganizationClient(request);
+  const environments = await listEnvironments(api, tenantId);
+  if (environments.length === 0) throw redirect("/environments/create", { headers });
+  return data({ environments, organizationName: organization.displayName }, { headers });
+}
+
+export default function Environments() {
+  const { environments, organizationName } = useLoaderData<typeof loader>();
+  return (
+    <Stack gap="md">
+      <Group justify="space-between">
+        <Stack gap={0}>
+          <Title order={2}>Environments</Title>
+          <Text c="dimmed" size="sm">
+            {organizationName}
+          </Text>
+        </Stack>
+        <Button component={Link} to="/environments/create">
+          Create environment
+        </Button>
+      </Group>
+      <Table striped highlightOnHover aria-label="Environments">
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Name</Table.Th>
+            <Table.Th>Stage</Table.Th>
+            <Table.Th>Created</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {environments.map((environment) => (
+            <Table.Tr key={environment.id}>
+              <Table.Td>{environment.name}</Table.Td>
+              <Table.Td>
+                <Badge variant="light">
+                  {environment.cloningStage.replace("STAGE_", "").replaceAll("_", " ")}
+                </Badge>
+              </Table.Td>
+              <Table.Td>{new Date(environment.createdAt).toLocaleDateString("en")}</Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Stack>
+  );
+}

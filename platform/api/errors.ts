@@ -1,0 +1,69 @@
+import type { Context, ErrorHandler, NotFoundHandler } from "hono";
+import { HTTPException } from "hono/http-exception";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { apiErrorCodes, apiErrorMessages, errorMessages, type ApiErrorBody } from "#contract/errors";
+
+/** An error the API answers with as it is: a status and the contract's error body. */
+export class HttpError extends Error {
+  constructor(
+    readonly status: ContentfulStatusCode,
+    readonly body: ApiErrorBody,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(body.message);
+    this.name = "HttpError";
+  }
+}
+
+/**
+ * `invalid_token` tells an OAuth client (RFC 6750 §3) that fetching a new token may help; a request without a
+ * token only gets the scheme.
+ */
+export function unauthorized(message: string, { tokenPresented }: { tokenPresented: boolean }): HttpError {
+  const challenge = tokenPresented ? `Bearer error="invalid_token"` : "Bearer";
+  return new HttpError(401, { message, code: apiErrorCodes.unauthorized }, { "WWW-Authenticate": challenge });
+}
+
+export function forbiddenOrganization(): HttpError {
+  return new HttpError(403, { message: apiErrorMessages.forbiddenOrganization, code: apiErrorCodes.forbidden });
+}
+
+export function tenantApprovalRequired(): HttpError {
+  return new HttpError(403, {
+    message: errorMessages.tenantApprovalRequired,
+    code: apiErrorCodes.tenantApprovalRequired,
+  });
+}
+
+export function readOnlyRole(): HttpError {
+  return new HttpError(403, { message: errorMessages.restrictedAccess, code: apiErrorCodes.readOnly });
+}
+
+export function notFound(message: string = apiErrorMessages.notFound): HttpError {
+  return new HttpError(404, { message, code: apiErrorCodes.notFound });
+}
+
+/** A uniqueness clash reported on the field the caller can change, like a schema violation. */
+export function conflictOn(field: string, message: string): HttpError {
+  return new HttpError(409, { message, code: apiErrorCodes.conflict, fieldErrors: { [field]: [message] } });
+}
+
+export const handleNotFound: NotFoundHandler = (c) => c.json(notFound().body, 404);
+
+/**
+ * Every failure leaves as the contract's JSON error body. Anything unexpected is logged here with the request id
+ * and answered with a fixed message, so stack traces, SQL and driver messages never reach a caller.
+ */
+export const handleError: ErrorHandler = (error, c) => {
+  if (error instanceof HttpError) return c.json(error.body, error.status, error.headers);
+  if (error instanceof HTTPException && error.status < 500) {
+    return c.json({ message: error.message || "Request rejected" }, error.status);
+  }
+  console.error(`platform api: ${describeRequest(c)} failed`, error);
+  return c.json({ message: apiErrorMessages.internal }, 500);
+};
+
+function describeRequest(c: Context): string {
+  const requestId: unknown = c.get("requestId");
+  return `${c.req.method} ${c.req.path}${typeof requestId === "string" ? ` (request ${requestId})` : ""}`;
+}

@@ -1,0 +1,150 @@
+import { randomUUID } from "node:crypto";
+import { count, eq } from "drizzle-orm";
+import type { Hono } from "hono";
+import type { RoleName } from "#contract/identity";
+import type { PlatformConfig } from "../config";
+import type { Database } from "../db/index";
+import { ensureRoles } from "../db/seed";
+import { environments, featureFlags, memberships, organizations, users } from "../db/schema";
+import { openTestDb } from "../db/test-db";
+import { createApiApp } from "./app";
+import { createTestTokenIssuer, type TestTokenIssuer } from "./test-tokens";
+
+export function testPlatformConfig(overrides: Partial<PlatformConfig> = {}): PlatformConfig {
+  return {
+    port: 0,
+    publicUrl: "http://platform.test",
+    issuer: "http://platform.test/",
+    audience: "http://platform.test/api",
+    dataDir: "memory",
+    appUrl: "http://localhost:3000",
+    clientId: "cloud-console",
+    clientSecret: "test-client-secret-0123456789",
+    tenantApprovalRequired: false,
+    seedDemoData: false,
+    accessTokenTtlSeconds: 3600,
+    ...overrides,
+  };
+}
+
+export type TestUser = { id: string; email: string; token: string };
+export type TestOrganization = { organizationId: string; tenantId: string; name: string };
+export type TestMember = { user: TestUser; organization: TestOrganization };
+
+type CallOptions = {
+  token?: string;
+  /** Sent as JSON. */
+  json?: unknown;
+  /** Sent as is, for bodies that are not valid JSON. */
+  rawBody?: string;
+  headers?: Record<string, string>;
+};
+
+/** Unique within a test database, valid as organization and environment names. */
+export function uniqueName(prefix: string): string {
+  return `${prefix}-${randomUUID().slice(0, 8)}`;
+}
+
+/** The API over a fresh test database (PGlite, or PostgreSQL under TEST_DATABASE_URL) with typed data factories. */
+export async function openTestApi(configOverrides: Partial<PlatformConfig> = {}) {
+  const database = await openTestDb();
+  const db: Database = database.db;
+  await ensureRoles(db);
+  const config = testPlatformConfig(configOverrides);
+  const tokens: TestTokenIssuer = await createTestTokenIssuer({
+    issuer: config.issuer,
+    audience: config.audience,
+  });
+  const app: Hono = createApiApp({ db, config, jwks: tokens.jwks });
+
+  function call(method: string, path: string, { token, json, rawBody, headers = {} }: CallOptions = {}) {
+    const requestHeaders: Record<string, string> = { Accept: "application/json", ...headers };
+    if (token) requestHeaders.Authorization = `Bearer ${token}`;
+    let body: string | undefined = rawBody;
+    if (json !== undefined) body = JSON.stringify(json);
+    if (body !== undefined) requestHeaders["Content-Type"] = "application/json";
+    return app.request(`/api${path}`, { method, headers: requestHeaders, body });
+  }
+
+  async function createUser(): Promise<TestUser> {
+    const id = `user_${randomUUID()}`;
+    const email = `${id}@example.test`;
+    // The API never checks passwords; the identity provider does.
+    await db.insert(users).values({ id, email, name: `Test ${id}`, passwordHash: "unusable" });
+    return { id, email, token: await tokens.sign({ sub: id }) };
+  }
+
+  async function createOrganization({ approved = true }: { approved?: boolean } = {}): Promise<TestOrganization> {
+    const name = uniqueName("org");
+    const [organization] = await db
+      .insert(organizations)
+      .values({ id: `org_${randomUUID().slice(0, 16)}`, name, displayName: `Organization ${name}`, approved })
+      .returning({ organizationId: organizations.id, tenantId: organizations.tenantId, name: organizations.name });
+    if (!organization) throw new Error("organization was not created");
+    return organization;
+  }
+
+  async function addMember(userId: string, organizationId: string, roleName: RoleName) {
+    await db.insert(memberships).values({ userId, organizationId, roleName });
+  }
+
+  /** A new user with `role` in a new organization. */
+  async function createMember({
+    role = "admin",
+    approved = true,
+  }: { role?: RoleName; approved?: boolean } = {}): Promise<TestMember> {
+    const user = await createUser();
+    const organization = await createOrganization({ approved });
+    await addMember(user.id, organization.organizationId, role);
+    return { user, organization };
+  }
+
+  async function createEnvironment(tenantId: string, name = uniqueName("env")) {
+    const [environment] = await db.insert(environments).values({ tenantId, name }).returning();
+    if (!environment) throw new Error("environment was not created");
+    return environment;
+  }
+
+  async function setFeatureFlag(tenantId: string | null, name: string, enabled: boolean) {
+    await db.insert(featureFlags).values({ tenantId, name, enabled });
+  }
+
+  /** Row counts of every table the API writes, to prove a rejected request wrote nothing. */
+  async function countRows() {
+    const [[organizationRows], [membershipRows], [environmentRows], [flagRows]] = await Promise.all([
+      db.select({ value: count() }).from(organizations),
+      db.select({ value: count() }).from(memberships),
+      db.select({ value: count() }).from(environments),
+      db.select({ value: count() }).from(featureFlags),
+    ]);
+    return {
+      organizations: organizationRows?.value,
+      memberships: membershipRows?.value,
+      environments: environmentRows?.value,
+      featureFlags: flagRows?.value,
+    };
+  }
+
+  async function environmentsOf(tenantId: string) {
+    return db.select().from(environments).where(eq(environments.tenantId, tenantId));
+  }
+
+  return {
+    app,
+    db,
+    config,
+    tokens,
+    call,
+    createUser,
+    createOrganization,
+    addMember,
+    createMember,
+    createEnvironment,
+    setFeatureFlag,
+    countRows,
+    environmentsOf,
+    close: () => database.close(),
+  };
+}
+
+export type TestApi = Awaited<ReturnType<typeof openTestApi>>;

@@ -1,0 +1,114 @@
+import { createHash } from "node:crypto";
+import type { ServerResponse } from "node:http";
+
+export const PRODUCT_NAME = "Cloud Console";
+export const WRONG_CREDENTIALS_MESSAGE = "Wrong email or password.";
+export const SIGNED_OUT_TITLE = "You have been signed out";
+
+const STYLE = `
+:root { color-scheme: light; font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; }
+body { margin: 0; min-height: 100vh; display: grid; place-items: center; background: #f1f3f5; color: #212529; }
+main { width: min(22rem, calc(100vw - 2rem)); padding: 2rem; background: #fff; border-radius: 8px;
+  box-shadow: 0 1px 3px rgb(0 0 0 / 0.12); }
+h1 { margin: 0 0 0.25rem; font-size: 1.5rem; }
+p { margin: 0 0 1.25rem; line-height: 1.5; }
+.error { padding: 0.75rem; border-radius: 4px; background: #fff5f5; color: #c92a2a; border: 1px solid #ffc9c9; }
+label { display: block; margin-bottom: 0.25rem; font-weight: 600; font-size: 0.875rem; }
+input { box-sizing: border-box; width: 100%; margin-bottom: 1rem; padding: 0.6rem 0.75rem; font: inherit;
+  border: 1px solid #adb5bd; border-radius: 4px; }
+input[aria-invalid="true"] { border-color: #c92a2a; }
+button { width: 100%; padding: 0.7rem; font: inherit; font-weight: 600; color: #fff; background: #1c7ed6;
+  border: 0; border-radius: 4px; cursor: pointer; }
+button:hover { background: #1971c2; }
+input:focus-visible, button:focus-visible { outline: 3px solid #74c0fc; outline-offset: 2px; }
+`;
+
+const STYLE_HASH = createHash("sha256").update(STYLE).digest("base64");
+
+export function escapeHtml(value: string): string {
+  return value.replace(
+    /[&<>"']/g,
+    (character) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[character] ?? "",
+  );
+}
+
+function layout(title: string, content: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)} · ${PRODUCT_NAME}</title>
+<style>${STYLE}</style>
+</head>
+<body>
+<main>
+${content}
+</main>
+</body>
+</html>
+`;
+}
+
+export function renderLoginPage({ action, email, error }: { action: string; email: string; error?: string }): string {
+  const invalid = error ? ' aria-invalid="true" aria-describedby="login-error"' : "";
+  // Focus goes where typing continues: the password when the address is already known.
+  const focusEmail = email ? "" : " autofocus";
+  const focusPassword = email ? " autofocus" : "";
+  return layout(
+    "Sign in",
+    `<h1>${PRODUCT_NAME}</h1>
+<p>Sign in to continue.</p>
+${error ? `<p class="error" id="login-error" role="alert">${escapeHtml(error)}</p>` : ""}
+<form method="post" action="${escapeHtml(action)}">
+<label for="email">Email</label>
+<input id="email" name="email" type="email" autocomplete="username" required value="${escapeHtml(email)}"${invalid}${focusEmail}>
+<label for="password">Password</label>
+<input id="password" name="password" type="password" autocomplete="current-password" required${invalid}${focusPassword}>
+<button type="submit">Sign in</button>
+</form>`,
+  );
+}
+
+export function renderSignedOutPage(): string {
+  return layout(
+    SIGNED_OUT_TITLE,
+    `<h1>${SIGNED_OUT_TITLE}</h1>
+<p>You can close this window.</p>`,
+  );
+}
+
+export function renderMessagePage({ title, message }: { title: string; message: string }): string {
+  return layout(title, `<h1>${escapeHtml(title)}</h1>\n<p>${escapeHtml(message)}</p>`);
+}
+
+/**
+ * Headers for every HTML page of the identity provider: no script at all, only the page's own style, and
+ * forms that may post to this origin and be redirected on to the app (browsers apply form-action to redirects).
+ */
+export function htmlSecurityHeaders(formTargets: readonly string[]): Record<string, string> {
+  return {
+    "Content-Type": "text/html; charset=utf-8",
+    "Content-Security-Policy": [
+      "default-src 'none'",
+      `style-src 'sha256-${STYLE_HASH}'`,
+      `form-action 'self' ${formTargets.join(" ")}`.trim(),
+      "frame-ancestors 'none'",
+      "base-uri 'none'",
+    ].join("; "),
+    "X-Frame-Options": "DENY",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "Cache-Control": "no-store",
+  };
+}
+
+export function sendHtml(
+  res: ServerResponse,
+  status: number,
+  html: string,
+  formTargets: readonly string[] = [],
+): void {
+  res.writeHead(status, htmlSecurityHeaders(formTargets));
+  res.end(html);
+}

@@ -1,0 +1,51 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { defineConfig } from "@playwright/test";
+
+// One fresh data dir per run, shared by the config's copies in the worker processes through the environment.
+process.env.E2E_DATA_DIR ??= mkdtempSync(path.join(tmpdir(), "cloud-console-e2e-"));
+
+const appPort = Number(process.env.E2E_APP_PORT ?? 3310);
+const platformPort = Number(process.env.E2E_PLATFORM_PORT ?? 4310);
+export const appUrl = `http://localhost:${appPort}`;
+export const platformUrl = `http://localhost:${platformPort}`;
+
+export default defineConfig({
+  testDir: "tests/e2e",
+  fullyParallel: true,
+  workers: 2,
+  retries: 0,
+  timeout: 30_000,
+  expect: { timeout: 10_000 },
+  reporter: process.env.CI ? [["list"]] : [["list"], ["html", { open: "never" }]],
+  use: {
+    baseURL: appUrl,
+    trace: "retain-on-failure",
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--disable-quic",
+        "--no-first-run",
+      ],
+    },
+  },
+  webServer: {
+    command: "node scripts/start.mjs",
+    url: `${appUrl}/healthz`,
+    reuseExistingServer: false,
+    timeout: 180_000,
+    stdout: "pipe",
+    stderr: "pipe",
+    env: {
+      DATA_DIR: process.env.E2E_DATA_DIR,
+      PORT: String(appPort),
+      PLATFORM_PORT: String(platformPort),
+    },
+  },
+});

@@ -1,0 +1,12 @@
+// `npm run dev`: the embedded platform restarted on change (tsx watch) and the app under `remix dev` (live reload).
+import { embeddedEnvironments } from "./lib/embedded.mjs";
+import { supervise, waitForHttp } from "./lib/processes.mjs";
+
+const environments = embeddedEnvironments();
+const processes = supervise();
+processes.start("platform", "npx", ["tsx", "watch", "platform/main.ts"], {
+  ...environments.platform,
+  NODE_ENV: "development",
+});
+await waitForHttp(`${environments.platformUrl}/api/healthz`);
+processes.start("app", "npx", ["remix", "dev"], { ...environments.app, NODE_ENV: "development" });

@@ -1,0 +1,65 @@
+// `npm start`: builds when needed, then runs the embedded platform and the app (remix-serve) together.
+// `npm run platform` (--platform-only): the embedded platform alone. With PLATFORM_API_URL and AUTH0_DOMAIN
+// set (external platform and Auth0), only the app starts.
+import { spawnSync } from "node:child_process";
+import { existsSync, readdirSync, statSync } from "node:fs";
+import path from "node:path";
+import { embeddedEnvironments, isExternalMode } from "./lib/embedded.mjs";
+import { supervise, waitForHttp } from "./lib/processes.mjs";
+
+const startedAt = Date.now();
+const platformOnly = process.argv.includes("--platform-only");
+const outputs = ["build/server/index.js", "build/platform/server.js"];
+const sources = ["app", "contract", "platform", "remix.config.js", "package.json"];
+
+function newestChange(entry) {
+  if (!existsSync(entry)) return 0;
+  const stats = statSync(entry);
+  if (!stats.isDirectory()) return stats.mtimeMs;
+  return Math.max(0, ...readdirSync(entry).map((child) => newestChange(path.join(entry, child))));
+}
+
+function buildWhenNeeded() {
+  const builtAt = Math.min(...outputs.map((output) => (existsSync(output) ? statSync(output).mtimeMs : 0)));
+  if (builtAt > Math.max(...sources.map(newestChange))) return;
+  console.info("start: building (sources changed since the last build)");
+  const result = spawnSync("npm", ["run", "build"], { stdio: "inherit" });
+  if (result.status !== 0) process.exit(result.status ?? 1);
+}
+
+buildWhenNeeded();
+const processes = supervise();
+const remixServe = path.resolve("node_modules/@remix-run/serve/dist/cli.js");
+
+try {
+  if (isExternalMode()) {
+    processes.start("app", process.execPath, [remixServe, "build/server/index.js"], {
+      ...process.env,
+      NODE_ENV: "production",
+    });
+    await waitForHttp(`http://localhost:${process.env.PORT ?? 3000}/healthz`);
+    console.info(
+      `start: app ready in ${Date.now() - startedAt} ms (external platform ${process.env.PLATFORM_API_URL})`,
+    );
+  } else {
+    const environments = embeddedEnvironments();
+    processes.start("platform", process.execPath, ["--enable-source-maps", "build/platform/server.js"], {
+      ...environments.platform,
+      NODE_ENV: "production",
+    });
+    await waitForHttp(`${environments.platformUrl}/api/healthz`);
+    if (platformOnly) {
+      console.info(`start: platform ready at ${environments.platformUrl} in ${Date.now() - startedAt} ms`);
+    } else {
+      processes.start("app", process.execPath, [remixServe, "build/server/index.js"], {
+        ...environments.app,
+        NODE_ENV: "production",
+      });
+      await waitForHttp(`${environments.appUrl}/healthz`);
+      console.info(`start: ready at ${environments.appUrl} in ${Date.now() - startedAt} ms`);
+    }
+  }
+} catch (error) {
+  console.error(`start: ${error instanceof Error ? error.message : error}`);
+  processes.stopAll(1);
+}
