@@ -20,6 +20,8 @@ function newestChange(entry) {
 }
 
 function buildWhenNeeded() {
+  // A production image ships the build without the sources: nothing to rebuild there.
+  if (!existsSync("app")) return;
   const builtAt = Math.min(...outputs.map((output) => (existsSync(output) ? statSync(output).mtimeMs : 0)));
   if (builtAt > Math.max(...sources.map(newestChange))) return;
   console.info("start: building (sources changed since the last build)");

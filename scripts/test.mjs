@@ -28,4 +28,5 @@ run("npm", ["run", "-s", "lint"]);
 run("npx", ["vitest", "run"]);
 ensureChromium();
 run("npm", ["run", "-s", "build"]);
+run("node", ["scripts/check-production.mjs"]);
 run("npx", ["playwright", "test"]);

@@ -159,8 +159,18 @@ export async function completeLogin(request: Request): Promise<LoginFailure> {
   session.set("tokens", result.tokens);
   const headers = new Headers();
   headers.append("Set-Cookie", await commitSession(session));
-  headers.append("Set-Cookie", `${STATE_COOKIE}=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax`);
+  for (const name of stateCookieNames(request)) {
+    headers.append("Set-Cookie", `${name}=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax`);
+  }
   throw redirect(returnTo, { headers });
+}
+
+/** The strategy keeps one state cookie per sign-in attempt (`__auth_state:<id>`); all are spent once signed in. */
+function stateCookieNames(request: Request): string[] {
+  return (request.headers.get("Cookie") ?? "")
+    .split(";")
+    .map((pair) => pair.trim().split("=")[0] ?? "")
+    .filter((name) => name.startsWith(`${STATE_COOKIE}:`));
 }
 
 function describeLoginError(error: unknown): string {

@@ -1,0 +1,126 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { apiErrorCodes, apiErrorMessages, errorMessages } from "#contract/errors";
+import { openTestApi, type TestMember } from "./test-harness";
+
+/*
+ * Walks every route the app registers, so a route added later is covered without touching this file. The cases are
+ * built from `app.routes` at collection time, hence the top-level await.
+ */
+const api = await openTestApi();
+afterAll(() => api.close());
+
+const writeMethods = ["POST", "PUT", "PATCH", "DELETE"];
+const allMethods = ["GET", ...writeMethods];
+
+type RouteCase = { method: string; pattern: string };
+
+/** Middleware and `app.all` routes are registered as ALL: each method is tried against them. */
+function casesOf(routes: { method: string; path: string }[]): RouteCase[] {
+  const seen = new Set<string>();
+  return routes
+    .flatMap(({ method, path }) =>
+      (method === "ALL" ? allMethods : [method]).map((routeMethod) => ({ method: routeMethod, pattern: path })),
+    )
+    .filter(({ method, pattern }) => {
+      const key = `${method} ${pattern}`;
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
+}
+
+/** Fills the tenant segment with `tenantId`, every other parameter with an id, and wildcards with a segment. */
+function concretePath(pattern: string, tenantId: string): string {
+  return pattern
+    .replace(/^\/api/, "")
+    .replace(":tenantId", tenantId)
+    .replace(/:[A-Za-z]+(\{[^}]*\})?/g, "00000000-0000-4000-8000-000000000000")
+    .replace(/\*/g, "probe");
+}
+
+/** A body that would be accepted by the create routes, so a missing guard shows up as a write. */
+const plausibleBody = {
+  name: "intruder",
+  displayName: "Intruder",
+  tenant: { name: "intruder", displayName: "Intruder" },
+};
+
+const tenantRoutes = casesOf(api.app.routes.filter((route) => route.path.includes("/:tenantId")));
+const tenantWriteRoutes = tenantRoutes.filter(({ method }) => writeMethods.includes(method));
+const authenticatedRoutes = casesOf(api.app.routes.filter((route) => route.path !== "/api/healthz"));
+
+let attacker: TestMember;
+let approvedVictim: TestMember;
+let unapprovedVictim: TestMember;
+let readOnlyMember: TestMember;
+beforeAll(async () => {
+  attacker = await api.createMember({ role: "admin" });
+  approvedVictim = await api.createMember({ role: "admin" });
+  unapprovedVictim = await api.createMember({ role: "admin", approved: false });
+  await api.createEnvironment(approvedVictim.organization.tenantId, "production");
+  await api.createEnvironment(unapprovedVictim.organization.tenantId, "production");
+  readOnlyMember = { user: await api.createUser(), organization: approvedVictim.organization };
+  await api.addMember(readOnlyMember.user.id, approvedVictim.organization.organizationId, "read-only");
+});
+
+describe("the route table", () => {
+  it("includes the tenant-scoped routes this suite must guard", () => {
+    expect(tenantRoutes.map(({ method, pattern }) => `${method} ${pattern}`)).toEqual(
+      expect.arrayContaining([
+        "GET /api/tenant/:tenantId",
+        "GET /api/v2/organizations/:tenantId/environments",
+        "POST /api/v2/organizations/:tenantId/environments",
+      ]),
+    );
+  });
+});
+
+describe.each([
+  ["an approved", () => approvedVictim],
+  ["an unapproved", () => unapprovedVictim],
+])("a member of another tenant calling %s tenant's routes", (_state, victim) => {
+  it.each(tenantRoutes)("$method $pattern answers 403 and writes nothing", async ({ method, pattern }) => {
+    const before = await api.countRows();
+    const response = await api.call(method, concretePath(pattern, victim().organization.tenantId), {
+      token: attacker.user.token,
+      json: method === "GET" ? undefined : plausibleBody,
+    });
+    expect(response.status).toBe(403);
+    expect(await response.json()).toEqual({
+      message: apiErrorMessages.forbiddenOrganization,
+      code: apiErrorCodes.forbidden,
+    });
+    expect(await api.countRows()).toEqual(before);
+    expect(await api.environmentsOf(victim().organization.tenantId)).toHaveLength(1);
+  });
+});
+
+describe("a read-only member writing to its own tenant", () => {
+  it.each(tenantWriteRoutes)("$method $pattern answers 403 READ_ONLY and writes nothing", async (route) => {
+    const before = await api.countRows();
+    const response = await api.call(
+      route.method,
+      concretePath(route.pattern, readOnlyMember.organization.tenantId),
+      { token: readOnlyMember.user.token, json: plausibleBody },
+    );
+    expect(response.status).toBe(403);
+    expect(await response.json()).toEqual({
+      message: errorMessages.restrictedAccess,
+      code: apiErrorCodes.readOnly,
+    });
+    expect(await api.countRows()).toEqual(before);
+  });
+});
+
+describe("a caller without a token", () => {
+  it.each(authenticatedRoutes)("$method $pattern answers 401", async ({ method, pattern }) => {
+    const response = await api.call(method, concretePath(pattern, approvedVictim.organization.tenantId), {
+      json: method === "GET" ? undefined : plausibleBody,
+    });
+    expect(response.status).toBe(401);
+    expect(await response.json()).toEqual({
+      message: apiErrorMessages.unauthorized,
+      code: apiErrorCodes.unauthorized,
+    });
+  });
+});
