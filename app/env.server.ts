@@ -34,7 +34,7 @@ export type AppEnv = {
 };
 
 /** Validates the app's configuration; the error names every bad variable so start-up fails fast and clearly. */
-export function parseAppEnv(source: NodeJS.ProcessEnv): AppEnv {
+export function parseAppEnv(source: Record<string, string | undefined>): AppEnv {
   const parsed = schema.safeParse(source);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);

@@ -1,10 +1,14 @@
 import { z } from "zod";
+import { messages } from "./validation";
 
 export const featureFlagsSchema = z.object({ featureFlags: z.record(z.string(), z.boolean()) });
 export type FeatureFlags = z.infer<typeof featureFlagsSchema>["featureFlags"];
 
 export const featureFlagQuerySchema = z.object({
-  organizationId: z.string().min(1, "organizationId is a required field"),
+  // The message is given for a missing parameter too; zod's own would otherwise reach the caller.
+  organizationId: z
+    .string({ error: messages.required("organizationId") })
+    .min(1, messages.required("organizationId")),
   environmentId: z.string().optional(),
 });
 

@@ -48,7 +48,7 @@ export type PlatformConfig = {
 };
 
 /** Reads the platform's configuration from the environment; throws naming every bad variable. */
-export function loadPlatformConfig(env: NodeJS.ProcessEnv = process.env): PlatformConfig {
+export function loadPlatformConfig(env: Record<string, string | undefined> = process.env): PlatformConfig {
   const parsed = schema.safeParse(env);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);

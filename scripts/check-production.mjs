@@ -44,7 +44,10 @@ try {
   const api = await fetch(`http://localhost:${platformPort}/api/healthz`);
   check("the embedded platform answers /api/healthz", api.ok);
   const home = await fetch(`http://localhost:${appPort}/`, { redirect: "manual" });
-  check("a visitor is sent to sign in", home.status === 302 && home.headers.get("Location") === "/auth/login");
+  check(
+    "a visitor is sent to sign in",
+    home.status === 302 && home.headers.get("Location") === "/auth/login",
+  );
 } catch (error) {
   check(`start-up: ${error instanceof Error ? error.message : error}`, false);
 } finally {

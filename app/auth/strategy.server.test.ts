@@ -45,7 +45,9 @@ async function redirectOf(promise: Promise<unknown>): Promise<Response> {
 
 describe("the Auth0 strategy against an https issuer (real Auth0)", () => {
   it("redirects to the issuer's https /authorize with PKCE, audience, scopes and a state-bound nonce", async () => {
-    const response = await redirectOf(createStrategy().authenticate(new Request("https://console.example/auth/login")));
+    const response = await redirectOf(
+      createStrategy().authenticate(new Request("https://console.example/auth/login")),
+    );
     const location = new URL(response.headers.get("Location") ?? "");
     expect(`${location.origin}${location.pathname}`).toBe("https://tenant.example.auth0.com/authorize");
     const params = location.searchParams;
@@ -71,7 +73,12 @@ describe("the Auth0 strategy against an https issuer (real Auth0)", () => {
       http.post(`${issuer}oauth/token`, async ({ request }) => {
         authorization = request.headers.get("Authorization");
         tokenRequest = new URLSearchParams(await request.text());
-        return HttpResponse.json({ access_token: "access-1", token_type: "Bearer", expires_in: 3600, id_token: "x" });
+        return HttpResponse.json({
+          access_token: "access-1",
+          token_type: "Bearer",
+          expires_in: 3600,
+          id_token: "x",
+        });
       }),
     );
     const callback = new Request(`https://console.example/auth?code=code-1&state=${state}`, {
@@ -107,7 +114,9 @@ describe("the Auth0 strategy against an https issuer (real Auth0)", () => {
 
 describe("discover", () => {
   it("reads the endpoints of the configured issuer", async () => {
-    server.use(http.get(`${issuer}.well-known/openid-configuration`, () => HttpResponse.json(auth0Discovery)));
+    server.use(
+      http.get(`${issuer}.well-known/openid-configuration`, () => HttpResponse.json(auth0Discovery)),
+    );
     await expect(discover(issuer)).resolves.toMatchObject({ token_endpoint: `${issuer}oauth/token` });
   });
 

@@ -53,14 +53,20 @@ describe("unexpected failures", () => {
     const app = createApiApp({ db: brokenDb, config, jwks: tokens.jwks });
     const logged = vi.spyOn(console, "error").mockImplementation(() => undefined);
     try {
-      const response = await app.request("/api/v2/organizations/00000000-0000-0000-0000-000000000000/environments", {
-        headers: { Authorization: `Bearer ${await tokens.sign({ sub: "user_anyone" })}` },
-      });
+      const response = await app.request(
+        "/api/v2/organizations/00000000-0000-0000-0000-000000000000/environments",
+        {
+          headers: { Authorization: `Bearer ${await tokens.sign({ sub: "user_anyone" })}` },
+        },
+      );
       expect(response.status).toBe(500);
       const text = await response.text();
       expect(JSON.parse(text)).toEqual({ message: apiErrorMessages.internal });
       expect(text).not.toContain("ECONNREFUSED");
-      expect(logged).toHaveBeenCalledWith(expect.stringContaining("GET /api/v2/organizations/"), expect.any(Error));
+      expect(logged).toHaveBeenCalledWith(
+        expect.stringContaining("GET /api/v2/organizations/"),
+        expect.any(Error),
+      );
     } finally {
       logged.mockRestore();
     }

@@ -32,7 +32,9 @@ describe("bearer authentication", () => {
   });
 
   it("rejects an Authorization header that is not a bearer token", async () => {
-    const response = await api.call("GET", tenantPath(), { headers: { Authorization: "Basic dXNlcjpwYXNz" } });
+    const response = await api.call("GET", tenantPath(), {
+      headers: { Authorization: "Basic dXNlcjpwYXNz" },
+    });
     await expectUnauthorized(response, apiErrorMessages.unauthorized);
   });
 
@@ -45,29 +47,47 @@ describe("bearer authentication", () => {
 
   it("rejects an expired token", async () => {
     const token = await api.tokens.sign({ sub: member.user.id, expiresIn: -120 });
-    await expectUnauthorized(await api.call("GET", tenantPath(), { token }), apiErrorMessages.expiredAccessToken);
+    await expectUnauthorized(
+      await api.call("GET", tenantPath(), { token }),
+      apiErrorMessages.expiredAccessToken,
+    );
   });
 
   it("rejects a token for another audience", async () => {
     const token = await api.tokens.sign({ sub: member.user.id, audience: "https://other-api.test" });
-    await expectUnauthorized(await api.call("GET", tenantPath(), { token }), apiErrorMessages.invalidAccessToken);
+    await expectUnauthorized(
+      await api.call("GET", tenantPath(), { token }),
+      apiErrorMessages.invalidAccessToken,
+    );
   });
 
   it("rejects a token from another issuer", async () => {
     const token = await api.tokens.sign({ sub: member.user.id, issuer: "https://evil.test/" });
-    await expectUnauthorized(await api.call("GET", tenantPath(), { token }), apiErrorMessages.invalidAccessToken);
+    await expectUnauthorized(
+      await api.call("GET", tenantPath(), { token }),
+      apiErrorMessages.invalidAccessToken,
+    );
   });
 
   it("rejects a token signed by a key outside the JWKS", async () => {
-    const impostor = await createTestTokenIssuer({ issuer: api.config.issuer, audience: api.config.audience });
+    const impostor = await createTestTokenIssuer({
+      issuer: api.config.issuer,
+      audience: api.config.audience,
+    });
     const token = await impostor.sign({ sub: member.user.id });
-    await expectUnauthorized(await api.call("GET", tenantPath(), { token }), apiErrorMessages.invalidAccessToken);
+    await expectUnauthorized(
+      await api.call("GET", tenantPath(), { token }),
+      apiErrorMessages.invalidAccessToken,
+    );
   });
 
   it("rejects a token whose signature was tampered with", async () => {
     const [header, payload] = member.user.token.split(".");
     const token = `${header}.${payload}.${Buffer.from("forged").toString("base64url")}`;
-    await expectUnauthorized(await api.call("GET", tenantPath(), { token }), apiErrorMessages.invalidAccessToken);
+    await expectUnauthorized(
+      await api.call("GET", tenantPath(), { token }),
+      apiErrorMessages.invalidAccessToken,
+    );
   });
 
   it("rejects an unsigned token", async () => {
@@ -77,7 +97,10 @@ describe("bearer authentication", () => {
       .setAudience(api.config.audience)
       .setExpirationTime("5m")
       .encode();
-    await expectUnauthorized(await api.call("GET", tenantPath(), { token }), apiErrorMessages.invalidAccessToken);
+    await expectUnauthorized(
+      await api.call("GET", tenantPath(), { token }),
+      apiErrorMessages.invalidAccessToken,
+    );
   });
 
   it("rejects a valid token whose subject is not a user", async () => {

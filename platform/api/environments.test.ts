@@ -12,15 +12,23 @@ afterAll(() => api.close());
 describe("GET /api/v2/organizations/:tenantId/environments", () => {
   it("lists only the tenant's environments, sorted by name in byte order", async () => {
     const { user, organization } = await api.createMember({ role: "read-only" });
-    for (const name of ["staging", "prod-eu", "prod", "dev"]) await api.createEnvironment(organization.tenantId, name);
+    for (const name of ["staging", "prod-eu", "prod", "dev"])
+      await api.createEnvironment(organization.tenantId, name);
     const neighbour = await api.createOrganization();
     await api.createEnvironment(neighbour.tenantId, "neighbour-env");
 
-    const response = await api.call("GET", environmentPaths.list(organization.tenantId), { token: user.token });
+    const response = await api.call("GET", environmentPaths.list(organization.tenantId), {
+      token: user.token,
+    });
 
     expect(response.status).toBe(200);
     const { environments } = environmentListSchema.parse(await response.json());
-    expect(environments.map((environment) => environment.name)).toEqual(["dev", "prod", "prod-eu", "staging"]);
+    expect(environments.map((environment) => environment.name)).toEqual([
+      "dev",
+      "prod",
+      "prod-eu",
+      "staging",
+    ]);
     for (const environment of environments) {
       expect(environment).toEqual({
         id: expect.any(String),
@@ -34,14 +42,18 @@ describe("GET /api/v2/organizations/:tenantId/environments", () => {
 
   it("answers an empty list for a tenant without environments", async () => {
     const { user, organization } = await api.createMember();
-    const response = await api.call("GET", environmentPaths.list(organization.tenantId), { token: user.token });
+    const response = await api.call("GET", environmentPaths.list(organization.tenantId), {
+      token: user.token,
+    });
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ environments: [] });
   });
 
   it("answers 'Tenant approval required' while the organization awaits approval", async () => {
     const { user, organization } = await api.createMember({ approved: false });
-    const response = await api.call("GET", environmentPaths.list(organization.tenantId), { token: user.token });
+    const response = await api.call("GET", environmentPaths.list(organization.tenantId), {
+      token: user.token,
+    });
     expect(response.status).toBe(403);
     expect(await response.json()).toEqual({
       message: errorMessages.tenantApprovalRequired,

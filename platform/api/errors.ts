@@ -25,7 +25,10 @@ export function unauthorized(message: string, { tokenPresented }: { tokenPresent
 }
 
 export function forbiddenOrganization(): HttpError {
-  return new HttpError(403, { message: apiErrorMessages.forbiddenOrganization, code: apiErrorCodes.forbidden });
+  return new HttpError(403, {
+    message: apiErrorMessages.forbiddenOrganization,
+    code: apiErrorCodes.forbidden,
+  });
 }
 
 export function tenantApprovalRequired(): HttpError {

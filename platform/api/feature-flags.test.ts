@@ -55,7 +55,10 @@ describe("GET /api/v2/feature-flags", () => {
   it("accepts an environment of the tenant", async () => {
     const { user, organization } = await api.createMember();
     const environment = await api.createEnvironment(organization.tenantId);
-    const path = featureFlagPaths.list({ organizationId: organization.tenantId, environmentId: environment.id });
+    const path = featureFlagPaths.list({
+      organizationId: organization.tenantId,
+      environmentId: environment.id,
+    });
     const flags = await readFlags(await api.call("GET", path, { token: user.token }));
     expect(Object.keys(flags)).toEqual(expect.arrayContaining(Object.keys(featureFlagDefaults)));
   });

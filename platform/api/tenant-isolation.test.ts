@@ -12,21 +12,19 @@ afterAll(() => api.close());
 const writeMethods = ["POST", "PUT", "PATCH", "DELETE"];
 const allMethods = ["GET", ...writeMethods];
 
-type RouteCase = { method: string; pattern: string };
+/** `[title, route]`, so test titles show the whole route (vitest shortens interpolated object fields). */
+type RouteCase = [title: string, route: { method: string; pattern: string }];
 
 /** Middleware and `app.all` routes are registered as ALL: each method is tried against them. */
 function casesOf(routes: { method: string; path: string }[]): RouteCase[] {
-  const seen = new Set<string>();
-  return routes
-    .flatMap(({ method, path }) =>
-      (method === "ALL" ? allMethods : [method]).map((routeMethod) => ({ method: routeMethod, pattern: path })),
-    )
-    .filter(({ method, pattern }) => {
-      const key = `${method} ${pattern}`;
-      if (seen.has(key)) return false;
-      seen.add(key);
-      return true;
-    });
+  const cases = new Map<string, RouteCase>();
+  for (const { method, path } of routes) {
+    for (const routeMethod of method === "ALL" ? allMethods : [method]) {
+      const title = `${routeMethod} ${path}`;
+      cases.set(title, [title, { method: routeMethod, pattern: path }]);
+    }
+  }
+  return [...cases.values()];
 }
 
 /** Fills the tenant segment with `tenantId`, every other parameter with an id, and wildcards with a segment. */
@@ -46,7 +44,7 @@ const plausibleBody = {
 };
 
 const tenantRoutes = casesOf(api.app.routes.filter((route) => route.path.includes("/:tenantId")));
-const tenantWriteRoutes = tenantRoutes.filter(({ method }) => writeMethods.includes(method));
+const tenantWriteRoutes = tenantRoutes.filter(([, { method }]) => writeMethods.includes(method));
 const authenticatedRoutes = casesOf(api.app.routes.filter((route) => route.path !== "/api/healthz"));
 
 let attacker: TestMember;
@@ -65,7 +63,7 @@ beforeAll(async () => {
 
 describe("the route table", () => {
   it("includes the tenant-scoped routes this suite must guard", () => {
-    expect(tenantRoutes.map(({ method, pattern }) => `${method} ${pattern}`)).toEqual(
+    expect(tenantRoutes.map(([title]) => title)).toEqual(
       expect.arrayContaining([
         "GET /api/tenant/:tenantId",
         "GET /api/v2/organizations/:tenantId/environments",
@@ -79,7 +77,7 @@ describe.each([
   ["an approved", () => approvedVictim],
   ["an unapproved", () => unapprovedVictim],
 ])("a member of another tenant calling %s tenant's routes", (_state, victim) => {
-  it.each(tenantRoutes)("$method $pattern answers 403 and writes nothing", async ({ method, pattern }) => {
+  it.each(tenantRoutes)("%s answers 403 and writes nothing", async (_title, { method, pattern }) => {
     const before = await api.countRows();
     const response = await api.call(method, concretePath(pattern, victim().organization.tenantId), {
       token: attacker.user.token,
@@ -96,7 +94,7 @@ describe.each([
 });
 
 describe("a read-only member writing to its own tenant", () => {
-  it.each(tenantWriteRoutes)("$method $pattern answers 403 READ_ONLY and writes nothing", async (route) => {
+  it.each(tenantWriteRoutes)("%s answers 403 READ_ONLY and writes nothing", async (_title, route) => {
     const before = await api.countRows();
     const response = await api.call(
       route.method,
@@ -113,7 +111,7 @@ describe("a read-only member writing to its own tenant", () => {
 });
 
 describe("a caller without a token", () => {
-  it.each(authenticatedRoutes)("$method $pattern answers 401", async ({ method, pattern }) => {
+  it.each(authenticatedRoutes)("%s answers 401", async (_title, { method, pattern }) => {
     const response = await api.call(method, concretePath(pattern, approvedVictim.organization.tenantId), {
       json: method === "GET" ? undefined : plausibleBody,
     });

@@ -150,7 +150,9 @@ describe("GET /api/tenant/:tenantId", () => {
   it("answers 403 to a user of another organization", async () => {
     const { organization } = await api.createMember();
     const outsider = await api.createMember();
-    const response = await api.call("GET", tenantPaths.one(organization.tenantId), { token: outsider.user.token });
+    const response = await api.call("GET", tenantPaths.one(organization.tenantId), {
+      token: outsider.user.token,
+    });
     expect(response.status).toBe(403);
     expect(await response.json()).toEqual(forbidden);
   });
@@ -179,7 +181,9 @@ describe("GET /api/tenant/:tenantId", () => {
   it("keeps the approval state of an organization from non-members", async () => {
     const { organization } = await api.createMember({ approved: false });
     const outsider = await api.createMember();
-    const response = await api.call("GET", tenantPaths.one(organization.tenantId), { token: outsider.user.token });
+    const response = await api.call("GET", tenantPaths.one(organization.tenantId), {
+      token: outsider.user.token,
+    });
     expect(response.status).toBe(403);
     expect(await response.json()).toEqual(forbidden);
   });

@@ -74,12 +74,18 @@ export async function openTestApi(configOverrides: Partial<PlatformConfig> = {})
     return { id, email, token: await tokens.sign({ sub: id }) };
   }
 
-  async function createOrganization({ approved = true }: { approved?: boolean } = {}): Promise<TestOrganization> {
+  async function createOrganization({
+    approved = true,
+  }: { approved?: boolean } = {}): Promise<TestOrganization> {
     const name = uniqueName("org");
     const [organization] = await db
       .insert(organizations)
       .values({ id: `org_${randomUUID().slice(0, 16)}`, name, displayName: `Organization ${name}`, approved })
-      .returning({ organizationId: organizations.id, tenantId: organizations.tenantId, name: organizations.name });
+      .returning({
+        organizationId: organizations.id,
+        tenantId: organizations.tenantId,
+        name: organizations.name,
+      });
     if (!organization) throw new Error("organization was not created");
     return organization;
   }

@@ -5,7 +5,10 @@ import { apiErrorCodes, apiErrorMessages, fieldErrorsOf } from "#contract/errors
 import { HttpError } from "./errors";
 
 /** Reads the JSON body and validates it with a contract schema; a 400 is thrown before any handler writes. */
-export async function readJsonBody<Schema extends z.ZodType>(c: Context, schema: Schema): Promise<z.output<Schema>> {
+export async function readJsonBody<Schema extends z.ZodType>(
+  c: Context,
+  schema: Schema,
+): Promise<z.output<Schema>> {
   let body: unknown;
   try {
     body = await c.req.json();

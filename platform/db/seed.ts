@@ -55,17 +55,15 @@ export async function seedDemoData(db: Database): Promise<boolean> {
     await tx
       .insert(users)
       .values(demoUsers.map(({ id, email, name }) => ({ id, email, name, passwordHash, picture: null })));
-    await tx
-      .insert(memberships)
-      .values(
-        demoUsers.flatMap((user) =>
-          user.memberships.map(([organizationId, roleName]) => ({
-            userId: user.id,
-            organizationId,
-            roleName,
-          })),
-        ),
-      );
+    await tx.insert(memberships).values(
+      demoUsers.flatMap((user) =>
+        user.memberships.map(([organizationId, roleName]) => ({
+          userId: user.id,
+          organizationId,
+          roleName,
+        })),
+      ),
+    );
     const [acme] = await tx.select().from(organizations).where(eq(organizations.id, "org_acme"));
     if (!acme) throw new Error("Acme Corp was not seeded");
     await tx

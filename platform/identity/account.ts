@@ -67,7 +67,11 @@ let unknownUserHash: Promise<string> | undefined;
  * An unknown address still costs one password verification, so response times do not reveal which
  * addresses have accounts.
  */
-export async function authenticateUser(db: Database, email: string, password: string): Promise<string | undefined> {
+export async function authenticateUser(
+  db: Database,
+  email: string,
+  password: string,
+): Promise<string | undefined> {
   const normalized = email.trim().toLowerCase();
   const [user] = normalized
     ? await db

@@ -31,12 +31,20 @@ export async function loadOrCreateIdentityKeys(dataDir: string): Promise<Identit
   const directory = identityKeysDirectory(dataDir);
   await mkdir(directory, { recursive: true, mode: 0o700 });
 
-  const signingKeys = await loadOrCreate(path.join(directory, SIGNING_KEYS_FILE), parseSigningKeys, async () => ({
-    keys: [await generateSigningKey()],
-  }));
-  const cookieKeys = await loadOrCreate(path.join(directory, COOKIE_KEYS_FILE), parseCookieKeys, async () => ({
-    keys: [randomBytes(32).toString("base64url")],
-  }));
+  const signingKeys = await loadOrCreate(
+    path.join(directory, SIGNING_KEYS_FILE),
+    parseSigningKeys,
+    async () => ({
+      keys: [await generateSigningKey()],
+    }),
+  );
+  const cookieKeys = await loadOrCreate(
+    path.join(directory, COOKIE_KEYS_FILE),
+    parseCookieKeys,
+    async () => ({
+      keys: [randomBytes(32).toString("base64url")],
+    }),
+  );
 
   return { signingKeys, publicJwks: { keys: signingKeys.map(publicSigningKey) }, cookieKeys };
 }
@@ -66,13 +74,16 @@ function parseJson(text: string, file: string): unknown {
   try {
     return JSON.parse(text);
   } catch {
-    throw new Error(`${file} is not valid JSON; restore it or delete it to issue new keys (signs everyone out)`);
+    throw new Error(
+      `${file} is not valid JSON; restore it or delete it to issue new keys (signs everyone out)`,
+    );
   }
 }
 
 function keysOf(content: unknown, file: string): unknown[] {
   const keys = (content as { keys?: unknown } | null)?.keys;
-  if (!Array.isArray(keys) || keys.length === 0) throw new Error(`${file} must hold a non-empty "keys" array`);
+  if (!Array.isArray(keys) || keys.length === 0)
+    throw new Error(`${file} must hold a non-empty "keys" array`);
   return keys;
 }
 
@@ -88,7 +99,8 @@ function parseSigningKeys(content: unknown, file: string): JWK[] {
 
 function parseCookieKeys(content: unknown, file: string): string[] {
   return keysOf(content, file).map((key) => {
-    if (typeof key !== "string" || key.length < 32) throw new Error(`${file} must hold secrets of 32+ characters`);
+    if (typeof key !== "string" || key.length < 32)
+      throw new Error(`${file} must hold secrets of 32+ characters`);
     return key;
   });
 }

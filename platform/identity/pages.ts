@@ -50,7 +50,15 @@ ${content}
 `;
 }
 
-export function renderLoginPage({ action, email, error }: { action: string; email: string; error?: string }): string {
+export function renderLoginPage({
+  action,
+  email,
+  error,
+}: {
+  action: string;
+  email: string;
+  error?: string;
+}): string {
   const invalid = error ? ' aria-invalid="true" aria-describedby="login-error"' : "";
   // Focus goes where typing continues: the password when the address is already known.
   const focusEmail = email ? "" : " autofocus";

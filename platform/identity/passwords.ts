@@ -20,6 +20,10 @@ export async function verifyPassword(password: string, stored: string): Promise<
   const [algorithm, N, r, p, salt, hash] = stored.split("$");
   if (algorithm !== "scrypt" || !N || !r || !p || !salt || !hash) return false;
   const expected = Buffer.from(hash, "base64url");
-  const actual = await derive(password, Buffer.from(salt, "base64url"), { N: Number(N), r: Number(r), p: Number(p) });
+  const actual = await derive(password, Buffer.from(salt, "base64url"), {
+    N: Number(N),
+    r: Number(r),
+    p: Number(p),
+  });
   return actual.length === expected.length && timingSafeEqual(actual, expected);
 }

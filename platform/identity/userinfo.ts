@@ -23,13 +23,23 @@ export function createUserinfoHandler({
 
   return async function userinfo(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (req.method !== "GET" && req.method !== "POST") {
-      return sendJson(res, 405, { error: "invalid_request", error_description: "use GET or POST" }, { Allow: "GET, POST" });
+      return sendJson(
+        res,
+        405,
+        { error: "invalid_request", error_description: "use GET or POST" },
+        { Allow: "GET, POST" },
+      );
     }
     const [scheme, token] = (req.headers.authorization ?? "").split(" ");
     if (scheme?.toLowerCase() !== "bearer" || !token) {
-      return sendJson(res, 401, { error: "invalid_request", error_description: "no access token provided" }, {
-        "WWW-Authenticate": 'Bearer realm="userinfo"',
-      });
+      return sendJson(
+        res,
+        401,
+        { error: "invalid_request", error_description: "no access token provided" },
+        {
+          "WWW-Authenticate": 'Bearer realm="userinfo"',
+        },
+      );
     }
 
     let subject: string | undefined;
@@ -45,7 +55,8 @@ export function createUserinfoHandler({
     } catch {
       return rejectToken(res, "invalid_token", "access token is invalid or expired");
     }
-    if (!scopes.has("openid")) return rejectToken(res, "insufficient_scope", "access token missing openid scope");
+    if (!scopes.has("openid"))
+      return rejectToken(res, "insufficient_scope", "access token missing openid scope");
 
     const profile = subject ? await findProfileClaims(db, subject) : undefined;
     if (!profile) return rejectToken(res, "invalid_token", "the token's user no longer exists");
@@ -55,7 +66,12 @@ export function createUserinfoHandler({
 
 function rejectToken(res: ServerResponse, error: string, description: string): void {
   const status = error === "insufficient_scope" ? 403 : 401;
-  sendJson(res, status, { error, error_description: description }, {
-    "WWW-Authenticate": `Bearer realm="userinfo", error="${error}", error_description="${description}"`,
-  });
+  sendJson(
+    res,
+    status,
+    { error, error_description: description },
+    {
+      "WWW-Authenticate": `Bearer realm="userinfo", error="${error}", error_description="${description}"`,
+    },
+  );
 }

@@ -1,0 +1,94 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type Provider from "oidc-provider";
+import { errors } from "oidc-provider";
+import type { Database } from "../db/index";
+import { authenticateUser } from "./account";
+import { grantFirstPartyAccess } from "./first-party-grant";
+import { readForm, sendJson } from "./http";
+import { WRONG_CREDENTIALS_MESSAGE, renderLoginPage, renderMessagePage, sendHtml } from "./pages";
+
+type Interaction = Awaited<ReturnType<Provider["interactionDetails"]>>;
+
+export function interactionPath(uid: string): string {
+  return `/interaction/${uid}`;
+}
+
+export function interactionUidOf(pathname: string): string | undefined {
+  return /^\/interaction\/([\w-]+)$/.exec(pathname)?.[1];
+}
+
+/**
+ * The pages oidc-provider sends the browser to while it needs the user: GET shows the login form, POST checks
+ * the password and hands the result back to oidc-provider, which continues to the app with a code.
+ */
+export function createInteractionHandler({
+  provider,
+  db,
+  apiResource,
+  appOrigin,
+}: {
+  provider: Provider;
+  db: Database;
+  apiResource: string;
+  /** After the login form posts, the browser is redirected on to the app; its CSP form-action must allow that. */
+  appOrigin: string;
+}) {
+  return async function handleInteraction(req: IncomingMessage, res: ServerResponse, uid: string) {
+    const interaction = await provider.interactionDetails(req, res).catch((error: unknown) => {
+      if (error instanceof errors.SessionNotFound) return undefined;
+      throw error;
+    });
+    if (!interaction || interaction.uid !== uid) return sendExpired(res);
+    if (interaction.prompt.name !== "login") return finishConsent(req, res, interaction);
+
+    const action = interactionPath(uid);
+    if (req.method === "GET") {
+      const loginHint =
+        typeof interaction.params.login_hint === "string" ? interaction.params.login_hint : "";
+      return sendHtml(res, 200, renderLoginPage({ action, email: loginHint }), [appOrigin]);
+    }
+    if (req.method !== "POST") {
+      return sendJson(res, 405, { error: "method_not_allowed" }, { Allow: "GET, POST" });
+    }
+
+    const form = await readForm(req);
+    const email = form.get("email") ?? "";
+    const accountId = await authenticateUser(db, email, form.get("password") ?? "");
+    if (!accountId) {
+      const page = renderLoginPage({ action, email, error: WRONG_CREDENTIALS_MESSAGE });
+      return sendHtml(res, 401, page, [appOrigin]);
+    }
+    await provider.interactionFinished(
+      req,
+      res,
+      { login: { accountId, amr: ["pwd"] } },
+      { mergeWithLastSubmission: false },
+    );
+  };
+
+  /** Any prompt other than login (an unusual consent request) is answered for the user: no consent screen. */
+  async function finishConsent(req: IncomingMessage, res: ServerResponse, interaction: Interaction) {
+    const accountId = interaction.session?.accountId;
+    const clientId = interaction.params.client_id;
+    if (!accountId || typeof clientId !== "string") return sendExpired(res);
+    const grant = await grantFirstPartyAccess(provider, apiResource, {
+      accountId,
+      clientId,
+      grantId: interaction.grantId,
+    });
+    await provider.interactionFinished(
+      req,
+      res,
+      { consent: { grantId: grant.jti } },
+      { mergeWithLastSubmission: true },
+    );
+  }
+}
+
+function sendExpired(res: ServerResponse): void {
+  const page = renderMessagePage({
+    title: "Sign-in expired",
+    message: "This sign-in page has expired. Go back to the app and sign in again.",
+  });
+  sendHtml(res, 400, page);
+}

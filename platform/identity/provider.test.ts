@@ -1,0 +1,545 @@
+import { createHash, randomBytes } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import {
+  CodeChallengeMethod,
+  OAuth2Client,
+  OAuth2RequestError,
+  generateCodeVerifier,
+  generateState,
+} from "arctic";
+import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify } from "jose";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { organizationClaimSchema } from "#contract/identity";
+import type { PlatformConfig } from "../config";
+import type { OpenDatabase } from "../db/index";
+import { memberships, oidcPayloads, organizations } from "../db/schema";
+import { DEMO_PASSWORD, ensureRoles, seedDemoData } from "../db/seed";
+import { openTestDb } from "../db/test-db";
+import { createPayloadAdapter, purgeExpiredPayloads, revokeGrant } from "./adapter";
+import { createIdentityProvider, type IdentityProvider } from "./provider";
+
+const CLIENT_ID = "cloud-console";
+const CLIENT_SECRET = "test-client-secret-0123456789";
+const APP_URL = "http://localhost:3999";
+const REDIRECT_URI = `${APP_URL}/auth`;
+
+let database: OpenDatabase;
+let dataDir: string;
+let server: Server;
+let config: PlatformConfig;
+let identity: IdentityProvider;
+
+beforeAll(async () => {
+  database = await openTestDb();
+  await ensureRoles(database.db);
+  await seedDemoData(database.db);
+  dataDir = await mkdtemp(path.join(tmpdir(), "identity-test-"));
+  // The port is only known once listening, and the provider's issuer needs it: requests go through `identity`.
+  server = createServer((req: IncomingMessage, res: ServerResponse) => identity.handle(req, res));
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  const publicUrl = `http://localhost:${port}`;
+  config = {
+    port,
+    publicUrl,
+    issuer: `${publicUrl}/`,
+    audience: `${publicUrl}/api`,
+    dataDir,
+    appUrl: APP_URL,
+    clientId: CLIENT_ID,
+    clientSecret: CLIENT_SECRET,
+    tenantApprovalRequired: false,
+    seedDemoData: true,
+    accessTokenTtlSeconds: 600,
+  };
+  identity = await createIdentityProvider({ db: database.db, config });
+});
+
+afterAll(async () => {
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeAllConnections();
+  await database?.close();
+  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+});
+
+/** A browser's cookie store, reduced to what the flow needs: names, values and paths. */
+class CookieJar {
+  private readonly cookies = new Map<string, { value: string; path: string }>();
+
+  store(response: Response): void {
+    for (const header of response.headers.getSetCookie()) {
+      const [pair = "", ...attributes] = header.split(";").map((part) => part.trim());
+      const separator = pair.indexOf("=");
+      const name = pair.slice(0, separator);
+      const value = pair.slice(separator + 1);
+      const attribute = (key: string) =>
+        attributes.find((item) => item.toLowerCase().startsWith(`${key}=`))?.slice(key.length + 1);
+      const expires = attribute("expires");
+      const key = `${name};${attribute("path") ?? "/"}`;
+      if (!value || (expires && new Date(expires).getTime() < Date.now())) this.cookies.delete(key);
+      else this.cookies.set(key, { value, path: attribute("path") ?? "/" });
+    }
+  }
+
+  header(pathname: string): string {
+    return [...this.cookies.entries()]
+      .filter(
+        ([, cookie]) => pathname === cookie.path || pathname.startsWith(cookie.path.replace(/\/?$/, "/")),
+      )
+      .map(([key, cookie]) => `${key.split(";")[0]}=${cookie.value}`)
+      .join("; ");
+  }
+}
+
+function url(pathname: string): string {
+  return new URL(pathname, config.issuer).href;
+}
+
+async function browse(jar: CookieJar, target: string, init: RequestInit = {}): Promise<Response> {
+  const address = new URL(target, config.issuer);
+  const headers = new Headers(init.headers);
+  const cookie = jar.header(address.pathname);
+  if (cookie) headers.set("Cookie", cookie);
+  const response = await fetch(address, { ...init, headers, redirect: "manual" });
+  jar.store(response);
+  return response;
+}
+
+function location(response: Response): string {
+  const value = response.headers.get("location");
+  if (!value) throw new Error(`expected a redirect, got HTTP ${response.status}`);
+  return new URL(value, config.issuer).href;
+}
+
+function postForm(jar: CookieJar, target: string, fields: Record<string, string>) {
+  return browse(jar, target, {
+    method: "POST",
+    headers: { "Content-Type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams(fields),
+  });
+}
+
+type AuthorizationRequest = { state: string; nonce: string; verifier: string; url: string };
+
+function authorizationRequest(extra: Record<string, string> = {}): AuthorizationRequest {
+  const state = randomBytes(16).toString("base64url");
+  const nonce = randomBytes(16).toString("base64url");
+  const verifier = randomBytes(32).toString("base64url");
+  const params = new URLSearchParams({
+    response_type: "code",
+    client_id: CLIENT_ID,
+    redirect_uri: REDIRECT_URI,
+    scope: "openid profile email offline_access",
+    state,
+    nonce,
+    code_challenge: createHash("sha256").update(verifier).digest("base64url"),
+    code_challenge_method: "S256",
+    audience: config.audience,
+    ...extra,
+  });
+  return { state, nonce, verifier, url: url(`/authorize?${params}`) };
+}
+
+/** Follows the provider's redirects until the browser would leave for the app or show a page. */
+async function follow(jar: CookieJar, response: Response): Promise<Response> {
+  let current = response;
+  while (current.status >= 300 && current.status < 400 && location(current).startsWith(config.issuer)) {
+    current = await browse(jar, location(current));
+  }
+  return current;
+}
+
+function codeFrom(response: Response, request: AuthorizationRequest): string {
+  const callback = new URL(location(response));
+  expect(`${callback.origin}${callback.pathname}`).toBe(REDIRECT_URI);
+  expect(callback.searchParams.get("state")).toBe(request.state);
+  const code = callback.searchParams.get("code");
+  if (!code) throw new Error(`no code in ${callback.href}`);
+  return code;
+}
+
+/** Signs in through the login page and returns the code the app receives. */
+async function signIn(jar: CookieJar, email: string, request = authorizationRequest()): Promise<string> {
+  const loginPage = await follow(jar, await browse(jar, request.url));
+  expect(loginPage.status).toBe(200);
+  const action = /<form method="post" action="([^"]+)"/.exec(await loginPage.text())?.[1];
+  if (!action) throw new Error("no login form");
+  const signedIn = await postForm(jar, action, { email, password: DEMO_PASSWORD });
+  return codeFrom(await follow(jar, signedIn), request);
+}
+
+const basicAuth = `Basic ${Buffer.from(`${CLIENT_ID}:${CLIENT_SECRET}`).toString("base64")}`;
+
+type TokenResponse = {
+  access_token: string;
+  id_token: string;
+  refresh_token: string;
+  expires_in: number;
+  token_type: string;
+  scope: string;
+};
+
+async function tokenRequest(fields: Record<string, string>, as: "form" | "json" = "form") {
+  const response = await fetch(url("/oauth/token"), {
+    method: "POST",
+    headers: {
+      Authorization: basicAuth,
+      "Content-Type": as === "form" ? "application/x-www-form-urlencoded" : "application/json",
+    },
+    body: as === "form" ? new URLSearchParams(fields) : JSON.stringify(fields),
+  });
+  return { status: response.status, body: (await response.json()) as TokenResponse & { error?: string } };
+}
+
+function exchangeCode(code: string, request: AuthorizationRequest) {
+  return tokenRequest({
+    grant_type: "authorization_code",
+    code,
+    redirect_uri: REDIRECT_URI,
+    code_verifier: request.verifier,
+  });
+}
+
+function remoteJwks() {
+  return createRemoteJWKSet(new URL(url("/.well-known/jwks.json")));
+}
+
+async function verifyIdToken(token: string, nonce?: string) {
+  const { payload, protectedHeader } = await jwtVerify(token, remoteJwks(), {
+    issuer: config.issuer,
+    audience: CLIENT_ID,
+    algorithms: ["RS256"],
+  });
+  if (nonce) expect(payload.nonce).toBe(nonce);
+  expect(protectedHeader.alg).toBe("RS256");
+  return payload;
+}
+
+async function tenantIdOf(organizationId: string): Promise<string> {
+  const rows = await database.db.select().from(organizations);
+  const organization = rows.find((row) => row.id === organizationId);
+  if (!organization) throw new Error(`no organization ${organizationId}`);
+  return organization.tenantId;
+}
+
+describe("discovery", () => {
+  it("publishes Auth0's endpoints at the origin root", async () => {
+    const response = await fetch(url("/.well-known/openid-configuration"));
+    const document = (await response.json()) as Record<string, unknown>;
+    expect(document).toMatchObject({
+      issuer: config.issuer,
+      authorization_endpoint: url("/authorize"),
+      token_endpoint: url("/oauth/token"),
+      userinfo_endpoint: url("/userinfo"),
+      revocation_endpoint: url("/oauth/revoke"),
+      jwks_uri: url("/.well-known/jwks.json"),
+    });
+    const jwks = (await (await fetch(url("/.well-known/jwks.json"))).json()) as {
+      keys: Record<string, unknown>[];
+    };
+    expect(jwks.keys).toEqual(identity.publicJwks.keys);
+    expect(jwks.keys[0]).toMatchObject({ kty: "RSA", alg: "RS256", use: "sig" });
+    expect(jwks.keys[0]).not.toHaveProperty("d");
+  });
+
+  it("answers unknown paths with 404", async () => {
+    expect((await fetch(url("/no-such-page"))).status).toBe(404);
+  });
+});
+
+describe("sign-in with the authorization code flow", () => {
+  const jar = new CookieJar();
+  let request: AuthorizationRequest;
+  let tokens: TokenResponse;
+
+  beforeAll(() => {
+    request = authorizationRequest();
+  });
+
+  it("shows an accessible login page with a strict content security policy", async () => {
+    const page = await follow(jar, await browse(jar, request.url));
+    expect(page.status).toBe(200);
+    expect(page.url).toMatch(/\/interaction\/[\w-]+$/);
+    const csp = page.headers.get("content-security-policy") ?? "";
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).not.toContain("unsafe-inline");
+    expect(csp).toContain(`form-action 'self' ${APP_URL}`);
+    const html = await page.text();
+    expect(html).toContain("<h1>Cloud Console</h1>");
+    expect(html).toContain('<label for="email">Email</label>');
+    expect(html).toContain('<label for="password">Password</label>');
+    expect(html).toContain('<button type="submit">Sign in</button>');
+    expect(html).not.toContain("<script");
+  });
+
+  it("shows the page again with an error and the typed e-mail after a wrong password", async () => {
+    const page = await follow(jar, await browse(jar, request.url));
+    const action = new URL(page.url).pathname;
+    const rejected = await postForm(jar, action, { email: 'ada@example.com"<x>', password: "wrong" });
+    expect(rejected.status).toBe(401);
+    const html = await rejected.text();
+    expect(html).toContain("Wrong email or password.");
+    expect(html).toContain('value="ada@example.com&quot;&lt;x&gt;"');
+    const wrongPassword = await postForm(jar, action, { email: "ada@example.com", password: "wrong" });
+    expect(await wrongPassword.text()).toContain('value="ada@example.com"');
+  });
+
+  it("redirects to the app with a code after the right password, without a consent screen", async () => {
+    const code = await signIn(jar, "Ada@Example.com", request);
+    const exchanged = await exchangeCode(code, request);
+    expect(exchanged.status).toBe(200);
+    tokens = exchanged.body;
+    expect(tokens.token_type).toBe("Bearer");
+    expect(tokens.expires_in).toBe(config.accessTokenTtlSeconds);
+    expect(tokens.refresh_token).toEqual(expect.any(String));
+  });
+
+  it("issues an RS256 ID token with the profile, the nonce and the organizations with tenant ids", async () => {
+    const claims = await verifyIdToken(tokens.id_token, request.nonce);
+    expect(claims).toMatchObject({ sub: "user_ada", name: "Ada Lovelace", email: "ada@example.com" });
+    expect(claims.picture).toBeUndefined();
+    const claimed = organizationClaimSchema.array().parse(claims.organizations);
+    expect(claimed).toEqual([
+      {
+        id: "org_acme",
+        name: "acme-corp",
+        display_name: "Acme Corp",
+        metadata: { tenant_id: await tenantIdOf("org_acme") },
+      },
+      {
+        id: "org_globex",
+        name: "globex",
+        display_name: "Globex",
+        metadata: { tenant_id: await tenantIdOf("org_globex") },
+      },
+    ]);
+  });
+
+  it("issues a JWT access token for the API audience", async () => {
+    const { payload, protectedHeader } = await jwtVerify(tokens.access_token, remoteJwks(), {
+      issuer: config.issuer,
+      audience: config.audience,
+      algorithms: ["RS256"],
+    });
+    expect(protectedHeader.kid).toBe(identity.publicJwks.keys[0]?.kid);
+    expect(payload.sub).toBe("user_ada");
+    expect(payload.aud).toBe(config.audience);
+    expect((payload.exp ?? 0) - (payload.iat ?? 0)).toBe(config.accessTokenTtlSeconds);
+    expect(String(payload.scope).split(" ")).toEqual(expect.arrayContaining(["openid", "profile", "email"]));
+  });
+
+  it("serves the same profile at /userinfo for the access token", async () => {
+    const response = await fetch(url("/userinfo"), {
+      headers: { Authorization: `Bearer ${tokens.access_token}` },
+    });
+    expect(response.status).toBe(200);
+    const profile = (await response.json()) as Record<string, unknown>;
+    expect(profile).toMatchObject({ sub: "user_ada", name: "Ada Lovelace", email: "ada@example.com" });
+    expect(profile.organizations).toEqual((await verifyIdToken(tokens.id_token)).organizations);
+
+    const anonymous = await fetch(url("/userinfo"));
+    expect(anonymous.status).toBe(401);
+    const forged = await fetch(url("/userinfo"), { headers: { Authorization: `Bearer ${tokens.id_token}` } });
+    expect(forged.status).toBe(401);
+  });
+
+  it("refreshes with the refresh token (form and JSON bodies) into new access and ID tokens", async () => {
+    const refreshed = await tokenRequest({
+      grant_type: "refresh_token",
+      refresh_token: tokens.refresh_token,
+    });
+    expect(refreshed.status).toBe(200);
+    expect(refreshed.body.access_token).not.toBe(tokens.access_token);
+    expect((await verifyIdToken(refreshed.body.id_token)).sub).toBe("user_ada");
+
+    const refreshToken = refreshed.body.refresh_token ?? tokens.refresh_token;
+    const json = await tokenRequest({ grant_type: "refresh_token", refresh_token: refreshToken }, "json");
+    expect(json.status).toBe(200);
+    expect(json.body.access_token).toEqual(expect.any(String));
+  });
+
+  it("rejects a code exchange without the PKCE verifier and with a wrong client secret", async () => {
+    const code = codeFrom(await follow(jar, await browse(jar, request.url)), request);
+    const withoutVerifier = await tokenRequest({
+      grant_type: "authorization_code",
+      code,
+      redirect_uri: REDIRECT_URI,
+    });
+    expect(withoutVerifier.status).toBe(400);
+    const wrongSecret = await fetch(url("/oauth/token"), {
+      method: "POST",
+      headers: { Authorization: `Basic ${Buffer.from(`${CLIENT_ID}:wrong`).toString("base64")}` },
+      body: new URLSearchParams({ grant_type: "refresh_token", refresh_token: tokens.refresh_token }),
+    });
+    expect(wrongSecret.status).toBe(401);
+  });
+
+  it("signs the user in again without the login page while the provider's session lasts", async () => {
+    const again = authorizationRequest();
+    const code = codeFrom(await follow(jar, await browse(jar, again.url)), again);
+    const exchanged = await exchangeCode(code, again);
+    expect((await verifyIdToken(exchanged.body.id_token, again.nonce)).sub).toBe("user_ada");
+  });
+
+  it("refuses an audience other than the platform API's", async () => {
+    const other = authorizationRequest({ audience: "https://elsewhere.example/api" });
+    const callback = new URL(location(await follow(jar, await browse(jar, other.url))));
+    expect(callback.searchParams.get("error")).toBe("access_denied");
+  });
+
+  it("signs out at /v2/logout, returns to the app, and asks for the password on the next sign-in", async () => {
+    const logout = await browse(
+      jar,
+      `/v2/logout?${new URLSearchParams({ client_id: CLIENT_ID, returnTo: `${APP_URL}/` })}`,
+    );
+    expect(logout.status).toBe(302);
+    expect(location(logout)).toBe(`${APP_URL}/`);
+
+    const next = await follow(jar, await browse(jar, authorizationRequest().url));
+    expect(next.status).toBe(200);
+    expect(await next.text()).toContain("Sign in");
+
+    const revoked = await tokenRequest({ grant_type: "refresh_token", refresh_token: tokens.refresh_token });
+    expect(revoked.status).toBe(400);
+    expect(revoked.body.error).toBe("invalid_grant");
+  });
+
+  it("shows a signed-out page instead of redirecting to a URL outside the app", async () => {
+    for (const returnTo of ["https://evil.example/", `${APP_URL}.evil.example/`]) {
+      const response = await browse(
+        jar,
+        `/v2/logout?${new URLSearchParams({ client_id: CLIENT_ID, returnTo })}`,
+      );
+      expect(response.status).toBe(200);
+      expect(await response.text()).toContain("You have been signed out");
+    }
+  });
+});
+
+describe("the app's OAuth client (arctic, as under remix-auth-auth0)", () => {
+  it("signs in, refreshes and revokes with client_secret_basic", async () => {
+    const client = new OAuth2Client(CLIENT_ID, CLIENT_SECRET, REDIRECT_URI);
+    const state = generateState();
+    const verifier = generateCodeVerifier();
+    const authorizationUrl = client.createAuthorizationURLWithPKCE(
+      url("/authorize"),
+      state,
+      CodeChallengeMethod.S256,
+      verifier,
+      ["openid", "profile", "email", "offline_access"],
+    );
+    authorizationUrl.searchParams.append("audience", config.audience);
+    authorizationUrl.searchParams.set("nonce", "app-nonce");
+    const request = { state, nonce: "app-nonce", verifier, url: authorizationUrl.href };
+
+    const code = await signIn(new CookieJar(), "carol@example.com", request);
+    const tokens = await client.validateAuthorizationCode(url("/oauth/token"), code, verifier);
+    expect((await verifyIdToken(tokens.idToken(), "app-nonce")).sub).toBe("user_carol");
+    expect(tokens.accessTokenExpiresInSeconds()).toBe(config.accessTokenTtlSeconds);
+
+    const refreshed = await client.refreshAccessToken(url("/oauth/token"), tokens.refreshToken(), []);
+    expect((await verifyIdToken(refreshed.idToken())).sub).toBe("user_carol");
+
+    await client.revokeToken(url("/oauth/revoke"), tokens.refreshToken());
+    const afterRevocation = client.refreshAccessToken(url("/oauth/token"), tokens.refreshToken(), []);
+    await expect(afterRevocation).rejects.toBeInstanceOf(OAuth2RequestError);
+  });
+});
+
+describe("organizations claim", () => {
+  it("is empty for a user without organizations and shows a new membership on the next refresh", async () => {
+    const jar = new CookieJar();
+    const request = authorizationRequest();
+    const { body: tokens } = await exchangeCode(await signIn(jar, "dave@example.com", request), request);
+    expect((await verifyIdToken(tokens.id_token, request.nonce)).organizations).toEqual([]);
+
+    await database.db
+      .insert(memberships)
+      .values({ userId: "user_dave", organizationId: "org_globex", roleName: "developer" });
+    const refreshed = await tokenRequest({
+      grant_type: "refresh_token",
+      refresh_token: tokens.refresh_token,
+    });
+    const claims = await verifyIdToken(refreshed.body.id_token);
+    expect(claims.organizations).toEqual([
+      {
+        id: "org_globex",
+        name: "globex",
+        display_name: "Globex",
+        metadata: { tenant_id: await tenantIdOf("org_globex") },
+      },
+    ]);
+  });
+});
+
+describe("restarts", () => {
+  it("keeps the signing key and the signed-in sessions", async () => {
+    const jar = new CookieJar();
+    await signIn(jar, "bob@example.com");
+    const before = identity.publicJwks.keys[0]?.kid;
+
+    identity = await createIdentityProvider({ db: database.db, config });
+    expect(identity.publicJwks.keys[0]?.kid).toBe(before);
+
+    const request = authorizationRequest();
+    const code = codeFrom(await follow(jar, await browse(jar, request.url)), request);
+    const { body } = await exchangeCode(code, request);
+    expect(decodeProtectedHeader(body.id_token).kid).toBe(before);
+    expect((await verifyIdToken(body.id_token, request.nonce)).sub).toBe("user_bob");
+  });
+});
+
+// The adapter shares this file's database: starting PGlite is the slowest part of these tests.
+describe("oidc-provider payload adapter", () => {
+  it("stores, replaces, finds by id and uid, consumes and destroys payloads per model", async () => {
+    const Adapter = createPayloadAdapter(database.db);
+    const sessions = new Adapter("Session");
+    const codes = new Adapter("AuthorizationCode");
+
+    await sessions.upsert("s1", { uid: "u1", accountId: "user_ada" }, 60);
+    await sessions.upsert("s1", { uid: "u1", accountId: "user_bob" }, 60);
+    expect(await sessions.find("s1")).toEqual({ uid: "u1", accountId: "user_bob" });
+    expect(await sessions.findByUid("u1")).toEqual({ uid: "u1", accountId: "user_bob" });
+    expect(await codes.find("s1")).toBeUndefined();
+
+    await codes.upsert("c1", { grantId: "g1" }, 60);
+    await codes.consume("c1");
+    expect((await codes.find("c1"))?.consumed).toEqual(expect.any(Number));
+
+    await sessions.destroy("s1");
+    expect(await sessions.find("s1")).toBeUndefined();
+  });
+
+  it("treats expired payloads as gone and purges them", async () => {
+    const Adapter = createPayloadAdapter(database.db);
+    const interactions = new Adapter("Interaction");
+    await interactions.upsert("i1", { uid: "i1" }, 60);
+    expect(await interactions.find("i1")).toBeDefined();
+
+    await purgeExpiredPayloads(database.db, new Date(Date.now() + 120_000));
+    expect(await interactions.find("i1")).toBeUndefined();
+    const rows = await database.db.select().from(oidcPayloads);
+    expect(rows.find((row) => row.id === "i1")).toBeUndefined();
+  });
+
+  it("revokes everything issued under a grant", async () => {
+    const Adapter = createPayloadAdapter(database.db);
+    const grants = new Adapter("Grant");
+    const refreshTokens = new Adapter("RefreshToken");
+    await grants.upsert("g2", { accountId: "user_ada" }, 60);
+    await refreshTokens.upsert("r1", { grantId: "g2" }, 60);
+    await refreshTokens.upsert("r2", { grantId: "other" }, 60);
+
+    await refreshTokens.revokeByGrantId("other");
+    expect(await refreshTokens.find("r2")).toBeUndefined();
+    expect(await refreshTokens.find("r1")).toBeDefined();
+
+    await revokeGrant(database.db, "g2");
+    expect(await grants.find("g2")).toBeUndefined();
+    expect(await refreshTokens.find("r1")).toBeUndefined();
+  });
+});
