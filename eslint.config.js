@@ -50,6 +50,8 @@ export default tseslint.config(
         URL: "readonly",
         setTimeout: "readonly",
         clearTimeout: "readonly",
+        setInterval: "readonly",
+        clearInterval: "readonly",
         fetch: "readonly",
         AbortSignal: "readonly",
       },
