@@ -357,7 +357,10 @@ describe("sign-in with the authorization code flow", () => {
     expect((await verifyIdToken(refreshed.body.id_token)).sub).toBe("user_ada");
 
     const refreshToken = refreshed.body.refresh_token ?? tokens.refresh_token;
-    const json = await tokenRequest({ grant_type: "refresh_token", refresh_token: refreshToken }, "json");
+    const json = await tokenRequest(
+      { grant_type: "refresh_token", client_id: CLIENT_ID, refresh_token: refreshToken },
+      "json",
+    );
     expect(json.status).toBe(200);
     expect(json.body.access_token).toEqual(expect.any(String));
   });
@@ -447,6 +450,16 @@ describe("the app's OAuth client (arctic, as under remix-auth-auth0)", () => {
     await client.revokeToken(url("/oauth/revoke"), tokens.refreshToken());
     const afterRevocation = client.refreshAccessToken(url("/oauth/token"), tokens.refreshToken(), []);
     await expect(afterRevocation).rejects.toBeInstanceOf(OAuth2RequestError);
+  });
+});
+
+describe("refresh tokens", () => {
+  it("are issued even when the app forces the login page with prompt=login", async () => {
+    const request = authorizationRequest({ prompt: "login" });
+    const { body } = await exchangeCode(await signIn(new CookieJar(), "ada@example.com", request), request);
+    expect(body.refresh_token).toEqual(expect.any(String));
+    const refreshed = await tokenRequest({ grant_type: "refresh_token", refresh_token: body.refresh_token });
+    expect(refreshed.status).toBe(200);
   });
 });
 
