@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { createLocalJWKSet, jwtVerify, type JWK } from "jose";
+import { createLocalJWKSet, errors as joseErrors, jwtVerify, type JWK } from "jose";
 import type { PlatformConfig } from "../config";
 import type { Database } from "../db/index";
 import { claimsForScopes, findProfileClaims } from "./account";
@@ -30,15 +30,13 @@ export function createUserinfoHandler({
         { Allow: "GET, POST" },
       );
     }
-    const [scheme, token] = (req.headers.authorization ?? "").split(" ");
-    if (scheme?.toLowerCase() !== "bearer" || !token) {
+    const token = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? "")?.[1];
+    if (!token) {
       return sendJson(
         res,
         401,
         { error: "invalid_request", error_description: "no access token provided" },
-        {
-          "WWW-Authenticate": 'Bearer realm="userinfo"',
-        },
+        { "WWW-Authenticate": 'Bearer realm="userinfo"' },
       );
     }
 
@@ -52,11 +50,13 @@ export function createUserinfoHandler({
       });
       subject = payload.sub;
       scopes = new Set(typeof payload.scope === "string" ? payload.scope.split(" ") : []);
-    } catch {
+    } catch (error) {
+      if (!(error instanceof joseErrors.JOSEError)) throw error;
       return rejectToken(res, "invalid_token", "access token is invalid or expired");
     }
-    if (!scopes.has("openid"))
+    if (!scopes.has("openid")) {
       return rejectToken(res, "insufficient_scope", "access token missing openid scope");
+    }
 
     const profile = subject ? await findProfileClaims(db, subject) : undefined;
     if (!profile) return rejectToken(res, "invalid_token", "the token's user no longer exists");
