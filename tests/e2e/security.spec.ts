@@ -11,7 +11,10 @@ test("pages carry the security headers and no script may be evaluated from strin
   expect(headers["x-content-type-options"]).toBe("nosniff");
 });
 
-test("the session lives in an httpOnly, SameSite=Lax cookie and no token reaches the page", async ({ page, context }) => {
+test("the session lives in an httpOnly, SameSite=Lax cookie and no token reaches the page", async ({
+  page,
+  context,
+}) => {
   await signIn(page, "ada@example.com");
   const session = (await context.cookies()).find((cookie) => cookie.name === "__session");
   expect(session).toMatchObject({ httpOnly: true, sameSite: "Lax" });
