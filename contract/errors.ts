@@ -26,6 +26,14 @@ export const errorCodes = {
   workspaceListFetch: "KE-WK-001",
 } as const;
 
+/** What each code means, shown beside it (SPEC §8). */
+export const errorCodeTitles: Record<string, string> = {
+  [errorCodes.applicationFetch]: "Error Fetching Application",
+  [errorCodes.resourceListFetch]: "Error Fetching Resource List",
+  [errorCodes.unexpectedResponse]: "Api response not as expected",
+  [errorCodes.workspaceListFetch]: "Error Fetching Workspace List",
+};
+
 /** Collects zod issues as `{ "a.b": ["message"] }`, the shape of `fieldErrors`. */
 export function fieldErrorsOf(error: z.ZodError): Record<string, string[]> {
   const fieldErrors: Record<string, string[]> = {};

@@ -10,14 +10,14 @@ export const tenantSchema = z.object({
 });
 export type Tenant = z.infer<typeof tenantSchema>;
 
+export const tenantNameSchema = requiredText("Identifier", { min: 3, max: 40 }).regex(
+  patterns.lowercaseAlphanumericHyphen.regex,
+  patterns.lowercaseAlphanumericHyphen.message,
+);
+export const tenantDisplayNameSchema = requiredText("Organization name", { max: 80 });
+
 export const createTenantRequestSchema = z.object({
-  tenant: z.object({
-    name: requiredText("Name", { min: 3, max: 40 }).regex(
-      patterns.lowercaseAlphanumericHyphen.regex,
-      patterns.lowercaseAlphanumericHyphen.message,
-    ),
-    displayName: requiredText("Display name", { max: 80 }),
-  }),
+  tenant: z.object({ name: tenantNameSchema, displayName: tenantDisplayNameSchema }),
 });
 export type CreateTenantRequest = z.infer<typeof createTenantRequestSchema>;
 
@@ -27,3 +27,14 @@ export const tenantPaths = {
   create: () => "/tenant",
   one: (tenantId: string) => `/tenant/${encodeURIComponent(tenantId)}`,
 };
+
+/** "Acme Corp, Inc." → "acme-corp-inc": a suggested identifier for a display name. */
+export function suggestTenantName(displayName: string): string {
+  return displayName
+    .toLowerCase()
+    .normalize("NFKD")
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 40)
+    .replace(/-+$/, "");
+}

@@ -19,6 +19,10 @@ export type SessionData = {
   returnTo: string;
   /** Set when a token could no longer be refreshed; cleared by the next sign-in. */
   expired: boolean;
+  /** The organization the user last worked in (SPEC §3 org-id). */
+  organizationId: string;
+  /** The environment the user last worked in, per tenant (SPEC §3 current-workspace). */
+  environment: { tenantId: string; name: string };
 };
 
 export type SessionFlashData = Record<string, never>;
@@ -37,6 +41,8 @@ function createStorage() {
       path: "/",
       secure: env.production,
       secrets: env.sessionSecrets,
+      // With organizations on subdomains the session must follow the user from one to another.
+      ...(env.baseDomain ? { domain: `.${env.baseDomain}` } : {}),
       maxAge: 60 * 60 * 24 * 7,
     },
   });

@@ -1,18 +1,37 @@
 import { Button, Center, Stack, Text, Title } from "@mantine/core";
 import { Link, isRouteErrorResponse, useRouteError } from "@remix-run/react";
 import { useEffect } from "react";
+import { errorCodeTitles, errorMessages } from "#contract/errors";
 
-/** SPEC §2.7 error boundary page. */
+function describe(error: unknown): { restricted: boolean; code?: string } {
+  if (!isRouteErrorResponse(error)) return { restricted: false };
+  const body: unknown = error.data;
+  const code =
+    body && typeof body === "object" && "code" in body && typeof body.code === "string"
+      ? body.code
+      : undefined;
+  return { restricted: error.status === 403, code: code && errorCodeTitles[code] ? code : undefined };
+}
+
+/** SPEC §2.7 error boundary page; a 403 says access is restricted, a SPEC §8 code is shown with its meaning. */
 export function ErrorPage({ home = "/" }: { home?: string }) {
   const error = useRouteError();
+  const { restricted, code } = describe(error);
   useEffect(() => {
     if (!isRouteErrorResponse(error)) console.error(error);
   }, [error]);
   return (
-    <Center mih="100vh" p="xl">
+    <Center mih="60vh" p="xl">
       <Stack align="center" gap="md" maw={480} ta="center">
         <Title order={1}>Oops! Something went wrong</Title>
-        <Text c="dimmed">Refresh the page and try again.</Text>
+        <Text c="dimmed">
+          {restricted ? errorMessages.restrictedAccess : "Refresh the page and try again."}
+        </Text>
+        {code ? (
+          <Text size="sm" c="dimmed" data-testid="error-code">
+            {code} · {errorCodeTitles[code]}
+          </Text>
+        ) : null}
         <Button component={Link} to={home} reloadDocument>
           Take me home
         </Button>

@@ -1,21 +1,26 @@
-import { Stack, Text, Title } from "@mantine/core";
-import { data, redirect, type LoaderFunctionArgs } from "@remix-run/node";
-import { currentOrganization } from "~/features/organizations/current-organization";
-import { requirePlatformClient } from "~/platform/request.server";
+import { redirect, type LoaderFunctionArgs } from "@remix-run/node";
+import { errorCodes } from "#contract/errors";
+import { resolveEnvironment } from "~/features/environments/current-environment";
+import { listEnvironments } from "~/platform/environments.server";
+import { requireOrganizationClient } from "~/platform/request.server";
+import { throwRouteError } from "~/platform/route-errors.server";
 
+/** Home: the selected environment (stored, else the first), or creating the first one. */
 export async function loader({ request }: LoaderFunctionArgs) {
-  const { organizations, headers } = await requirePlatformClient(request);
-  if (currentOrganization(organizations)) throw redirect("/environments", { headers });
-  return data(null, { headers });
-}
-
-export default function NoOrganization() {
-  return (
-    <Stack gap="sm">
-      <Title order={2}>No organization yet</Title>
-      <Text>
-        Your account does not belong to an organization. Ask an admin of your organization to invite you.
-      </Text>
-    </Stack>
+  const { api, tenantId, session, headers, saveSession } = await requireOrganizationClient(request);
+  const environments = await listEnvironments(api, tenantId).catch((error: unknown) =>
+    throwRouteError(error, errorCodes.workspaceListFetch, headers),
   );
+  const stored = session.get("environment");
+  const resolution = resolveEnvironment(environments, {
+    stored: stored?.tenantId === tenantId ? stored.name : null,
+  });
+  if (resolution.kind !== "selected") {
+    if (stored) {
+      session.unset("environment");
+      await saveSession();
+    }
+    throw redirect("/environments/create", { headers });
+  }
+  throw redirect(`/env/${encodeURIComponent(resolution.environment.name)}`, { headers });
 }

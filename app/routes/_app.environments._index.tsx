@@ -1,14 +1,19 @@
-import { Badge, Button, Group, Stack, Table, Text, Title } from "@mantine/core";
+import { Anchor, Button, Group, Stack, Table, Text, Title } from "@mantine/core";
 import { data, redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
+import { StageBadge } from "~/features/environments/stage-badge";
 import { listEnvironments } from "~/platform/environments.server";
 import { requireOrganizationClient } from "~/platform/request.server";
+import { throwRouteError } from "~/platform/route-errors.server";
+import { errorCodes } from "#contract/errors";
 
 export const meta: MetaFunction = () => [{ title: "Environments · Cloud Console" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { api, tenantId, organization, headers } = await requireOrganizationClient(request);
-  const environments = await listEnvironments(api, tenantId);
+  const environments = await listEnvironments(api, tenantId).catch((error: unknown) =>
+    throwRouteError(error, errorCodes.workspaceListFetch, headers),
+  );
   if (environments.length === 0) throw redirect("/environments/create", { headers });
   return data({ environments, organizationName: organization.displayName }, { headers });
 }
@@ -39,11 +44,13 @@ export default function Environments() {
         <Table.Tbody>
           {environments.map((environment) => (
             <Table.Tr key={environment.id}>
-              <Table.Td>{environment.name}</Table.Td>
               <Table.Td>
-                <Badge variant="light">
-                  {environment.cloningStage.replace("STAGE_", "").replaceAll("_", " ")}
-                </Badge>
+                <Anchor component={Link} to={`/env/${encodeURIComponent(environment.name)}`}>
+                  {environment.name}
+                </Anchor>
+              </Table.Td>
+              <Table.Td>
+                <StageBadge stage={environment.cloningStage} />
               </Table.Td>
               <Table.Td>{new Date(environment.createdAt).toLocaleDateString("en")}</Table.Td>
             </Table.Tr>

@@ -93,7 +93,7 @@ describe("POST /api/tenant", () => {
       "tenant.name": [
         "Value must contain only lowercase letters, digits and hyphens, and begin and end with a letter or digit.",
       ],
-      "tenant.displayName": expect.arrayContaining(["Display name is a required field"]),
+      "tenant.displayName": ["Organization name is a required field"],
     });
     expect(await api.countRows()).toEqual(before);
   });

@@ -25,8 +25,3 @@ test("an invalid or taken environment name is explained and what was typed stays
   await expect(page.getByText("An environment with this name already exists")).toBeVisible();
   await expect(name).toHaveValue("production");
 });
-
-test("a user without an organization is told so", async ({ page }) => {
-  await signIn(page, "dave@example.com");
-  await expect(page.getByRole("heading", { name: "No organization yet" })).toBeVisible();
-});

@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { platformUrl } from "../../playwright.config";
-import { signIn, submitLogin } from "../setup/sign-in";
+import { openUserMenu, signIn, submitLogin } from "../setup/sign-in";
 
 test("a visitor is sent to the identity provider and lands in Acme Corp with its environments", async ({
   page,
@@ -9,9 +9,11 @@ test("a visitor is sent to the identity provider and lands in Acme Corp with its
   await expect(page).toHaveURL(new RegExp(`^${platformUrl}/`));
   await submitLogin(page, "ada@example.com");
 
-  await expect(page).toHaveURL(/\/environments$/);
+  await expect(page).toHaveURL(/\/env\/production$/);
   await expect(page.getByTestId("user-name")).toHaveText("Ada Lovelace");
   await expect(page.getByTestId("current-organization")).toHaveText("Acme Corp");
+  await expect(page.getByTestId("environment-picker")).toHaveText("production");
+  await page.getByRole("link", { name: "Environments" }).click();
   const environments = page.getByRole("table", { name: "Environments" });
   await expect(environments.getByRole("cell", { name: "production" })).toBeVisible();
   await expect(environments.getByRole("cell", { name: "staging" })).toBeVisible();
@@ -36,7 +38,7 @@ for (const unsafe of ["https://evil.example/steal", "//evil.example/steal", "/\\
   test(`an unsafe return address (${unsafe}) is ignored`, async ({ page }) => {
     await page.goto(`/auth/login?returnTo=${encodeURIComponent(unsafe)}`);
     await submitLogin(page, "ada@example.com");
-    await expect(page).toHaveURL(/localhost:\d+\/environments$/);
+    await expect(page).toHaveURL(/localhost:\d+\/env\/production$/);
   });
 }
 
@@ -55,7 +57,8 @@ test("an unknown path goes to /404", async ({ page }) => {
 
 test("logout ends both sessions: the next visit asks for the password again", async ({ page }) => {
   await signIn(page, "ada@example.com");
-  await page.getByRole("button", { name: "Logout" }).click();
+  await openUserMenu(page);
+  await page.getByRole("menuitem", { name: "Logout" }).click();
   await expect(page).toHaveURL(new RegExp(`^${platformUrl}/`));
   await expect(page.getByLabel("Password")).toBeVisible();
 

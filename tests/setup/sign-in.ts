@@ -16,3 +16,8 @@ export async function signIn(page: Page, email: string, path = "/") {
   await submitLogin(page, email);
   await expect(page.getByTestId("user-name")).toBeVisible();
 }
+
+/** Opens the user menu in the app bar (SPEC §2.6). */
+export async function openUserMenu(page: Page) {
+  await page.getByRole("button", { name: /^Account menu of / }).click();
+}

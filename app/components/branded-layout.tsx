@@ -1,0 +1,18 @@
+import { Center, Paper, Stack, Text } from "@mantine/core";
+import type { ReactNode } from "react";
+
+/** The branded, bordered frame of the pages outside the application shell (organization creation, approval). */
+export function BrandedLayout({ children }: { children: ReactNode }) {
+  return (
+    <Center mih="100vh" p="xl" bg="gray.0">
+      <Stack gap="lg" w="100%" maw={560}>
+        <Text fw={700} fz="xl" c="purple" ta="center">
+          Cloud Console
+        </Text>
+        <Paper withBorder radius="md" p="xl" shadow="xs">
+          {children}
+        </Paper>
+      </Stack>
+    </Center>
+  );
+}

@@ -1,0 +1,46 @@
+import { Button, Menu } from "@mantine/core";
+import { Link } from "@remix-run/react";
+import { MENU_MIN_WIDTH } from "~/layout";
+
+/** The shell's environment picker: every environment of the organization; choosing one opens it. */
+export function EnvironmentPicker({
+  environments,
+  current,
+}: {
+  environments: string[];
+  current: string | null;
+}) {
+  if (environments.length === 0) return null;
+  return (
+    <Menu position="bottom-start">
+      <Menu.Target>
+        <Button
+          variant="default"
+          size="xs"
+          aria-label="Environment"
+          rightSection="▾"
+          data-testid="environment-picker"
+        >
+          {current ?? "Select environment"}
+        </Button>
+      </Menu.Target>
+      <Menu.Dropdown miw={MENU_MIN_WIDTH}>
+        <Menu.Label>Environments</Menu.Label>
+        {environments.map((name) => (
+          <Menu.Item
+            key={name}
+            component={Link}
+            to={`/env/${encodeURIComponent(name)}`}
+            disabled={name === current}
+          >
+            {name}
+          </Menu.Item>
+        ))}
+        <Menu.Divider />
+        <Menu.Item component={Link} to="/environments">
+          All environments
+        </Menu.Item>
+      </Menu.Dropdown>
+    </Menu>
+  );
+}

@@ -1,0 +1,101 @@
+import { getFormProps, useForm } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { Button, Stack, Text, Title } from "@mantine/core";
+import {
+  data,
+  redirect,
+  type ActionFunctionArgs,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from "@remix-run/node";
+import { Form, useActionData, useNavigation } from "@remix-run/react";
+import { z } from "zod";
+import { errorMessages } from "#contract/errors";
+import {
+  tenantDisplayNameSchema,
+  tenantNameSchema,
+  tenantPaths,
+  tenantResponseSchema,
+} from "#contract/tenants";
+import { refreshSessionTokens } from "~/auth/auth.server";
+import { FormErrors, TextField } from "~/components/forms";
+import { isPlatformError } from "~/platform/client.server";
+import { requirePlatformClient } from "~/platform/request.server";
+
+export const meta: MetaFunction = () => [{ title: "Create organization · Cloud Console" }];
+
+/** The form's fields are flat; the platform receives them as `{ tenant: { name, displayName } }`. */
+const schema = z.object({ displayName: tenantDisplayNameSchema, name: tenantNameSchema });
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const { headers } = await requirePlatformClient(request);
+  return data(null, { headers });
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const { api, session, headers, saveSession } = await requirePlatformClient(request);
+  const submission = parseWithZod(await request.formData(), { schema });
+  if (submission.status !== "success") return data(submission.reply(), { status: 400, headers });
+  let organizationId: string;
+  try {
+    const { tenant } = await api.post(tenantPaths.create(), tenantResponseSchema, {
+      tenant: submission.value,
+    });
+    organizationId = tenant.organizationId;
+  } catch (error) {
+    if (!isPlatformError(error)) throw error;
+    const fieldErrors = error.fieldErrors
+      ? Object.fromEntries(
+          Object.entries(error.fieldErrors).map(([key, value]) => [key.replace(/^tenant\./, ""), value]),
+        )
+      : undefined;
+    return data(
+      submission.reply(
+        fieldErrors ? { fieldErrors } : { formErrors: [error.message || errorMessages.generic] },
+      ),
+      {
+        status: error.status || 502,
+        headers,
+      },
+    );
+  }
+  // New tokens carry the new organization in the identity token's organizations claim.
+  await refreshSessionTokens(session);
+  session.set("organizationId", organizationId);
+  session.unset("environment");
+  await saveSession();
+  throw redirect("/", { headers });
+}
+
+export default function CreateOrganization() {
+  const lastResult = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const [form, fields] = useForm({
+    lastResult,
+    constraint: getZodConstraint(schema),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+  });
+  return (
+    <Stack gap="md">
+      <Title order={2}>Create your organization</Title>
+      <Text c="dimmed">Your organization holds your team, its environments and the services you deploy.</Text>
+      <Form method="post" {...getFormProps(form)}>
+        <Stack gap="md">
+          <FormErrors errors={form.errors} id={form.errorId} />
+          <TextField field={fields.displayName} label="Organization name" autoComplete="organization" />
+          <TextField
+            field={fields.name}
+            label="Identifier"
+            description="Lowercase letters, digits and hyphens; it names your organization in addresses."
+            autoComplete="off"
+          />
+          <Button type="submit" loading={navigation.state === "submitting"}>
+            Create organization
+          </Button>
+        </Stack>
+      </Form>
+    </Stack>
+  );
+}
