@@ -13,7 +13,7 @@ test("a visitor is sent to the identity provider and lands in Acme Corp with its
   await expect(page.getByTestId("user-name")).toHaveText("Ada Lovelace");
   await expect(page.getByTestId("current-organization")).toHaveText("Acme Corp");
   await expect(page.getByTestId("environment-picker")).toHaveText("production");
-  await page.getByRole("link", { name: "Environments" }).click();
+  await page.getByRole("link", { name: "Environments", exact: true }).click();
   const environments = page.getByRole("table", { name: "Environments" });
   await expect(environments.getByRole("cell", { name: "production" })).toBeVisible();
   await expect(environments.getByRole("cell", { name: "staging" })).toBeVisible();

@@ -17,7 +17,10 @@ export async function signIn(page: Page, email: string, path = "/") {
   await expect(page.getByTestId("user-name")).toBeVisible();
 }
 
-/** Opens the user menu in the app bar (SPEC §2.6). */
+/** Opens the user menu in the app bar (SPEC §2.6); retried because a click before hydration does nothing. */
 export async function openUserMenu(page: Page) {
-  await page.getByRole("button", { name: /^Account menu of / }).click();
+  await expect(async () => {
+    await page.getByRole("button", { name: /^Account menu of / }).click();
+    await expect(page.getByRole("menu")).toBeVisible({ timeout: 1_000 });
+  }).toPass();
 }
