@@ -1,11 +1,17 @@
 import { randomBytes } from "node:crypto";
 import { PassThrough } from "node:stream";
-import type { AppLoadContext, EntryContext, HandleDataRequestFunction } from "@remix-run/node";
+import type {
+  AppLoadContext,
+  EntryContext,
+  HandleDataRequestFunction,
+  HandleErrorFunction,
+} from "@remix-run/node";
 import { createReadableStreamFromReadable } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { getEnv } from "~/env.server";
+import { reportServerError } from "~/features/error-reporting/error-reporting.server";
 import { NonceProvider } from "~/nonce";
 import { applySecurityHeaders } from "~/security-headers.server";
 
@@ -60,4 +66,8 @@ export default function handleRequest(
 export const handleDataRequest: HandleDataRequestFunction = (response) => {
   applySecurityHeaders(response.headers);
   return response;
+};
+
+export const handleError: HandleErrorFunction = (error, { request }) => {
+  reportServerError(error, request);
 };

@@ -1,4 +1,6 @@
 import { getEnv } from "~/env.server";
+import { analyticsConnectSources } from "~/features/analytics/analytics.server";
+import { errorReportingConnectSources } from "~/features/error-reporting/error-reporting.server";
 
 /**
  * Headers every app response carries. Scripts run only with this response's nonce (no 'unsafe-eval');
@@ -8,7 +10,12 @@ import { getEnv } from "~/env.server";
 export function applySecurityHeaders(headers: Headers, nonce?: string): Headers {
   const { issuer, production } = getEnv();
   const scriptSources = ["'self'", ...(nonce ? [`'nonce-${nonce}'`] : [])];
-  const connectSources = ["'self'", ...(production ? [] : ["ws:"])];
+  const connectSources = [
+    "'self'",
+    ...analyticsConnectSources(),
+    ...errorReportingConnectSources(),
+    ...(production ? [] : ["ws:"]),
+  ];
   const policy = [
     "default-src 'self'",
     `script-src ${scriptSources.join(" ")}`,

@@ -1,7 +1,7 @@
 import { Button, Center, Stack, Text, Title } from "@mantine/core";
 import { Link, isRouteErrorResponse, useRouteError } from "@remix-run/react";
-import { useEffect } from "react";
 import { errorCodeTitles, errorMessages } from "#contract/errors";
+import { useReportError } from "~/features/error-reporting/use-error-reporting";
 
 function describe(error: unknown): { restricted: boolean; code?: string } {
   if (!isRouteErrorResponse(error)) return { restricted: false };
@@ -17,9 +17,7 @@ function describe(error: unknown): { restricted: boolean; code?: string } {
 export function ErrorPage({ home = "/" }: { home?: string }) {
   const error = useRouteError();
   const { restricted, code } = describe(error);
-  useEffect(() => {
-    if (!isRouteErrorResponse(error)) console.error(error);
-  }, [error]);
+  useReportError(error);
   return (
     <Center mih="60vh" p="xl">
       <Stack align="center" gap="md" maw={480} ta="center">

@@ -1,15 +1,34 @@
-import { AppShell, Group, NavLink, Text } from "@mantine/core";
 import { data, type LoaderFunctionArgs } from "@remix-run/node";
-import { Link, NavLink as RemixNavLink, Outlet, useLoaderData } from "@remix-run/react";
+import { Outlet, useLoaderData } from "@remix-run/react";
 import { ErrorPage } from "~/components/error-page";
+import { logDiagnostic } from "~/diagnostics.server";
+import { useAnalyticsIdentity } from "~/features/analytics/analytics-provider";
+import { getFeatureFlags } from "~/features/feature-flags/flags.server";
+import { defaultFeatureFlags } from "~/features/feature-flags/flag-values";
+import { AppLayout } from "~/components/layout/app-layout";
+import { appNavigation } from "~/components/layout/navigation";
 import { EnvironmentPicker } from "~/features/environments/environment-picker";
 import { UserMenu } from "~/features/organizations/user-menu";
 import { loadWorkspace } from "~/features/workspace/workspace.server";
-import { APP_BAR_HEIGHT, SIDEBAR_WIDTH } from "~/layout";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const workspace = await loadWorkspace(request);
-  const { user, organization, memberships, environments, currentEnvironment, headers } = workspace;
+  const { api, tenantId, user, organization, memberships, environments, currentEnvironment, headers } =
+    workspace;
+  const featureFlags = await getFeatureFlags(api, { tenantId, environmentId: currentEnvironment?.id }).catch(
+    (error: unknown) => {
+      // The shell stays usable with the catalogue's defaults when the flags cannot be read.
+      logDiagnostic({
+        action: "feature-flags-unavailable",
+        level: "warn",
+        request,
+        tenantId,
+        userId: user.sub,
+        error,
+      });
+      return defaultFeatureFlags();
+    },
+  );
   return data(
     {
       user: { name: user.name, email: user.email, picture: user.picture ?? null },
@@ -17,38 +36,25 @@ export async function loader({ request }: LoaderFunctionArgs) {
       organizations: memberships.map(({ id, displayName }) => ({ id, displayName })),
       environments: environments.map((environment) => environment.name),
       currentEnvironment: currentEnvironment?.name ?? null,
+      featureFlags,
+      analyticsUser: { id: user.sub, email: user.email, name: user.name },
+      tenantId,
     },
     { headers },
   );
 }
 
-export default function AppLayout() {
+export default function AppShellRoute() {
   const { user, organization, organizations, environments, currentEnvironment } =
     useLoaderData<typeof loader>();
   return (
-    <AppShell
-      header={{ height: APP_BAR_HEIGHT }}
-      navbar={{ width: SIDEBAR_WIDTH, breakpoint: 0 }}
-      padding="lg"
+    <AppLayout
+      navigation={appNavigation}
+      environmentPicker={<EnvironmentPicker environments={environments} current={currentEnvironment} />}
+      userMenu={<UserMenu user={user} organization={organization} organizations={organizations} />}
     >
-      <AppShell.Header px="md">
-        <Group h="100%" justify="space-between">
-          <Group gap="md">
-            <Text component={Link} to="/" fw={700} c="purple">
-              Cloud Console
-            </Text>
-            <EnvironmentPicker environments={environments} current={currentEnvironment} />
-          </Group>
-          <UserMenu user={user} organization={organization} organizations={organizations} />
-        </Group>
-      </AppShell.Header>
-      <AppShell.Navbar p="xs" aria-label="Main navigation">
-        <NavLink component={RemixNavLink} to="/environments" label="Environments" />
-      </AppShell.Navbar>
-      <AppShell.Main>
-        <Outlet />
-      </AppShell.Main>
-    </AppShell>
+      <Outlet />
+    </AppLayout>
   );
 }
 

@@ -1,6 +1,7 @@
 import { Avatar, Group, Menu, Stack, Text, UnstyledButton } from "@mantine/core";
 import { Form } from "@remix-run/react";
 import { useState } from "react";
+import { useAnalytics } from "~/features/analytics/analytics-provider";
 import { MENU_MIN_WIDTH } from "~/layout";
 import { SwitchOrganizationDialog, type OrganizationOption } from "./switch-organization-dialog";
 
@@ -22,6 +23,7 @@ export function initials(name: string): string {
 /** SPEC §2.6: avatar and name; the current organization, 'Switch organization' (several only) and 'Logout'. */
 export function UserMenu({ user, organization, organizations }: UserMenuProps) {
   const [switching, setSwitching] = useState(false);
+  const analytics = useAnalytics();
   return (
     <>
       <Menu position="bottom-end" withinPortal>
@@ -49,7 +51,7 @@ export function UserMenu({ user, organization, organizations }: UserMenuProps) {
             <Menu.Item onClick={() => setSwitching(true)}>Switch organization</Menu.Item>
           ) : null}
           <Menu.Divider />
-          <Form method="post" action="/auth/logout" reloadDocument>
+          <Form method="post" action="/auth/logout" reloadDocument onSubmit={() => analytics.reset()}>
             <Menu.Item component="button" type="submit" color="red">
               Logout
             </Menu.Item>
