@@ -45,8 +45,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export default function AppShellRoute() {
-  const { user, organization, organizations, environments, currentEnvironment } =
+  const { user, organization, organizations, environments, currentEnvironment, analyticsUser, tenantId } =
     useLoaderData<typeof loader>();
+  useAnalyticsIdentity(analyticsUser, tenantId);
   return (
     <AppLayout
       navigation={appNavigation}
