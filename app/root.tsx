@@ -4,25 +4,72 @@ import inter600 from "@fontsource/inter/600.css";
 import inter700 from "@fontsource/inter/700.css";
 import robotoMono400 from "@fontsource/roboto-mono/400.css";
 import mantineStyles from "@mantine/core/styles.css";
+import notificationStyles from "@mantine/notifications/styles.css";
+import unsupportedDeviceStyles from "./components/unsupported-device.css";
 import globalStyles from "./styles/global.css";
 import { ColorSchemeScript, MantineProvider, mantineHtmlProps } from "@mantine/core";
-import type { LinksFunction, MetaFunction } from "@remix-run/node";
-import { Links, Meta, Outlet, Scripts, ScrollRestoration } from "@remix-run/react";
-import type { ReactNode } from "react";
+import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import {
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  type ShouldRevalidateFunction,
+} from "@remix-run/react";
+import { useEffect, type ReactNode } from "react";
 import { ErrorPage } from "~/components/error-page";
+import { AnalyticsProvider } from "~/features/analytics/analytics-provider";
+import { publicAnalyticsConfig } from "~/features/analytics/analytics.server";
+import { publicErrorReportingConfig } from "~/features/error-reporting/error-reporting.server";
+import { useErrorReporting } from "~/features/error-reporting/use-error-reporting";
+import { isSidebarCollapsed } from "~/components/layout/sidebar-state";
+import { NavigationLoadingOverlay } from "~/components/loading-overlay";
+import { Toaster } from "~/components/toaster";
+import { ipadDesktopModeScript, isUnsupportedDevice } from "~/components/unsupported-device";
+import { UnsupportedDevicePage } from "~/components/unsupported-device-page";
+import { useRootData } from "~/hooks/use-root-data";
 import { useNonce } from "~/nonce";
 import { theme } from "~/theme";
+import { getToast } from "~/toast.server";
 
 export const links: LinksFunction = () =>
-  [inter400, inter500, inter600, inter700, robotoMono400, mantineStyles, globalStyles].map((href) => ({
-    rel: "stylesheet",
-    href,
-  }));
+  [
+    inter400,
+    inter500,
+    inter600,
+    inter700,
+    robotoMono400,
+    mantineStyles,
+    notificationStyles,
+    unsupportedDeviceStyles,
+    globalStyles,
+  ].map((href) => ({ rel: "stylesheet", href }));
 
 export const meta: MetaFunction = () => [{ title: "Cloud Console" }];
 
+/** What every page needs before its first paint: the flash toast, the sidebar state and the device verdict. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const { toast, headers } = await getToast(request);
+  return data(
+    {
+      toast,
+      sidebarCollapsed: isSidebarCollapsed(request.headers.get("Cookie")),
+      unsupportedDevice: isUnsupportedDevice(request.headers),
+      analytics: publicAnalyticsConfig(),
+      errorReporting: publicErrorReportingConfig(),
+    },
+    { headers },
+  );
+}
+
+// Cheap (cookies and headers only) and the only reader of the flash toast: any navigation may carry one.
+export const shouldRevalidate: ShouldRevalidateFunction = () => true;
+
 export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
+  const root = useRootData();
+  useErrorReporting(root?.errorReporting);
   return (
     <html lang="en" {...mantineHtmlProps}>
       <head>
@@ -31,10 +78,27 @@ export function Layout({ children }: { children: ReactNode }) {
         <Meta />
         <Links />
         <ColorSchemeScript nonce={nonce} defaultColorScheme="light" />
+        <script
+          nonce={nonce}
+          suppressHydrationWarning
+          dangerouslySetInnerHTML={{ __html: ipadDesktopModeScript }}
+        />
       </head>
       <body>
         <MantineProvider theme={theme} defaultColorScheme="light">
-          {children}
+          <AnalyticsProvider config={root?.analytics}>
+            {root?.unsupportedDevice ? (
+              <UnsupportedDevicePage />
+            ) : (
+              <>
+                <div className="app-frame">{children}</div>
+                <div className="unsupported-device">
+                  <UnsupportedDevicePage />
+                </div>
+              </>
+            )}
+          </AnalyticsProvider>
+          <Toaster toast={root?.toast} />
         </MantineProvider>
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
@@ -43,8 +107,17 @@ export function Layout({ children }: { children: ReactNode }) {
   );
 }
 
+/** Set on <html> once the page is interactive; end-to-end tests wait for it before typing or clicking. */
+const HYDRATED_ATTRIBUTE = "data-hydrated";
+
 export default function App() {
-  return <Outlet />;
+  useEffect(() => document.documentElement.setAttribute(HYDRATED_ATTRIBUTE, ""), []);
+  return (
+    <>
+      <Outlet />
+      <NavigationLoadingOverlay />
+    </>
+  );
 }
 
 export function ErrorBoundary() {

@@ -1,35 +1,77 @@
-import { createTheme, type MantineColorsTuple } from "@mantine/core";
+import { createTheme, Menu, type MantineColorsTuple } from "@mantine/core";
+import { MENU_MIN_WIDTH } from "~/layout";
 
-/** Shades around the product's primary purple #6E27D5 (index 6). */
-const purple: MantineColorsTuple = [
-  "#f3ecfd",
-  "#e1d3f8",
-  "#c1a5f0",
-  "#9f74e8",
-  "#834be1",
-  "#7433dc",
-  "#6e27d5",
-  "#5c1dbd",
-  "#5119a9",
-  "#451395",
-];
+/** SPEC §9 palette. */
+export const palette = {
+  primary: "#6E27D5",
+  success: "#00B88C",
+  error: "#E91F04",
+  warning: "#F39C12",
+} as const;
 
-/** SPEC §9: breakpoints, spacing unit 8 px, radius 4, Inter and Roboto Mono, the product palette. */
+/** SPEC §9: every spacing is a multiple of this unit. */
+export const SPACING_UNIT = 8;
+
+/** SPEC §9: the html element's font size; the body text is 16 px (see styles/global.css). */
+export const HTML_FONT_SIZE = 18;
+
+/** `spacing(2)` → "16px": a length in multiples of the 8 px spacing unit. */
+export function spacing(units: number): string {
+  return `${units * SPACING_UNIT}px`;
+}
+
+function channel(hex: string, offset: number): number {
+  return Number.parseInt(hex.slice(offset, offset + 2), 16);
+}
+
+function mix(hex: string, target: number, weight: number): string {
+  const mixed = [1, 3, 5].map((offset) => {
+    const value = Math.round(channel(hex, offset) * (1 - weight) + target * weight);
+    return value.toString(16).padStart(2, "0");
+  });
+  return `#${mixed.join("")}`;
+}
+
+/**
+ * Ten shades around `base`, which sits at index 6 (the theme's primaryShade): lighter ones mixed with
+ * white, darker ones with black.
+ */
+export function shadesAround(base: string): MantineColorsTuple {
+  const hex = base.toLowerCase();
+  const lighter = [0.92, 0.8, 0.62, 0.44, 0.28, 0.12].map((weight) => mix(hex, 255, weight));
+  const darker = [0.12, 0.24, 0.36].map((weight) => mix(hex, 0, weight));
+  const [l0, l1, l2, l3, l4, l5] = lighter as [string, string, string, string, string, string];
+  const [d7, d8, d9] = darker as [string, string, string];
+  return [l0, l1, l2, l3, l4, l5, hex, d7, d8, d9];
+}
+
+const purple = shadesAround(palette.primary);
+const success = shadesAround(palette.success);
+const error = shadesAround(palette.error);
+const warning = shadesAround(palette.warning);
+
+/**
+ * SPEC §9: primary purple, success, error and warning colours (Mantine's own red, the colour of its error
+ * states, is the product's error colour); Inter and Roboto Mono (bundled through @fontsource in root.tsx);
+ * breakpoints xs 375, sm 768, md 1280, lg 1440 (Mantine writes media queries in em of the browser's 16 px);
+ * 8 px spacing unit; radius 4; base font 16 px with html at 18 px, so every rem-based Mantine size is scaled
+ * by 16/18 to stay at its pixel value; menus at least 174 px wide.
+ */
 export const theme = createTheme({
+  scale: 16 / HTML_FONT_SIZE,
   primaryColor: "purple",
   primaryShade: 6,
-  colors: { purple },
+  colors: { purple, success, error, warning, red: error },
   fontFamily: "Inter, system-ui, sans-serif",
   fontFamilyMonospace: "'Roboto Mono', ui-monospace, monospace",
   headings: { fontFamily: "Inter, system-ui, sans-serif" },
   fontSizes: { xs: "12px", sm: "14px", md: "16px", lg: "18px", xl: "20px" },
-  defaultRadius: 4,
+  defaultRadius: "sm",
   radius: { xs: "2px", sm: "4px", md: "4px", lg: "8px", xl: "16px" },
-  spacing: { xs: "4px", sm: "8px", md: "16px", lg: "24px", xl: "32px" },
+  spacing: { xs: spacing(0.5), sm: spacing(1), md: spacing(2), lg: spacing(3), xl: spacing(4) },
   breakpoints: { xs: "23.4375em", sm: "48em", md: "80em", lg: "90em", xl: "100em" },
-  other: {
-    success: "#00B88C",
-    error: "#E91F04",
-    warning: "#F39C12",
+  components: {
+    Menu: Menu.extend({ styles: { dropdown: { minWidth: MENU_MIN_WIDTH } } }),
   },
+  other: { palette, spacingUnit: SPACING_UNIT },
 });

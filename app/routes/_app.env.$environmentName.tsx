@@ -14,5 +14,5 @@ export default function EnvironmentScope() {
 }
 
 export function ErrorBoundary() {
-  return <ErrorPage home="/environments" />;
+  return <ErrorPage />;
 }

@@ -1,20 +1,16 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { Button, Group, Paper, Stack, Text, Title } from "@mantine/core";
-import {
-  data,
-  redirect,
-  type ActionFunctionArgs,
-  type LoaderFunctionArgs,
-  type MetaFunction,
-} from "@remix-run/node";
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
 import { createEnvironmentRequestSchema } from "#contract/environments";
-import { errorMessages } from "#contract/errors";
 import { FormErrors, TextField } from "~/components/forms";
+import { UnsavedChangesDialog } from "~/components/unsaved-changes-dialog";
+import { useUnsavedChanges } from "~/hooks/use-unsaved-changes";
 import { createEnvironment } from "~/platform/environments.server";
-import { isPlatformError } from "~/platform/client.server";
+import { rejectSubmission } from "~/platform/action-errors.server";
 import { requireOrganizationClient } from "~/platform/request.server";
+import { redirectWithToast } from "~/toast.server";
 
 export const meta: MetaFunction = () => [{ title: "Create environment · Cloud Console" }];
 
@@ -30,16 +26,13 @@ export async function action({ request }: ActionFunctionArgs) {
   try {
     await createEnvironment(api, tenantId, submission.value);
   } catch (error) {
-    if (!isPlatformError(error)) throw error;
-    const formErrors = [
-      error.status === 403 ? errorMessages.restrictedAccess : error.message || errorMessages.generic,
-    ];
-    return data(submission.reply(error.fieldErrors ? { fieldErrors: error.fieldErrors } : { formErrors }), {
-      status: error.status || 502,
-      headers,
-    });
+    return rejectSubmission(submission, error, headers);
   }
-  throw redirect("/environments", { headers });
+  throw await redirectWithToast(
+    "/environments",
+    { variant: "success", message: `Environment ${submission.value.name} created` },
+    { headers },
+  );
 }
 
 export default function CreateEnvironment() {
@@ -52,6 +45,7 @@ export default function CreateEnvironment() {
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
   });
+  const unsavedChanges = useUnsavedChanges(form.dirty, { formId: form.id });
   return (
     <Stack gap="md" maw={560}>
       <Title order={2}>Create environment</Title>
@@ -80,6 +74,7 @@ export default function CreateEnvironment() {
           </Stack>
         </Form>
       </Paper>
+      <UnsavedChangesDialog blocker={unsavedChanges} />
     </Stack>
   );
 }

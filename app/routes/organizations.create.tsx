@@ -10,7 +10,6 @@ import {
 } from "@remix-run/node";
 import { Form, useActionData, useNavigation } from "@remix-run/react";
 import { z } from "zod";
-import { errorMessages } from "#contract/errors";
 import {
   tenantDisplayNameSchema,
   tenantNameSchema,
@@ -19,7 +18,7 @@ import {
 } from "#contract/tenants";
 import { refreshSessionTokens } from "~/auth/auth.server";
 import { FormErrors, TextField } from "~/components/forms";
-import { isPlatformError } from "~/platform/client.server";
+import { rejectSubmission } from "~/platform/action-errors.server";
 import { requirePlatformClient } from "~/platform/request.server";
 
 export const meta: MetaFunction = () => [{ title: "Create organization · Cloud Console" }];
@@ -43,21 +42,7 @@ export async function action({ request }: ActionFunctionArgs) {
     });
     organizationId = tenant.organizationId;
   } catch (error) {
-    if (!isPlatformError(error)) throw error;
-    const fieldErrors = error.fieldErrors
-      ? Object.fromEntries(
-          Object.entries(error.fieldErrors).map(([key, value]) => [key.replace(/^tenant\./, ""), value]),
-        )
-      : undefined;
-    return data(
-      submission.reply(
-        fieldErrors ? { fieldErrors } : { formErrors: [error.message || errorMessages.generic] },
-      ),
-      {
-        status: error.status || 502,
-        headers,
-      },
-    );
+    return rejectSubmission(submission, error, headers, { fieldPrefix: "tenant." });
   }
   // New tokens carry the new organization in the identity token's organizations claim.
   await refreshSessionTokens(session);

@@ -78,6 +78,9 @@ test("a read-only member sees Acme's environments but cannot create one", async 
   await signIn(page, "bob@example.com", "/environments/create");
   await page.getByLabel("Name").fill("qa");
   await page.getByRole("button", { name: "Create environment" }).click();
-  await expect(page.getByRole("alert")).toContainText("You have restricted access. Please contact admin.");
+  // Both the form and an error toast say so.
+  await expect(
+    page.getByRole("alert").filter({ hasText: "You have restricted access. Please contact admin." }),
+  ).toHaveCount(2);
   await expect(page.getByLabel("Name")).toHaveValue("qa");
 });

@@ -1,6 +1,6 @@
 import { Button, Group, Modal, Stack } from "@mantine/core";
-import { notifications } from "@mantine/notifications";
 import { useSubmit } from "@remix-run/react";
+import { showToast } from "~/components/toaster";
 
 export type OrganizationOption = { id: string; displayName: string };
 
@@ -22,8 +22,8 @@ export function SwitchOrganizationDialog({
   const submit = useSubmit();
   const choose = (organization: OrganizationOption) => {
     onClose();
-    notifications.show({
-      color: "teal",
+    showToast({
+      variant: "success",
       message: `Switching to ${organization.displayName}`,
       autoClose: SWITCH_TOAST_MS,
     });

@@ -1,0 +1,68 @@
+import type { ReactNode, SVGProps } from "react";
+
+export type IconProps = Omit<SVGProps<SVGSVGElement>, "children"> & { size?: number };
+
+function Icon({ size = 20, children, ...props }: IconProps & { children: ReactNode }) {
+  return (
+    <svg
+      xmlns="http://www.w3.org/2000/svg"
+      width={size}
+      height={size}
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth={2}
+      strokeLinecap="round"
+      strokeLinejoin="round"
+      aria-hidden="true"
+      focusable="false"
+      {...props}
+    >
+      {children}
+    </svg>
+  );
+}
+
+/** Stacked layers: environments. */
+export function EnvironmentsIcon(props: IconProps) {
+  return (
+    <Icon {...props}>
+      <path d="M12 3 3 8l9 5 9-5-9-5Z" />
+      <path d="m3 13 9 5 9-5" />
+    </Icon>
+  );
+}
+
+/** A shop front: the marketplace. */
+export function MarketplaceIcon(props: IconProps) {
+  return (
+    <Icon {...props}>
+      <path d="M4 9 5.5 4h13L20 9" />
+      <path d="M4 9h16v2a2.7 2.7 0 0 1-5.3 0 2.7 2.7 0 0 1-5.4 0A2.7 2.7 0 0 1 4 11Z" />
+      <path d="M5 13v7h14v-7" />
+      <path d="M10 20v-4h4v4" />
+    </Icon>
+  );
+}
+
+/** A sidebar with an arrow pointing into it: collapse the sidebar. */
+export function CollapseSidebarIcon(props: IconProps) {
+  return (
+    <Icon {...props}>
+      <rect x="3" y="4" width="18" height="16" rx="2" />
+      <path d="M9 4v16" />
+      <path d="m16 10-2 2 2 2" />
+    </Icon>
+  );
+}
+
+/** A sidebar with an arrow pointing out of it: expand the sidebar. */
+export function ExpandSidebarIcon(props: IconProps) {
+  return (
+    <Icon {...props}>
+      <rect x="3" y="4" width="18" height="16" rx="2" />
+      <path d="M9 4v16" />
+      <path d="m14 10 2 2-2 2" />
+    </Icon>
+  );
+}

@@ -1,0 +1,40 @@
+import type { ComponentType } from "react";
+import { EnvironmentsIcon, MarketplaceIcon, type IconProps } from "~/components/icons";
+import { SIDEBAR_COLLAPSED_WIDTH, SIDEBAR_FALLBACK_WIDTH, SIDEBAR_WIDTH } from "~/layout";
+
+export type NavItem = {
+  label: string;
+  to: string;
+  /** Shown alone in the collapsed sidebar. */
+  icon?: ComponentType<IconProps>;
+  /** Shown in the collapsed sidebar when there is no icon; defaults to the label's first three letters. */
+  shortLabel?: string;
+};
+
+/**
+ * The sidebar's entries, one per SPEC §2.2 area that exists. Each issue that builds an area adds its entry
+ * here (Services, Applications, Connections, Cost, Infrastructure, Users, Marketplace, ...); areas not built
+ * yet have none, so no link leads nowhere.
+ */
+export const appNavigation: readonly NavItem[] = [
+  { label: "Environments", to: "/environments", icon: EnvironmentsIcon },
+  { label: "Marketplace", to: "/mp", icon: MarketplaceIcon },
+];
+
+/**
+ * SPEC §2.7/§9 sidebar width: 186 px open, 52 px collapsed. The 52 px rail only fits icons: while an entry has
+ * no icon the collapsed width cannot apply, and the rail falls back to 80 px, wide enough for its short label.
+ */
+export function sidebarWidth(collapsed: boolean, items: readonly NavItem[]): number {
+  if (!collapsed) return SIDEBAR_WIDTH;
+  return items.every((item) => item.icon) ? SIDEBAR_COLLAPSED_WIDTH : SIDEBAR_FALLBACK_WIDTH;
+}
+
+export function shortLabel(item: NavItem): string {
+  return item.shortLabel ?? item.label.slice(0, 3);
+}
+
+/** Whether `pathname` is inside the area `to` (the area itself or a page below it). */
+export function isActivePath(pathname: string, to: string): boolean {
+  return pathname === to || pathname.startsWith(to.endsWith("/") ? to : `${to}/`);
+}
