@@ -66,3 +66,12 @@ export function ExpandSidebarIcon(props: IconProps) {
     </Icon>
   );
 }
+
+/** A small downward chevron for menu triggers. */
+export function ChevronDownIcon(props: IconProps) {
+  return (
+    <Icon size={14} {...props}>
+      <path d="m6 9 6 6 6-6" />
+    </Icon>
+  );
+}

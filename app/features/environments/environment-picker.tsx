@@ -1,6 +1,6 @@
 import { Button, Menu } from "@mantine/core";
 import { Link } from "@remix-run/react";
-import { ChevronDown } from "~/components/chevron-down";
+import { ChevronDownIcon } from "~/components/icons";
 import { MENU_MIN_WIDTH } from "~/layout";
 
 /** The shell's environment picker: every environment of the organization; choosing one opens it. */
@@ -19,7 +19,7 @@ export function EnvironmentPicker({
           variant="default"
           size="xs"
           aria-label="Environment"
-          rightSection={<ChevronDown />}
+          rightSection={<ChevronDownIcon />}
           data-testid="environment-picker"
         >
           {current ?? "Select environment"}
