@@ -2,6 +2,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { defineConfig } from "@playwright/test";
+import { motoServerCommand } from "./tests/setup/moto-server";
 
 // One fresh data dir per run, shared by the config's copies in the worker processes through the environment.
 process.env.E2E_DATA_DIR ??= mkdtempSync(path.join(tmpdir(), "cloud-console-e2e-"));
@@ -10,6 +11,9 @@ const appPort = Number(process.env.E2E_APP_PORT ?? 3310);
 const platformPort = Number(process.env.E2E_PLATFORM_PORT ?? 4310);
 export const appUrl = `http://localhost:${appPort}`;
 export const platformUrl = `http://localhost:${platformPort}`;
+/** moto_server stands in for AWS: the platform assumes roles and scans accounts there (terraform-*.spec.ts). */
+const motoPort = Number(process.env.E2E_MOTO_PORT ?? 5310);
+export const motoEndpoint = `http://127.0.0.1:${motoPort}`;
 
 export default defineConfig({
   testDir: "tests/e2e",
@@ -35,17 +39,37 @@ export default defineConfig({
       ],
     },
   },
-  webServer: {
-    command: "node scripts/start.mjs",
-    url: `${appUrl}/healthz`,
-    reuseExistingServer: false,
-    timeout: 180_000,
-    stdout: "pipe",
-    stderr: "pipe",
-    env: {
-      DATA_DIR: process.env.E2E_DATA_DIR,
-      PORT: String(appPort),
-      PLATFORM_PORT: String(platformPort),
+  webServer: [
+    {
+      command: `${motoServerCommand()} -H 127.0.0.1 -p ${motoPort}`,
+      url: `${motoEndpoint}/moto-api/data.json`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      stdout: "ignore",
+      stderr: "ignore",
     },
-  },
+    {
+      command: "node scripts/start.mjs",
+      url: `${appUrl}/healthz`,
+      reuseExistingServer: false,
+      timeout: 180_000,
+      stdout: "pipe",
+      stderr: "pipe",
+      env: {
+        DATA_DIR: process.env.E2E_DATA_DIR,
+        PORT: String(appPort),
+        PLATFORM_PORT: String(platformPort),
+        // Terraform generation assumes the read-only role in moto, as it would in AWS.
+        TERRAFORM_SCANNER: "assume-role",
+        AWS_ENDPOINT_URL: motoEndpoint,
+        AWS_ACCESS_KEY_ID: "testing",
+        AWS_SECRET_ACCESS_KEY: "testing",
+        AWS_REGION: "us-east-1",
+        TERRAFORM_ROLE_POLL_SECONDS: "1",
+        TERRAFORM_ROLE_WAIT_SECONDS: "120",
+        // A clone whose name contains fail-<step> fails there (environments-clone.spec.ts).
+        ENGINE_FAILURE_INJECTION: "true",
+      },
+    },
+  ],
 });

@@ -1,30 +1,222 @@
 import { z } from "zod";
+import { cloningStateSchema } from "./cloning";
+import { cloudProviderSchema } from "./cloud-providers";
 import { stageSchema } from "./stages";
 import { patterns, requiredText } from "./validation";
 
 export const environmentSchema = z.object({
   id: z.string(),
   name: z.string(),
+  /** The tenant id (SPEC §3 organizationId). */
   organizationId: z.string(),
   cloningStage: stageSchema,
+  cloudProvider: cloudProviderSchema,
+  region: z.string(),
+  serviceCount: z.number().int().nonnegative(),
+  /** Estimated monthly cost in US dollars. */
+  monthlyCostEstimate: z.number().nonnegative(),
+  /** Set while and after the environment was cloned from another one. */
+  clonedFrom: z.object({ id: z.string(), name: z.string() }).nullable(),
   createdAt: z.string(),
 });
 export type Environment = z.infer<typeof environmentSchema>;
 
 export const environmentListSchema = z.object({ environments: z.array(environmentSchema) });
 
+export const environmentNameSchema = requiredText("Name", { min: 2, max: 40 }).regex(
+  patterns.lowercaseAlphanumericHyphen.regex,
+  patterns.lowercaseAlphanumericHyphen.message,
+);
+
+/** The region must belong to the provider's catalogue (contract/cloud-providers.ts); the platform checks it. */
 export const createEnvironmentRequestSchema = z.object({
-  name: requiredText("Name", { min: 2, max: 40 }).regex(
-    patterns.lowercaseAlphanumericHyphen.regex,
-    patterns.lowercaseAlphanumericHyphen.message,
-  ),
+  name: environmentNameSchema,
+  cloudProvider: cloudProviderSchema,
+  region: requiredText("Region", { max: 40 }),
 });
 export type CreateEnvironmentRequest = z.infer<typeof createEnvironmentRequestSchema>;
 
 export const environmentResponseSchema = z.object({ environment: environmentSchema });
 
+/** POST .../environments/estimate-cost */
+export const estimateCostRequestSchema = z.object({
+  cloudProvider: cloudProviderSchema,
+  region: requiredText("Region", { max: 40 }),
+  addons: z.array(z.string()).default([]),
+});
+export const costEstimateSchema = z.object({
+  currency: z.literal("USD"),
+  monthlyCost: z.number().nonnegative(),
+  breakdown: z.array(z.object({ item: z.string(), monthlyCost: z.number().nonnegative() })),
+});
+export type CostEstimate = z.infer<typeof costEstimateSchema>;
+
+/** GET/PUT .../environments/{id}/config */
+export const maintenanceDays = [
+  "monday",
+  "tuesday",
+  "wednesday",
+  "thursday",
+  "friday",
+  "saturday",
+  "sunday",
+] as const;
+export const environmentConfigSchema = z.object({
+  description: z.string().trim().max(500, "Description must be at most 500 characters"),
+  autoDeploy: z.boolean(),
+  deletionProtection: z.boolean(),
+  maintenanceWindow: z.object({
+    day: z.enum(maintenanceDays),
+    hour: z
+      .number()
+      .int("must be an integer")
+      .min(0, "must be between 0 and 23")
+      .max(23, "must be between 0 and 23"),
+  }),
+});
+export type EnvironmentConfig = z.infer<typeof environmentConfigSchema>;
+export const environmentConfigResponseSchema = z.object({ config: environmentConfigSchema });
+/** GET .../environments/config: every environment's configuration at once. */
+export const environmentConfigListSchema = z.object({
+  configs: z.array(z.object({ environmentId: z.string(), config: environmentConfigSchema })),
+});
+
+/** GET/PUT .../environments/{id}/addons */
+export const addonNames = [
+  "observability",
+  "log-retention",
+  "backups",
+  "vulnerability-scanning",
+  "cost-alerts",
+] as const;
+export const addonSchema = z.object({ name: z.enum(addonNames), enabled: z.boolean() });
+export type Addon = z.infer<typeof addonSchema>;
+export const addonListSchema = z.object({ addons: z.array(addonSchema) });
+
+/** Environment variables (SPEC §3): names unique per environment; secret values are masked in lists. */
+export const SECRET_MASK = "••••••••";
+export const environmentVariableNameSchema = requiredText("Name", { max: 128 }).regex(
+  /^[A-Za-z_][A-Za-z0-9_]*$/,
+  "Name must start with a letter or underscore and contain only letters, digits and underscores.",
+);
+export const environmentVariableSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  /** SECRET_MASK for secrets unless revealed. */
+  value: z.string(),
+  secret: z.boolean(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type EnvironmentVariable = z.infer<typeof environmentVariableSchema>;
+export const environmentVariableListSchema = z.object({ envVariables: z.array(environmentVariableSchema) });
+const variableValueSchema = z.string().max(32_768, "Value must be at most 32768 characters");
+export const createEnvironmentVariablesRequestSchema = z.object({
+  envVariables: z
+    .array(
+      z.object({
+        name: environmentVariableNameSchema,
+        value: variableValueSchema,
+        secret: z.boolean().default(false),
+      }),
+    )
+    .min(1, "envVariables must contain at least one variable")
+    .max(500, "envVariables must contain at most 500 variables"),
+});
+export const updateEnvironmentVariablesRequestSchema = z.object({
+  envVariables: z
+    .array(
+      z.object({
+        id: z.string().min(1),
+        name: environmentVariableNameSchema.optional(),
+        value: variableValueSchema.optional(),
+        secret: z.boolean().optional(),
+      }),
+    )
+    .min(1, "envVariables must contain at least one variable")
+    .max(500, "envVariables must contain at most 500 variables"),
+});
+export const deleteEnvironmentVariablesRequestSchema = z.object({
+  envVariableIds: z.array(z.string().min(1)).min(1, "envVariableIds must contain at least one id"),
+});
+export const referencedServicesSchema = z.object({
+  services: z.array(z.object({ id: z.string(), name: z.string(), serviceType: z.string() })),
+});
+
+/** POST /tenant/{t}/workspace/{id}/clone */
+export const cloneEnvironmentRequestSchema = z.object({
+  name: environmentNameSchema,
+  cloudProvider: cloudProviderSchema.optional(),
+  region: z.string().optional(),
+});
+/** GET /tenant/{t}/workspace/{w}/clone/state */
+export const cloneStateSchema = z.object({
+  infraState: cloningStateSchema,
+  /** The steps passed so far, oldest first, with when each began. */
+  history: z.array(z.object({ state: cloningStateSchema, at: z.string() })),
+  /** What went wrong when the state is a _FAILED one. */
+  details: z.string().nullable(),
+});
+export type CloneState = z.infer<typeof cloneStateSchema>;
+
 const organization = (tenantId: string) => `/v2/organizations/${encodeURIComponent(tenantId)}`;
+const one = (tenantId: string, environmentId: string) =>
+  `${organization(tenantId)}/environments/${encodeURIComponent(environmentId)}`;
+const workspace = (tenantId: string, environmentId: string) =>
+  `/tenant/${encodeURIComponent(tenantId)}/workspace/${encodeURIComponent(environmentId)}`;
 
 export const environmentPaths = {
   list: (tenantId: string) => `${organization(tenantId)}/environments`,
+  one,
+  estimateCost: (tenantId: string) => `${organization(tenantId)}/environments/estimate-cost`,
+  configs: (tenantId: string) => `${organization(tenantId)}/environments/config`,
+  config: (tenantId: string, environmentId: string) => `${one(tenantId, environmentId)}/config`,
+  addons: (tenantId: string, environmentId: string) => `${one(tenantId, environmentId)}/addons`,
+  variables: (tenantId: string, environmentId: string, { reveal }: { reveal?: string } = {}) =>
+    `${one(tenantId, environmentId)}/environment-variables${reveal ? `?${new URLSearchParams({ reveal })}` : ""}`,
+  referencedServices: (tenantId: string, environmentId: string, variableName: string) =>
+    `${one(tenantId, environmentId)}/environment-variables/${encodeURIComponent(variableName)}/referenced-services`,
+  clone: (tenantId: string, environmentId: string) => `${workspace(tenantId, environmentId)}/clone`,
+  cloneState: (tenantId: string, environmentId: string) =>
+    `${workspace(tenantId, environmentId)}/clone/state`,
+  cloneExit: (tenantId: string, environmentId: string) => `${workspace(tenantId, environmentId)}/clone/exit`,
+  cloneLaunchResources: (tenantId: string, environmentId: string) =>
+    `${workspace(tenantId, environmentId)}/clone/launch/resources`,
 };
+
+/**
+ * What the platform answers (errors use contract/errors.ts's body; 400 VALIDATION_FAILED carries fieldErrors):
+ * - GET list → environmentListSchema; POST list → 201 environmentResponseSchema; GET one → environmentResponseSchema;
+ *   DELETE one → 204, or 409 while the environment or a clone of it is unfinished, or deletion protection is on.
+ * - POST estimate-cost → costEstimateSchema. GET/PUT config → environmentConfigResponseSchema (PUT takes
+ *   environmentConfigSchema); GET configs → environmentConfigListSchema. GET/PUT addons → addonListSchema (PUT takes
+ *   addonListSchema with any subset of the add-ons; those not named keep their state).
+ * - Variables: GET → environmentVariableListSchema; POST → 201 and PUT → 200 with the variables written (masked);
+ *   DELETE → 204. A write is all or nothing. While a clone is still copying the settings into the environment,
+ *   writes to its config, add-ons and variables answer 409. A PUT value equal to SECRET_MASK on a secret keeps its
+ *   stored value (also when the PUT turns it into a plain variable).
+ * - Clone: POST clone → 201 environmentResponseSchema (the new environment, STAGE_IN_PROGRESS); GET clone/state →
+ *   cloneStateSchema (UNSPECIFIED with no history for an environment that was never cloned); POST
+ *   clone/launch/resources → cloneStateSchema, 409 unless the state is WAITING_FOR_LAUNCH_RESOURCES_EVENT; PUT
+ *   clone/exit → environmentResponseSchema: at REVIEW_AND_DEPLOY_APPLICATIONS the stage becomes STAGE_COMPLETED,
+ *   after a _FAILED state STAGE_FAILED, and before either the clone is cancelled (STAGE_CANCELED, what was copied
+ *   stays); 409 when the environment is not in a clone flow (stage not STAGE_IN_PROGRESS).
+ */
+export const environmentErrorMessages = {
+  regionNotInCatalogue: (provider: string) => `Region must be one of the ${provider} regions`,
+  providerNotEnabled: "Azure is not enabled for this organization",
+  unknownAddon: "Unknown add-on",
+  addonRepeated: "This add-on is listed more than once",
+  deletionProtected: "Deletion protection is on: turn it off in the environment's configuration first",
+  environmentBusy: "This environment has a clone or deployment in progress",
+  cloneSourceInUse: "An environment is being cloned from this one: let that clone finish or exit it first",
+  settingsBeingCopied:
+    "The settings are still being copied from the source environment; try again in a moment",
+  notCloning: "This environment is not being cloned",
+  cloneNotWaitingForLaunch: "The clone is not waiting for its resources to be launched",
+  variableNameTaken: "A variable with this name already exists",
+  variableNameRepeated: "This name is used more than once",
+  variableRepeated: "This variable is listed more than once",
+  variableNotFound: "Environment variable not found",
+  secretUnreadable: "The secret cannot be decrypted with the platform's encryption keys",
+} as const;

@@ -2,28 +2,46 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { getRequestListener } from "@hono/node-server";
 import { createApiApp } from "./api/app";
+import { createFilesApp } from "./api/files";
 import type { PlatformConfig } from "./config";
 import { openDb } from "./db/index";
 import { ensureRoles, seedDemoData } from "./db/seed";
+import { createEngine } from "./engine/engine";
 import { createIdentityProvider } from "./identity/provider";
+import { secretCipherFor } from "./secrets/cipher";
+import { createTerraformJobs } from "./terraform/jobs";
 
 export type RunningPlatform = { url: string; server: Server; close: () => Promise<void> };
 
 /**
- * One HTTP server for the whole embedded platform: the API under /api and the Auth0-compatible identity
- * provider (/authorize, /oauth/token, /userinfo, /v2/logout, /.well-known/*, the login pages) at the root.
+ * One HTTP server for the whole embedded platform: the API under /api, public files under /files (signed
+ * Terraform downloads, the CloudFormation template) and the Auth0-compatible identity provider (/authorize,
+ * /oauth/token, /userinfo, /v2/logout, /.well-known/*, the login pages) at the root.
  */
 export async function startPlatform(config: PlatformConfig): Promise<RunningPlatform> {
   const database = await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   await ensureRoles(database.db);
-  if (config.seedDemoData && (await seedDemoData(database.db))) console.info("platform: demo data seeded");
+  const secrets = secretCipherFor(config);
+  if (config.seedDemoData && (await seedDemoData(database.db, { secrets }))) {
+    console.info("platform: demo data seeded");
+  }
+  // Started before the server listens: jobs a previous process left unfinished resume right away.
+  const engine = createEngine({ db: database.db, config, secrets });
+  engine.runner.start();
 
   const identity = await createIdentityProvider({ db: database.db, config });
-  const api = getRequestListener(createApiApp({ db: database.db, config, jwks: identity.publicJwks }).fetch);
+  const terraformJobs = createTerraformJobs({ db: database.db, config });
+  await terraformJobs.resumeUnfinished();
+  const api = getRequestListener(
+    createApiApp({ db: database.db, config, jwks: identity.publicJwks, terraformJobs, secrets, engine })
+      .fetch,
+  );
+  const files = getRequestListener(createFilesApp({ jobs: terraformJobs }).fetch);
 
   const server = createServer((request: IncomingMessage, response: ServerResponse) => {
     const pathname = (request.url ?? "/").split("?")[0] ?? "/";
     if (pathname === "/api" || pathname.startsWith("/api/")) return void api(request, response);
+    if (pathname.startsWith("/files/")) return void files(request, response);
     identity.handle(request, response);
   });
   await new Promise<void>((resolve, reject) => {
@@ -37,6 +55,8 @@ export async function startPlatform(config: PlatformConfig): Promise<RunningPlat
     close: async () => {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
+      await terraformJobs.close();
+      await engine.runner.stop();
       await database.close();
     },
   };

@@ -1,12 +1,13 @@
 import { useEffect, useRef } from "react";
 
 /**
- * The one polling hook: while `enabled`, calls `poll` at once and then every `intervalMs`. The latest `poll`
- * is always the one called, so callers need not memoise it; turning `enabled` off stops the timer.
+ * The one polling hook: while `enabled`, calls `poll` at once (unless `leading` is false: the caller already
+ * has fresh data) and then every `intervalMs`. The latest `poll` is always the one called, so callers need not
+ * memoise it; turning `enabled` off stops the timer. The timer keeps running while the page is in the background.
  */
 export function usePolling(
   poll: () => void,
-  { intervalMs, enabled }: { intervalMs: number; enabled: boolean },
+  { intervalMs, enabled, leading = true }: { intervalMs: number; enabled: boolean; leading?: boolean },
 ) {
   const latest = useRef(poll);
   useEffect(() => {
@@ -14,8 +15,8 @@ export function usePolling(
   });
   useEffect(() => {
     if (!enabled) return;
-    latest.current();
+    if (leading) latest.current();
     const timer = setInterval(() => latest.current(), intervalMs);
     return () => clearInterval(timer);
-  }, [enabled, intervalMs]);
+  }, [enabled, intervalMs, leading]);
 }

@@ -2,7 +2,7 @@ import type { SubmissionResult } from "@conform-to/react";
 import { data } from "@remix-run/node";
 import { errorMessages } from "#contract/errors";
 import { dataWithToast } from "~/toast.server";
-import { isPlatformError } from "./client.server";
+import { isPlatformError, type PlatformError } from "./client.server";
 
 type Replyable = {
   reply: (options?: { formErrors?: string[]; fieldErrors?: Record<string, string[]> }) => SubmissionResult;
@@ -27,11 +27,15 @@ export async function rejectSubmission(
     );
     return data(submission.reply({ fieldErrors }), { status, headers });
   }
-  const message =
-    error.status === 403 ? errorMessages.restrictedAccess : error.message || errorMessages.generic;
+  const message = userMessageOf(error);
   return dataWithToast(
     submission.reply({ formErrors: [message] }),
     { variant: "error", message },
     { status, headers },
   );
+}
+
+/** What the user is told about a failed platform call: restricted access for a 403, else the platform's message. */
+export function userMessageOf(error: PlatformError): string {
+  return error.status === 403 ? errorMessages.restrictedAccess : error.message || errorMessages.generic;
 }

@@ -1,16 +1,89 @@
+import { Alert, Anchor, Group, Stack, Text, Title } from "@mantine/core";
 import { data, type LoaderFunctionArgs } from "@remix-run/node";
-import { Outlet } from "@remix-run/react";
+import { Link, Outlet, useLoaderData, useLocation } from "@remix-run/react";
+import { isCloning, isCloningFailure } from "#contract/cloning";
+import { Button } from "~/components/button";
 import { ErrorPage } from "~/components/error-page";
+import { loadCloneState } from "~/features/environments/clone-state.server";
+import { DeleteEnvironmentButton } from "~/features/environments/delete-environment-dialog";
+import { EnvironmentTabs } from "~/features/environments/environment-tabs";
+import { environmentPagePaths, sectionOfPath, type EnvironmentSection } from "~/features/environments/paths";
+import { StageBadge } from "~/features/environments/stage-badge";
+import {
+  CLONE_STATE_REFRESH_MS,
+  useCloneStateRefresh,
+} from "~/features/environments/use-clone-state-refresh";
+import { useFeatureFlag } from "~/features/feature-flags/use-feature-flags";
 import { requireEnvironment } from "~/features/workspace/workspace.server";
 
-/** Every /env/{environmentName}/... page: the named environment must exist (else back to the root). */
+/** Every /env/{environmentName}/... page: the named environment (else back to the root) and its cloning state. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const { environment, headers } = await requireEnvironment(request, params.environmentName);
-  return data({ environment }, { headers });
+  const { api, tenantId, environment, headers } = await requireEnvironment(request, params.environmentName);
+  const cloneState = await loadCloneState(api, tenantId, environment, headers);
+  return data({ environment, cloneState }, { headers });
 }
 
 export default function EnvironmentScope() {
-  return <Outlet />;
+  const { environment, cloneState } = useLoaderData<typeof loader>();
+  const cloningHidden = useFeatureFlag("cloning-hidden");
+  const onClonePage = sectionOfPath(useLocation().pathname) === "clone";
+  const inProgress = environment.cloningStage === "STAGE_IN_PROGRESS";
+  const cloning = isCloning(environment.cloningStage, cloneState?.infraState);
+  useCloneStateRefresh({ enabled: inProgress, intervalMs: CLONE_STATE_REFRESH_MS });
+
+  const sections: EnvironmentSection[] = ["overview", "config", "addons", "variables"];
+  if (environment.clonedFrom || cloneState) sections.push("clone");
+
+  return (
+    <Stack gap="md">
+      <Group justify="space-between" align="flex-start">
+        <Stack gap={4}>
+          <Group gap="sm">
+            <Title order={2} data-testid="environment-title">
+              {environment.name}
+            </Title>
+            <StageBadge stage={environment.cloningStage} />
+          </Group>
+          {environment.clonedFrom ? (
+            <Text size="sm" c="dimmed">
+              Cloned from{" "}
+              <Anchor component={Link} to={environmentPagePaths.section(environment.clonedFrom.name)}>
+                {environment.clonedFrom.name}
+              </Anchor>
+            </Text>
+          ) : null}
+        </Stack>
+        <Group gap="sm">
+          {cloningHidden || inProgress ? null : (
+            <Button component={Link} to={environmentPagePaths.cloneFrom(environment.id)} variant="secondary">
+              Clone
+            </Button>
+          )}
+          <DeleteEnvironmentButton environmentName={environment.name} />
+        </Group>
+      </Group>
+      {cloning && cloneState && !onClonePage ? (
+        isCloningFailure(cloneState.infraState) ? (
+          <Alert color="red" title="Cloning failed">
+            The clone of this environment stopped at a failed step.{" "}
+            <Anchor component={Link} to={environmentPagePaths.section(environment.name, "clone")}>
+              See what went wrong
+            </Anchor>
+          </Alert>
+        ) : (
+          <Alert color="blue" title="Cloning in progress">
+            This environment is being cloned
+            {environment.clonedFrom ? ` from ${environment.clonedFrom.name}` : ""}.{" "}
+            <Anchor component={Link} to={environmentPagePaths.section(environment.name, "clone")}>
+              Follow the clone
+            </Anchor>
+          </Alert>
+        )
+      ) : null}
+      <EnvironmentTabs environmentName={environment.name} sections={sections} />
+      <Outlet />
+    </Stack>
+  );
 }
 
 export function ErrorBoundary() {

@@ -1,11 +1,12 @@
-import { Anchor, Button, Group, Stack, Table, Text, Title } from "@mantine/core";
-import { data, redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Button, Group, Paper, Stack, Text, Title } from "@mantine/core";
+import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { StageBadge } from "~/features/environments/stage-badge";
+import { errorCodes } from "#contract/errors";
+import { EnvironmentsTable } from "~/features/environments/environments-table";
+import { environmentPagePaths } from "~/features/environments/paths";
 import { listEnvironments } from "~/platform/environments.server";
 import { requireOrganizationClient } from "~/platform/request.server";
 import { throwRouteError } from "~/platform/route-errors.server";
-import { errorCodes } from "#contract/errors";
 
 export const meta: MetaFunction = () => [{ title: "Environments · Cloud Console" }];
 
@@ -14,7 +15,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const environments = await listEnvironments(api, tenantId).catch((error: unknown) =>
     throwRouteError(error, errorCodes.workspaceListFetch, headers),
   );
-  if (environments.length === 0) throw redirect("/environments/create", { headers });
   return data({ environments, organizationName: organization.displayName }, { headers });
 }
 
@@ -29,34 +29,28 @@ export default function Environments() {
             {organizationName}
           </Text>
         </Stack>
-        <Button component={Link} to="/environments/create">
-          Create environment
-        </Button>
+        {environments.length ? (
+          <Button component={Link} to={environmentPagePaths.create}>
+            Create environment
+          </Button>
+        ) : null}
       </Group>
-      <Table striped highlightOnHover aria-label="Environments">
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>Name</Table.Th>
-            <Table.Th>Stage</Table.Th>
-            <Table.Th>Created</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {environments.map((environment) => (
-            <Table.Tr key={environment.id}>
-              <Table.Td>
-                <Anchor component={Link} to={`/env/${encodeURIComponent(environment.name)}`}>
-                  {environment.name}
-                </Anchor>
-              </Table.Td>
-              <Table.Td>
-                <StageBadge stage={environment.cloningStage} />
-              </Table.Td>
-              <Table.Td>{new Date(environment.createdAt).toLocaleDateString("en")}</Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
+      {environments.length ? (
+        <EnvironmentsTable environments={environments} />
+      ) : (
+        <Paper withBorder p="xl" data-testid="environments-empty">
+          <Stack align="center" gap="sm" ta="center">
+            <Title order={3}>No environments yet</Title>
+            <Text c="dimmed" maw={420}>
+              An environment holds the services of one stage of your delivery. Create the first one to start
+              deploying.
+            </Text>
+            <Button component={Link} to={environmentPagePaths.create}>
+              Create environment
+            </Button>
+          </Stack>
+        </Paper>
+      )}
     </Stack>
   );
 }

@@ -1,61 +1,142 @@
-import { getFormProps, useForm } from "@conform-to/react";
+import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { Button, Group, Paper, Stack, Text, Title } from "@mantine/core";
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
-import { createEnvironmentRequestSchema } from "#contract/environments";
-import { FormErrors, TextField } from "~/components/forms";
+import {
+  data,
+  redirect,
+  type ActionFunctionArgs,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import type { CloudProvider } from "#contract/cloud-providers";
+import type { Environment } from "#contract/environments";
+import { errorCodes } from "#contract/errors";
+import { FormErrors, SelectField, TextField } from "~/components/forms";
 import { UnsavedChangesDialog } from "~/components/unsaved-changes-dialog";
+import {
+  availableCloudProviders,
+  cloudProviderLabels,
+  defaultRegion,
+  regionOptions,
+} from "~/features/environments/cloud-regions";
+import { CostEstimatePanel, useCostEstimate } from "~/features/environments/cost-estimate-panel";
+import { loadCostEstimate } from "~/features/environments/cost-estimate.server";
+import { environmentFormSchema, parseCloudProvider } from "~/features/environments/environment-form";
+import { environmentPagePaths } from "~/features/environments/paths";
+import { defaultFeatureFlags, isFeatureEnabled } from "~/features/feature-flags/flag-values";
+import { getFeatureFlags } from "~/features/feature-flags/flags.server";
 import { useUnsavedChanges } from "~/hooks/use-unsaved-changes";
-import { createEnvironment } from "~/platform/environments.server";
 import { rejectSubmission } from "~/platform/action-errors.server";
+import type { PlatformClient } from "~/platform/client.server";
+import { cloneEnvironment, createEnvironment, listEnvironments } from "~/platform/environments.server";
 import { requireOrganizationClient } from "~/platform/request.server";
+import { throwRouteError } from "~/platform/route-errors.server";
 import { redirectWithToast } from "~/toast.server";
 
-export const meta: MetaFunction = () => [{ title: "Create environment · Cloud Console" }];
+export const meta: MetaFunction<typeof loader> = ({ data: loaded }) => [
+  { title: `${loaded?.source ? "Clone environment" : "Create environment"} · Cloud Console` },
+];
+
+async function featureFlagsOf(api: PlatformClient, tenantId: string) {
+  // Without the flags the catalogue's defaults apply: no Azure, cloning offered.
+  return getFeatureFlags(api, { tenantId }).catch(() => defaultFeatureFlags());
+}
+
+/** The environment `?workspaceId={id}&mode=clone` asks to clone, or null for a plain create. */
+function cloneSourceIdOf(request: Request): string | null {
+  const query = new URL(request.url).searchParams;
+  return query.get("mode") === "clone" ? query.get("workspaceId") || null : null;
+}
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const { headers } = await requireOrganizationClient(request);
-  return data(null, { headers });
+  const { api, tenantId, headers } = await requireOrganizationClient(request);
+  const flags = await featureFlagsOf(api, tenantId);
+  const sourceId = cloneSourceIdOf(request);
+  let source: Environment | null = null;
+  if (sourceId) {
+    if (isFeatureEnabled(flags, "cloning-hidden")) throw redirect(environmentPagePaths.create, { headers });
+    const environments = await listEnvironments(api, tenantId).catch((error: unknown) =>
+      throwRouteError(error, errorCodes.workspaceListFetch, headers),
+    );
+    source = environments.find((environment) => environment.id === sourceId) ?? null;
+    if (!source) throw redirect("/404", { headers });
+  }
+  const providers = availableCloudProviders({ azureEnabled: isFeatureEnabled(flags, "azure-connection") });
+  // A clone starts where its source runs, when that provider is still offered.
+  const keepsSourceCloud = source !== null && providers.includes(source.cloudProvider);
+  const cloudProvider: CloudProvider = source && keepsSourceCloud ? source.cloudProvider : "AWS";
+  const region = source && keepsSourceCloud ? source.region : defaultRegion(cloudProvider);
+  return data(
+    {
+      source: source && { id: source.id, name: source.name },
+      providers,
+      defaults: { cloudProvider, region },
+      estimate: await loadCostEstimate(api, tenantId, { cloudProvider, region, addons: [] }),
+    },
+    { headers },
+  );
 }
 
 export async function action({ request }: ActionFunctionArgs) {
   const { api, tenantId, headers } = await requireOrganizationClient(request);
-  const submission = parseWithZod(await request.formData(), { schema: createEnvironmentRequestSchema });
+  const submission = parseWithZod(await request.formData(), { schema: environmentFormSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400, headers });
+  const { sourceEnvironmentId, ...environment } = submission.value;
+  // The platform refuses Azure without its flag and a region outside the catalogue, as field errors.
+  let created: Environment;
   try {
-    await createEnvironment(api, tenantId, submission.value);
+    created = sourceEnvironmentId
+      ? await cloneEnvironment(api, tenantId, sourceEnvironmentId, environment)
+      : await createEnvironment(api, tenantId, environment);
   } catch (error) {
     return rejectSubmission(submission, error, headers);
   }
+  if (created.clonedFrom) {
+    throw await redirectWithToast(
+      environmentPagePaths.section(created.name, "clone"),
+      { variant: "success", message: `Cloning ${created.clonedFrom.name} into ${created.name}` },
+      { headers },
+    );
+  }
   throw await redirectWithToast(
-    "/environments",
-    { variant: "success", message: `Environment ${submission.value.name} created` },
+    environmentPagePaths.list,
+    { variant: "success", message: `Environment ${created.name} created` },
     { headers },
   );
 }
 
 export default function CreateEnvironment() {
+  const { source, providers, defaults, estimate: initialEstimate } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   const navigation = useNavigation();
   const [form, fields] = useForm({
     lastResult,
-    constraint: getZodConstraint(createEnvironmentRequestSchema),
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: createEnvironmentRequestSchema }),
+    defaultValue: { ...defaults, sourceEnvironmentId: source?.id },
+    constraint: getZodConstraint(environmentFormSchema),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: environmentFormSchema }),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
   });
   const unsavedChanges = useUnsavedChanges(form.dirty, { formId: form.id });
+  const { result: costEstimate, loading: estimating, estimate } = useCostEstimate(initialEstimate);
+  const cloudProvider = parseCloudProvider(fields.cloudProvider.value) ?? defaults.cloudProvider;
+  const title = source ? `Clone ${source.name}` : "Create environment";
+  const submitLabel = source ? "Clone environment" : "Create environment";
+
   return (
     <Stack gap="md" maw={560}>
-      <Title order={2}>Create environment</Title>
+      <Title order={2}>{title}</Title>
       <Text c="dimmed">
-        An environment holds the services of one stage of your delivery, such as production or staging.
+        {source
+          ? `The new environment gets copies of ${source.name}'s resources as drafts and its variables. You launch the resources when they are ready.`
+          : "An environment holds the services of one stage of your delivery, such as production or staging."}
       </Text>
       <Paper withBorder p="lg">
         <Form method="post" {...getFormProps(form)}>
           <Stack gap="md">
             <FormErrors errors={form.errors} id={form.errorId} />
+            {source ? <input {...getInputProps(fields.sourceEnvironmentId, { type: "hidden" })} /> : null}
             <TextField
               field={fields.name}
               label="Name"
@@ -63,12 +144,38 @@ export default function CreateEnvironment() {
               autoComplete="off"
               data-autofocus
             />
+            <SelectField
+              field={fields.cloudProvider}
+              label="Cloud provider"
+              data={providers.map((provider) => ({ value: provider, label: cloudProviderLabels[provider] }))}
+              allowDeselect={false}
+              onChange={(value) => {
+                const provider = parseCloudProvider(value);
+                if (!provider) return;
+                const region = defaultRegion(provider);
+                form.update({ name: fields.region.name, value: region });
+                estimate({ cloudProvider: provider, region });
+              }}
+            />
+            <SelectField
+              field={fields.region}
+              label="Region"
+              description="Where the environment's resources run."
+              data={regionOptions(cloudProvider)}
+              searchable
+              allowDeselect={false}
+              nothingFoundMessage="No region matches"
+              onChange={(region) => {
+                if (region) estimate({ cloudProvider, region });
+              }}
+            />
+            <CostEstimatePanel result={costEstimate} loading={estimating} />
             <Group justify="flex-end">
-              <Button component={Link} to="/environments" variant="default">
+              <Button component={Link} to={environmentPagePaths.list} variant="default">
                 Cancel
               </Button>
               <Button type="submit" loading={navigation.state === "submitting"}>
-                Create environment
+                {submitLabel}
               </Button>
             </Group>
           </Stack>

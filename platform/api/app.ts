@@ -3,15 +3,34 @@ import { requestId } from "hono/request-id";
 import type { JWK } from "jose";
 import type { PlatformConfig } from "../config";
 import type { Database } from "../db/index";
+import { createEngine, type Engine } from "../engine/engine";
+import { secretCipherFor, type SecretCipher } from "../secrets/cipher";
+import { createTerraformJobs, type TerraformJobs } from "../terraform/jobs";
 import { authenticate } from "./auth";
+import { cloningRoutes } from "./cloning";
+import { environmentVariableRoutes } from "./environment-variables";
 import { environmentRoutes } from "./environments";
 import { handleError, handleNotFound } from "./errors";
 import { featureFlagRoutes } from "./feature-flags";
 import { healthRoutes } from "./health";
 import { tenantRoutes } from "./tenants";
 import { requireOrganizationAccess } from "./tenancy";
+import { toolRoutes } from "./tools";
 
-export type ApiDependencies = { db: Database; config: PlatformConfig; jwks: { keys: JWK[] } };
+export type ApiDependencies = {
+  db: Database;
+  config: PlatformConfig;
+  jwks: { keys: JWK[] };
+  /** The Terraform generation jobs; the server passes the instance it resumes and closes. */
+  terraformJobs?: TerraformJobs;
+  /** Seals secrets at rest; the server passes the one it also gives the engine and the seed. */
+  secrets?: SecretCipher;
+  /**
+   * The engine the API creates and moves jobs for; the server passes the instance it starts and stops. Without
+   * one, jobs are still created in the database and run by whichever runner polls it.
+   */
+  engine?: Engine;
+};
 
 /**
  * The platform API under /api. Order matters: Hono runs handlers in registration order, so health answers before
@@ -19,6 +38,8 @@ export type ApiDependencies = { db: Database; config: PlatformConfig; jwks: { ke
  * registered later.
  */
 export function createApiApp(deps: ApiDependencies): Hono {
+  const secrets = deps.secrets ?? secretCipherFor(deps.config);
+  const engine = deps.engine ?? createEngine({ db: deps.db, config: deps.config, secrets });
   const app = new Hono().basePath("/api");
   app.onError(handleError);
   app.notFound(handleNotFound);
@@ -34,5 +55,11 @@ export function createApiApp(deps: ApiDependencies): Hono {
   app.route("/", tenantRoutes(deps));
   app.route("/", featureFlagRoutes(deps));
   app.route("/v2/organizations/:tenantId/environments", environmentRoutes(deps));
+  app.route(
+    "/v2/organizations/:tenantId/environments/:environmentId/environment-variables",
+    environmentVariableRoutes({ db: deps.db, secrets }),
+  );
+  app.route("/tenant/:tenantId/workspace", cloningRoutes({ db: deps.db, engine }));
+  app.route("/", toolRoutes({ db: deps.db, jobs: deps.terraformJobs ?? createTerraformJobs(deps) }));
   return app;
 }

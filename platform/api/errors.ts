@@ -51,6 +51,21 @@ export function conflictOn(field: string, message: string): HttpError {
   return new HttpError(409, { message, code: apiErrorCodes.conflict, fieldErrors: { [field]: [message] } });
 }
 
+/** A request the schema accepted but the platform's data refuses, reported like a schema violation. */
+export function invalidFields(fieldErrors: Record<string, string[]>): HttpError {
+  const message = Object.values(fieldErrors)[0]?.[0] ?? "Request is not valid";
+  return new HttpError(400, { message, code: apiErrorCodes.validationFailed, fieldErrors });
+}
+
+/** A request that clashes with the current state of what it addresses. */
+export function conflict(message: string, fieldErrors?: Record<string, string[]>): HttpError {
+  return new HttpError(409, {
+    message,
+    code: apiErrorCodes.conflict,
+    ...(fieldErrors ? { fieldErrors } : {}),
+  });
+}
+
 export const handleNotFound: NotFoundHandler = (c) => c.json(notFound().body, 404);
 
 /**

@@ -27,7 +27,7 @@ async function assertEnvironmentOfTenant(db: Database, tenantId: string, environ
  * The tenant's flags: the contract's catalogue, overridden by the platform-wide default rows (no tenant), overridden
  * by the tenant's own rows.
  */
-async function flagsOfTenant(db: Database, tenantId: string): Promise<Record<string, boolean>> {
+export async function flagsOfTenant(db: Database, tenantId: string): Promise<Record<string, boolean>> {
   const rows = await db
     .select({ tenantId: featureFlags.tenantId, name: featureFlags.name, enabled: featureFlags.enabled })
     .from(featureFlags)

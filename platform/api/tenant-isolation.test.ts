@@ -51,11 +51,12 @@ let attacker: TestMember;
 let approvedVictim: TestMember;
 let unapprovedVictim: TestMember;
 let readOnlyMember: TestMember;
+let victimEnvironmentId: string;
 beforeAll(async () => {
   attacker = await api.createMember({ role: "admin" });
   approvedVictim = await api.createMember({ role: "admin" });
   unapprovedVictim = await api.createMember({ role: "admin", approved: false });
-  await api.createEnvironment(approvedVictim.organization.tenantId, "production");
+  victimEnvironmentId = (await api.createEnvironment(approvedVictim.organization.tenantId, "production")).id;
   await api.createEnvironment(unapprovedVictim.organization.tenantId, "production");
   readOnlyMember = { user: await api.createUser(), organization: approvedVictim.organization };
   await api.addMember(readOnlyMember.user.id, approvedVictim.organization.organizationId, "read-only");
@@ -68,6 +69,23 @@ describe("the route table", () => {
         "GET /api/tenant/:tenantId",
         "GET /api/v2/organizations/:tenantId/environments",
         "POST /api/v2/organizations/:tenantId/environments",
+        "GET /api/v2/organizations/:tenantId/environments/:environmentId",
+        "DELETE /api/v2/organizations/:tenantId/environments/:environmentId",
+        "POST /api/v2/organizations/:tenantId/environments/estimate-cost",
+        "GET /api/v2/organizations/:tenantId/environments/config",
+        "GET /api/v2/organizations/:tenantId/environments/:environmentId/config",
+        "PUT /api/v2/organizations/:tenantId/environments/:environmentId/config",
+        "GET /api/v2/organizations/:tenantId/environments/:environmentId/addons",
+        "PUT /api/v2/organizations/:tenantId/environments/:environmentId/addons",
+        "GET /api/v2/organizations/:tenantId/environments/:environmentId/environment-variables",
+        "POST /api/v2/organizations/:tenantId/environments/:environmentId/environment-variables",
+        "PUT /api/v2/organizations/:tenantId/environments/:environmentId/environment-variables",
+        "DELETE /api/v2/organizations/:tenantId/environments/:environmentId/environment-variables",
+        "GET /api/v2/organizations/:tenantId/environments/:environmentId/environment-variables/:name/referenced-services",
+        "POST /api/tenant/:tenantId/workspace/:environmentId/clone",
+        "GET /api/tenant/:tenantId/workspace/:environmentId/clone/state",
+        "PUT /api/tenant/:tenantId/workspace/:environmentId/clone/exit",
+        "POST /api/tenant/:tenantId/workspace/:environmentId/clone/launch/resources",
       ]),
     );
   });
@@ -91,6 +109,33 @@ describe.each([
     expect(await api.countRows()).toEqual(before);
     expect(await api.environmentsOf(victim().organization.tenantId)).toHaveLength(1);
   });
+});
+
+/** Routes about one environment, which must not reach another tenant's environment through the caller's tenant. */
+const environmentScopedRoutes = tenantRoutes.filter(([, { pattern }]) => pattern.includes(":environmentId"));
+
+describe("a member naming another tenant's environment under its own tenant", () => {
+  it.each(environmentScopedRoutes)(
+    "%s does not reach it and writes nothing",
+    async (_title, { method, pattern }) => {
+      const before = await api.countRows();
+      const victimBefore = await api.environmentsOf(approvedVictim.organization.tenantId);
+      const path = pattern
+        .replace(/^\/api/, "")
+        .replace(":tenantId", attacker.organization.tenantId)
+        .replace(":environmentId", victimEnvironmentId)
+        // Any other segment (a variable name) gets a valid value, so only the environment can be refused.
+        .replace(/:[A-Za-z]+(\{[^}]*\})?/g, "PROBE");
+      const response = await api.call(method, path, {
+        token: attacker.user.token,
+        json: method === "GET" ? undefined : plausibleBody,
+      });
+      // Reads answer 404; a write may be refused for its body first, which reveals nothing either.
+      expect(method === "GET" ? [404] : [400, 404]).toContain(response.status);
+      expect(await api.countRows()).toEqual(before);
+      expect(await api.environmentsOf(approvedVictim.organization.tenantId)).toEqual(victimBefore);
+    },
+  );
 });
 
 describe("a read-only member writing to its own tenant", () => {

@@ -2,13 +2,29 @@ import { randomUUID } from "node:crypto";
 import { count, eq } from "drizzle-orm";
 import type { Hono } from "hono";
 import type { RoleName } from "#contract/identity";
-import type { PlatformConfig } from "../config";
+import { defaultTerraformConfig, type EngineConfig, type PlatformConfig } from "../config";
 import type { Database } from "../db/index";
 import { ensureRoles } from "../db/seed";
-import { environments, featureFlags, memberships, organizations, users } from "../db/schema";
+import {
+  engineJobs,
+  environments,
+  environmentVariables,
+  featureFlags,
+  memberships,
+  organizations,
+  users,
+} from "../db/schema";
 import { openTestDb } from "../db/test-db";
+import { createEngine } from "../engine/engine";
+import { ephemeralSecretCipher } from "../secrets/cipher";
 import { createApiApp } from "./app";
 import { createTestTokenIssuer, type TestTokenIssuer } from "./test-tokens";
+
+/**
+ * Steps take no time and the runner is not started: tests run due jobs with `engine.runner.runUntilIdle()` (or
+ * start the runner to test polling). Failure injection is on, so a clone named `...fail-<step>` fails there.
+ */
+export const testEngineConfig: EngineConfig = { timeScale: 0, pollIntervalMs: 10, failureInjection: true };
 
 export function testPlatformConfig(overrides: Partial<PlatformConfig> = {}): PlatformConfig {
   return {
@@ -23,6 +39,8 @@ export function testPlatformConfig(overrides: Partial<PlatformConfig> = {}): Pla
     tenantApprovalRequired: false,
     seedDemoData: false,
     accessTokenTtlSeconds: 3600,
+    terraform: defaultTerraformConfig,
+    engine: testEngineConfig,
     ...overrides,
   };
 }
@@ -55,7 +73,9 @@ export async function openTestApi(configOverrides: Partial<PlatformConfig> = {})
     issuer: config.issuer,
     audience: config.audience,
   });
-  const app: Hono = createApiApp({ db, config, jwks: tokens.jwks });
+  const secrets = ephemeralSecretCipher();
+  const engine = createEngine({ db, config, secrets });
+  const app: Hono = createApiApp({ db, config, jwks: tokens.jwks, secrets, engine });
 
   function call(method: string, path: string, { token, json, rawBody, headers = {} }: CallOptions = {}) {
     const requestHeaders: Record<string, string> = { Accept: "application/json", ...headers };
@@ -117,17 +137,22 @@ export async function openTestApi(configOverrides: Partial<PlatformConfig> = {})
 
   /** Row counts of every table the API writes, to prove a rejected request wrote nothing. */
   async function countRows() {
-    const [[organizationRows], [membershipRows], [environmentRows], [flagRows]] = await Promise.all([
-      db.select({ value: count() }).from(organizations),
-      db.select({ value: count() }).from(memberships),
-      db.select({ value: count() }).from(environments),
-      db.select({ value: count() }).from(featureFlags),
-    ]);
+    const [[organizationRows], [membershipRows], [environmentRows], [flagRows], [variableRows], [jobRows]] =
+      await Promise.all([
+        db.select({ value: count() }).from(organizations),
+        db.select({ value: count() }).from(memberships),
+        db.select({ value: count() }).from(environments),
+        db.select({ value: count() }).from(featureFlags),
+        db.select({ value: count() }).from(environmentVariables),
+        db.select({ value: count() }).from(engineJobs),
+      ]);
     return {
       organizations: organizationRows?.value,
       memberships: membershipRows?.value,
       environments: environmentRows?.value,
       featureFlags: flagRows?.value,
+      environmentVariables: variableRows?.value,
+      engineJobs: jobRows?.value,
     };
   }
 
@@ -139,6 +164,8 @@ export async function openTestApi(configOverrides: Partial<PlatformConfig> = {})
     app,
     db,
     config,
+    secrets,
+    engine,
     tokens,
     call,
     createUser,
@@ -149,7 +176,10 @@ export async function openTestApi(configOverrides: Partial<PlatformConfig> = {})
     setFeatureFlag,
     countRows,
     environmentsOf,
-    close: () => database.close(),
+    close: async () => {
+      await engine.runner.stop();
+      await database.close();
+    },
   };
 }
 

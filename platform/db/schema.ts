@@ -1,7 +1,9 @@
 import { sql } from "drizzle-orm";
 import {
   boolean,
+  check,
   index,
+  integer,
   jsonb,
   pgTable,
   primaryKey,
@@ -69,9 +71,84 @@ export const environments = pgTable(
       .references(() => organizations.tenantId, { onDelete: "cascade" }),
     name: text("name").notNull(),
     cloningStage: text("cloning_stage").notNull().default("STAGE_UNSPECIFIED"),
+    cloudProvider: text("cloud_provider").notNull().default("AWS"),
+    region: text("region").notNull().default("us-east-1"),
+    /** The environment configuration (contract environmentConfigSchema); null until first saved: the defaults. */
+    config: jsonb("config").$type<Record<string, unknown>>(),
+    /** Names of the enabled add-ons. */
+    enabledAddons: jsonb("enabled_addons").$type<string[]>().notNull().default([]),
+    /**
+     * The environment this one was cloned from, kept as a record (no foreign key): the source may be deleted once
+     * the clone no longer needs it, and the name still tells where this one came from.
+     */
+    clonedFromId: uuid("cloned_from_id"),
+    clonedFromName: text("cloned_from_name"),
     createdAt: createdAt(),
   },
-  (table) => [uniqueIndex("environments_tenant_name").on(table.tenantId, table.name)],
+  (table) => [
+    uniqueIndex("environments_tenant_name").on(table.tenantId, table.name),
+    index("environments_cloned_from").on(table.clonedFromId),
+  ],
+);
+
+/**
+ * Environment variables. A secret's value is only ever stored sealed (AES-256-GCM, platform/secrets/cipher.ts) in
+ * `encrypted_value`; a plain variable's in `value`. The check keeps the two from mixing.
+ */
+export const environmentVariables = pgTable(
+  "environment_variables",
+  {
+    id: uuid("id").primaryKey(),
+    environmentId: uuid("environment_id")
+      .notNull()
+      .references(() => environments.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    secret: boolean("secret").notNull(),
+    value: text("value"),
+    encryptedValue: text("encrypted_value"),
+    createdAt: createdAt(),
+    updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex("environment_variables_environment_name").on(table.environmentId, table.name),
+    check(
+      "environment_variables_value_by_kind",
+      sql`(${table.secret} and ${table.value} is null and ${table.encryptedValue} is not null) or (not ${table.secret} and ${table.value} is not null and ${table.encryptedValue} is null)`,
+    ),
+  ],
+);
+
+/**
+ * The engine's persisted jobs (platform/engine/jobs.ts): a kind's state machine, one row per run. `status` says
+ * what the runner does with it: `queued` runs once `run_at` has passed, `waiting` waits for an API call, the
+ * others are final. Steps run in a transaction that also records the next state, so a restart resumes.
+ */
+export const engineJobs = pgTable(
+  "engine_jobs",
+  {
+    id: uuid("id")
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    kind: text("kind").notNull(),
+    environmentId: uuid("environment_id").references(() => environments.id, { onDelete: "cascade" }),
+    state: text("state").notNull(),
+    status: text("status").notNull(),
+    payload: jsonb("payload").$type<Record<string, unknown>>().notNull().default({}),
+    /** Every state the job entered, oldest first: `[{ state, at }]`. */
+    history: jsonb("history").$type<{ state: string; at: string }[]>().notNull().default([]),
+    /** Why the job failed, for the user. */
+    details: text("details"),
+    runAt: timestamp("run_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    /** Failed attempts of the current step; reset when the step succeeds. */
+    attempts: integer("attempts").notNull().default(0),
+    lastError: text("last_error"),
+    createdAt: createdAt(),
+    updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  },
+  (table) => [
+    index("engine_jobs_due").on(table.status, table.runAt),
+    index("engine_jobs_environment").on(table.environmentId),
+  ],
 );
 
 /** Feature flags: a row with no tenant is the default, a tenant's row overrides it. */
@@ -105,5 +182,47 @@ export const oidcPayloads = pgTable(
     primaryKey({ columns: [table.model, table.id] }),
     index("oidc_payloads_grant").on(table.grantId),
     index("oidc_payloads_uid").on(table.uid),
+  ],
+);
+
+/** A user's account for the product's tools, created by POST account/initialize-account. */
+export const toolAccounts = pgTable("tool_accounts", {
+  userId: text("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  initializedAt: timestamp("initialized_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+});
+
+/**
+ * A cloud connection job: the read-only role a CloudFormation stack creates in the user's AWS account (trusting
+ * `trusted_account_id` with `external_id`), the scan of one region, and the Terraform archive it produced.
+ */
+export const cloudConnectionJobs = pgTable(
+  "cloud_connection_jobs",
+  {
+    id: uuid("id")
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    awsAccountId: text("aws_account_id").notNull(),
+    awsRegion: text("aws_region").notNull(),
+    /** demo, assume-role or credentials: how this job reaches AWS, fixed when it is created. */
+    scanner: text("scanner").notNull(),
+    externalId: text("external_id").notNull(),
+    roleName: text("role_name").notNull(),
+    trustedAccountId: text("trusted_account_id").notNull(),
+    redirectUrl: text("redirect_url").notNull(),
+    status: text("status").notNull().default("INITIATING"),
+    details: text("details"),
+    archiveKey: text("archive_key"),
+    downloadExpiresAt: timestamp("download_expires_at", { withTimezone: true, mode: "date" }),
+    createdAt: createdAt(),
+    updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  },
+  (table) => [
+    index("cloud_connection_jobs_user").on(table.userId),
+    index("cloud_connection_jobs_status").on(table.status),
   ],
 );

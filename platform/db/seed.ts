@@ -1,8 +1,11 @@
+import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import type { RoleName } from "#contract/identity";
+import { storedValue } from "../environments/variables";
 import { hashPassword } from "../identity/passwords";
+import type { SecretCipher } from "../secrets/cipher";
 import type { Database } from "./index";
-import { environments, memberships, organizations, roles, users } from "./schema";
+import { environments, environmentVariables, memberships, organizations, roles, users } from "./schema";
 
 export const roleCatalogue: { name: RoleName; description: string; canWrite: boolean }[] = [
   { name: "admin", description: "Manages the organization, its users and every resource", canWrite: true },
@@ -43,10 +46,28 @@ const demoUsers: { id: string; email: string; name: string; memberships: [string
   { id: "user_dave", email: "dave@example.com", name: "Dave Young", memberships: [] },
 ];
 
-export const demoEnvironmentNames = ["production", "staging"];
+/** Acme Corp's environments, in AWS us-east-1, each with a few variables and one secret. */
+const demoEnvironments: { name: string; variables: { name: string; value: string; secret: boolean }[] }[] = [
+  {
+    name: "production",
+    variables: [
+      { name: "NODE_ENV", value: "production", secret: false },
+      { name: "LOG_LEVEL", value: "info", secret: false },
+      { name: "DB_PASSWORD", value: "acme-production-db-password", secret: true },
+    ],
+  },
+  {
+    name: "staging",
+    variables: [
+      { name: "NODE_ENV", value: "staging", secret: false },
+      { name: "LOG_LEVEL", value: "debug", secret: false },
+      { name: "DB_PASSWORD", value: "acme-staging-db-password", secret: true },
+    ],
+  },
+];
 
 /** Seeds the demo organizations and accounts once: a database that already has users is left alone. */
-export async function seedDemoData(db: Database): Promise<boolean> {
+export async function seedDemoData(db: Database, { secrets }: { secrets: SecretCipher }): Promise<boolean> {
   const existing = await db.select({ id: users.id }).from(users).limit(1);
   if (existing.length) return false;
   const passwordHash = await hashPassword(DEMO_PASSWORD);
@@ -66,9 +87,25 @@ export async function seedDemoData(db: Database): Promise<boolean> {
     );
     const [acme] = await tx.select().from(organizations).where(eq(organizations.id, "org_acme"));
     if (!acme) throw new Error("Acme Corp was not seeded");
-    await tx
-      .insert(environments)
-      .values(demoEnvironmentNames.map((name) => ({ tenantId: acme.tenantId, name })));
+    for (const { name, variables } of demoEnvironments) {
+      const [environment] = await tx
+        .insert(environments)
+        .values({ tenantId: acme.tenantId, name, cloudProvider: "AWS", region: "us-east-1" })
+        .returning();
+      if (!environment) throw new Error(`${name} was not seeded`);
+      await tx.insert(environmentVariables).values(
+        variables.map(({ name: variableName, value, secret }) => {
+          const id = randomUUID();
+          return {
+            id,
+            environmentId: environment.id,
+            name: variableName,
+            secret,
+            ...storedValue(secrets, { environmentId: environment.id, variableId: id, value, secret }),
+          };
+        }),
+      );
+    }
   });
   return true;
 }

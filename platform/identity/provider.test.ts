@@ -14,10 +14,11 @@ import {
 import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { organizationClaimSchema } from "#contract/identity";
-import type { PlatformConfig } from "../config";
+import { defaultEngineConfig, defaultTerraformConfig, type PlatformConfig } from "../config";
 import type { OpenDatabase } from "../db/index";
 import { memberships, oidcPayloads, organizations } from "../db/schema";
 import { DEMO_PASSWORD, ensureRoles, seedDemoData } from "../db/seed";
+import { ephemeralSecretCipher } from "../secrets/cipher";
 import { openTestDb } from "../db/test-db";
 import { createPayloadAdapter, purgeExpiredPayloads, revokeGrant } from "./adapter";
 import { createIdentityProvider, type IdentityProvider } from "./provider";
@@ -36,7 +37,7 @@ let identity: IdentityProvider;
 beforeAll(async () => {
   database = await openTestDb();
   await ensureRoles(database.db);
-  await seedDemoData(database.db);
+  await seedDemoData(database.db, { secrets: ephemeralSecretCipher() });
   dataDir = await mkdtemp(path.join(tmpdir(), "identity-test-"));
   // The port is only known once listening, and the provider's issuer needs it: requests go through `identity`.
   server = createServer((req: IncomingMessage, res: ServerResponse) => identity.handle(req, res));
@@ -55,6 +56,8 @@ beforeAll(async () => {
     tenantApprovalRequired: false,
     seedDemoData: true,
     accessTokenTtlSeconds: 600,
+    terraform: defaultTerraformConfig,
+    engine: defaultEngineConfig,
   };
   identity = await createIdentityProvider({ db: database.db, config });
 });

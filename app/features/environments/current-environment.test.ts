@@ -1,14 +1,8 @@
 import { describe, expect, it } from "vitest";
-import type { Environment } from "#contract/environments";
 import { resolveEnvironment } from "./current-environment";
+import { anEnvironment } from "./test-factories";
 
-const environment = (name: string): Environment => ({
-  id: `id-${name}`,
-  name,
-  organizationId: "t",
-  cloningStage: "STAGE_UNSPECIFIED",
-  createdAt: "2026-01-01T00:00:00.000Z",
-});
+const environment = (name: string) => anEnvironment({ name });
 const environments = [environment("production"), environment("staging")];
 
 describe("resolveEnvironment (SPEC §4 order)", () => {

@@ -1,0 +1,25 @@
+import { z } from "zod";
+import { cloudProviderSchema, isRegionOf } from "#contract/cloud-providers";
+import { createEnvironmentRequestSchema } from "#contract/environments";
+import { cloudProviderLabels } from "./cloud-regions";
+
+/**
+ * The create (and clone) form: the contract's request, plus the region checked against the chosen provider's
+ * catalogue so a mismatch is explained at the region field. Cloning names the source in a hidden field.
+ */
+export const environmentFormSchema = createEnvironmentRequestSchema
+  .extend({ sourceEnvironmentId: z.string().trim().min(1).optional() })
+  .superRefine((value, context) => {
+    if (!isRegionOf(value.cloudProvider, value.region)) {
+      context.addIssue({
+        code: "custom",
+        path: ["region"],
+        message: `Choose a region of ${cloudProviderLabels[value.cloudProvider]}`,
+      });
+    }
+  });
+
+export function parseCloudProvider(value: unknown) {
+  const parsed = cloudProviderSchema.safeParse(value);
+  return parsed.success ? parsed.data : null;
+}

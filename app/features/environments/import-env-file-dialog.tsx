@@ -1,0 +1,183 @@
+import { getFormProps, useForm } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { Anchor, Badge, FileInput, Group, Modal, Stack, Switch, Text, Textarea, Title } from "@mantine/core";
+import { useFetcher } from "@remix-run/react";
+import { useEffect, useState } from "react";
+import { Button } from "~/components/button";
+import { FormErrors } from "~/components/forms";
+import { UnsavedChangesDialog } from "~/components/unsaved-changes-dialog";
+import { useUnsavedChanges } from "~/hooks/use-unsaved-changes";
+import { environmentPagePaths } from "./paths";
+import {
+  importEnvFileSchema,
+  MAX_ENV_FILE_CHARACTERS,
+  type ImportPreview,
+  type VariablesActionData,
+} from "./variable-forms";
+
+export function ImportEnvFileButton() {
+  const [opened, setOpened] = useState(false);
+  return (
+    <>
+      <Button variant="secondary" size="small" onClick={() => setOpened(true)}>
+        Import .env file
+      </Button>
+      <Modal opened={opened} onClose={() => setOpened(false)} title="Import a .env file" centered size="lg">
+        {opened ? <ImportEnvFileForm onDone={() => setOpened(false)} /> : null}
+      </Modal>
+    </>
+  );
+}
+
+/**
+ * Step one reads a .env file (chosen or pasted) and previews which names are new, changed or unchanged; step
+ * two applies exactly that file. Editing the text after a preview asks for a new preview.
+ */
+function ImportEnvFileForm({ onDone }: { onDone: () => void }) {
+  const fetcher = useFetcher<VariablesActionData>();
+  const [content, setContent] = useState("");
+  const [fileProblem, setFileProblem] = useState<string | null>(null);
+  /** The text the shown preview is about. */
+  const [previewedContent, setPreviewedContent] = useState<string | null>(null);
+  const answer = fetcher.state === "idle" ? fetcher.data : undefined;
+  const [form, fields] = useForm({
+    id: "import-env-file",
+    lastResult: answer,
+    constraint: getZodConstraint(importEnvFileSchema),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: importEnvFileSchema }),
+    shouldValidate: "onSubmit",
+  });
+  const unsavedChanges = useUnsavedChanges(content !== "", { formId: form.id });
+  const applied = answer?.status === "success" && !answer.preview;
+  useEffect(() => {
+    if (applied) onDone();
+  }, [applied, onDone]);
+
+  const preview = answer?.preview && previewedContent === content ? answer.preview : null;
+  const applicable = preview ? preview.added.length + preview.changed.length : 0;
+
+  const readFile = (file: File | null) => {
+    setFileProblem(null);
+    if (!file) return;
+    if (file.size > MAX_ENV_FILE_CHARACTERS) {
+      setFileProblem(`The file must be at most ${MAX_ENV_FILE_CHARACTERS} bytes`);
+      return;
+    }
+    file.text().then(setContent, () => setFileProblem("The file could not be read"));
+  };
+
+  return (
+    <fetcher.Form method="post" {...getFormProps(form)}>
+      <Stack gap="md">
+        <Text size="sm" c="dimmed">
+          Lines like <code>NAME=value</code>; comments and quotes work as in dotenv. Start from the{" "}
+          <Anchor href={environmentPagePaths.sampleEnvFile} download>
+            sample template
+          </Anchor>
+          .
+        </Text>
+        <FormErrors errors={form.errors} id={form.errorId} />
+        <FileInput
+          label="Choose a .env file"
+          placeholder="No file chosen"
+          accept=".env,text/plain"
+          clearable
+          onChange={readFile}
+          error={fileProblem}
+        />
+        <Textarea
+          id={fields.content.id}
+          name={fields.content.name}
+          label="Contents"
+          description="Read from the chosen file; you can also paste or edit it here."
+          value={content}
+          onChange={(event) => setContent(event.currentTarget.value)}
+          autosize
+          minRows={4}
+          maxRows={12}
+          styles={{ input: { fontFamily: "var(--mantine-font-family-monospace)" } }}
+          error={fields.content.errors?.[0]}
+        />
+        {preview ? <ImportPreviewList preview={preview} /> : null}
+        {preview && applicable ? <Switch name="secret" label="Store new variables as secrets" /> : null}
+        <Group justify="flex-end" gap="sm">
+          <Button variant="secondary" onClick={onDone}>
+            Cancel
+          </Button>
+          <Button
+            type="submit"
+            name="intent"
+            value="preview-import"
+            variant={preview ? "secondary" : "primary"}
+            disabled={content.trim() === ""}
+            loading={fetcher.state !== "idle" && fetcher.formData?.get("intent") === "preview-import"}
+            onClick={() => setPreviewedContent(content)}
+          >
+            Preview changes
+          </Button>
+          {preview ? (
+            <Button
+              type="submit"
+              name="intent"
+              value="apply-import"
+              disabled={applicable === 0}
+              loading={fetcher.state !== "idle" && fetcher.formData?.get("intent") === "apply-import"}
+            >
+              Apply import
+            </Button>
+          ) : null}
+        </Group>
+      </Stack>
+      <UnsavedChangesDialog blocker={unsavedChanges} />
+    </fetcher.Form>
+  );
+}
+
+const previewGroups = [
+  { key: "added", title: "New", color: "success" },
+  { key: "changed", title: "Changed", color: "warning" },
+  { key: "unchanged", title: "Unchanged", color: "gray" },
+] as const;
+
+function ImportPreviewList({ preview }: { preview: ImportPreview }) {
+  return (
+    <Stack gap="sm" role="region" aria-label="Import preview">
+      {previewGroups.map(({ key, title, color }) => (
+        <Stack key={key} gap={4} role="group" aria-label={`${title} variables`}>
+          <Group gap="xs">
+            <Title order={5}>{title}</Title>
+            <Badge color={color} variant="light" data-testid={`import-${key}-count`}>
+              {preview[key].length}
+            </Badge>
+          </Group>
+          {preview[key].length ? (
+            <Group gap={6}>
+              {preview[key].map((name) => (
+                <Badge key={name} color={color} variant="outline" tt="none" ff="monospace">
+                  {name}
+                </Badge>
+              ))}
+            </Group>
+          ) : (
+            <Text size="sm" c="dimmed">
+              None
+            </Text>
+          )}
+        </Stack>
+      ))}
+      {preview.rejected.length ? (
+        <Stack gap={4} role="group" aria-label="Skipped variables">
+          <Title order={5}>Skipped</Title>
+          {preview.rejected.map(({ name, reason }) => (
+            <Text key={name} size="sm">
+              <Text span ff="monospace" fw={600}>
+                {name}
+              </Text>
+              : {reason}
+            </Text>
+          ))}
+        </Stack>
+      ) : null}
+    </Stack>
+  );
+}

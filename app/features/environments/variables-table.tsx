@@ -1,0 +1,97 @@
+import { Badge, Code, Group, Paper, Stack, Table, Text, Title, VisuallyHidden } from "@mantine/core";
+import type { EnvironmentVariable } from "#contract/environments";
+import { DeleteVariableButton } from "./delete-variable-dialog";
+import { SecretValue } from "./secret-value";
+import { EditVariableButton } from "./variable-form-dialog";
+
+export type VariableRow = EnvironmentVariable & {
+  referencedBy: { id: string; name: string; serviceType: string }[];
+};
+
+/** The environment's variables with their values (secrets masked), the services using each, and actions. */
+export function VariablesTable({
+  environmentName,
+  variables,
+}: {
+  environmentName: string;
+  variables: VariableRow[];
+}) {
+  if (variables.length === 0) {
+    return (
+      <Paper withBorder p="xl" data-testid="variables-empty">
+        <Stack align="center" gap="xs" ta="center">
+          <Title order={4}>No variables yet</Title>
+          <Text c="dimmed" size="sm">
+            Add a variable, or import a .env file to add many at once.
+          </Text>
+        </Stack>
+      </Paper>
+    );
+  }
+  return (
+    <Table striped aria-label="Variables" verticalSpacing="sm">
+      <Table.Thead>
+        <Table.Tr>
+          <Table.Th>Name</Table.Th>
+          <Table.Th>Value</Table.Th>
+          <Table.Th>Referenced by</Table.Th>
+          <Table.Th>
+            <VisuallyHidden>Actions</VisuallyHidden>
+          </Table.Th>
+        </Table.Tr>
+      </Table.Thead>
+      <Table.Tbody>
+        {variables.map((variable) => (
+          <Table.Tr key={variable.id} data-testid={`variable-${variable.name}`}>
+            <Table.Td>
+              <Group gap="xs" wrap="nowrap">
+                <Text ff="monospace" size="sm" fw={600}>
+                  {variable.name}
+                </Text>
+                {variable.secret ? (
+                  <Badge size="xs" variant="light" color="gray">
+                    Secret
+                  </Badge>
+                ) : null}
+              </Group>
+            </Table.Td>
+            <Table.Td maw={360}>
+              {variable.secret ? (
+                <SecretValue
+                  environmentName={environmentName}
+                  variableId={variable.id}
+                  variableName={variable.name}
+                />
+              ) : (
+                <Code data-testid={`value-${variable.name}`} style={{ wordBreak: "break-all" }}>
+                  {variable.value}
+                </Code>
+              )}
+            </Table.Td>
+            <Table.Td>
+              {variable.referencedBy.length ? (
+                <Group gap={4}>
+                  {variable.referencedBy.map((service) => (
+                    <Badge key={service.id} variant="outline" title={service.serviceType}>
+                      {service.name}
+                    </Badge>
+                  ))}
+                </Group>
+              ) : (
+                <Text size="sm" c="dimmed">
+                  No services
+                </Text>
+              )}
+            </Table.Td>
+            <Table.Td>
+              <Group gap="xs" justify="flex-end" wrap="nowrap">
+                <EditVariableButton variable={variable} />
+                <DeleteVariableButton variable={variable} />
+              </Group>
+            </Table.Td>
+          </Table.Tr>
+        ))}
+      </Table.Tbody>
+    </Table>
+  );
+}

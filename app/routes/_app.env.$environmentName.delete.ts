@@ -1,0 +1,35 @@
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data, type ActionFunctionArgs } from "@remix-run/node";
+import { deleteEnvironmentSchema } from "~/features/environments/delete-environment";
+import { environmentPagePaths } from "~/features/environments/paths";
+import { requireEnvironment } from "~/features/workspace/workspace.server";
+import { rejectSubmission } from "~/platform/action-errors.server";
+import { deleteEnvironment } from "~/platform/environments.server";
+import { redirectWithToast } from "~/toast.server";
+
+/**
+ * Deletes the environment once its name was typed as the confirmation, then goes back to the list. The
+ * platform refuses (409) while anything in it is deploying: its message comes back as an error toast.
+ */
+export async function action({ request, params }: ActionFunctionArgs) {
+  const { api, tenantId, environment, headers, session, saveSession } = await requireEnvironment(
+    request,
+    params.environmentName,
+  );
+  const submission = parseWithZod(await request.formData(), {
+    schema: deleteEnvironmentSchema(environment.name),
+  });
+  if (submission.status !== "success") return data(submission.reply(), { status: 400, headers });
+  try {
+    await deleteEnvironment(api, tenantId, environment.id);
+  } catch (error) {
+    return rejectSubmission(submission, error, headers);
+  }
+  session.unset("environment");
+  await saveSession();
+  throw await redirectWithToast(
+    environmentPagePaths.list,
+    { variant: "success", message: `Environment ${environment.name} deleted` },
+    { headers },
+  );
+}

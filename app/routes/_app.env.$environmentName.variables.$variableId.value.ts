@@ -1,0 +1,26 @@
+import { data, type LoaderFunctionArgs } from "@remix-run/node";
+import type { RevealedValue } from "~/features/environments/variable-reveal";
+import { requireEnvironment } from "~/features/workspace/workspace.server";
+import { userMessageOf } from "~/platform/action-errors.server";
+import { isPlatformError } from "~/platform/client.server";
+import { revealVariableValue } from "~/platform/environments.server";
+
+/**
+ * One secret's plaintext, loaded when the user asks to reveal it. Never cached. A failure is answered as data
+ * so the variables page shows it as a toast instead of its error page.
+ */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const { api, tenantId, environment, headers } = await requireEnvironment(request, params.environmentName);
+  headers.set("Cache-Control", "no-store");
+  try {
+    const value = await revealVariableValue(api, tenantId, environment.id, params.variableId ?? "");
+    if (value === null) {
+      return data<RevealedValue>({ kind: "error", message: "This variable no longer exists" }, { headers });
+    }
+    return data<RevealedValue>({ kind: "value", value }, { headers });
+  } catch (error) {
+    if (!isPlatformError(error)) throw error;
+    const message = userMessageOf(error);
+    return data<RevealedValue>({ kind: "error", message }, { headers });
+  }
+}

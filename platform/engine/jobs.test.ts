@@ -1,0 +1,165 @@
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import type { OpenDatabase } from "../db/index";
+import { engineJobs, featureFlags } from "../db/schema";
+import { openTestDb } from "../db/test-db";
+import { createJobRunner, enqueueJob, type Job, type JobKind } from "./jobs";
+
+let database: OpenDatabase;
+beforeAll(async () => {
+  database = await openTestDb();
+});
+afterAll(() => database.close());
+
+const at = (iso: string) => new Date(iso);
+
+async function jobById(id: string): Promise<Job> {
+  const [job] = await database.db.select().from(engineJobs).where(eq(engineJobs.id, id));
+  if (!job) throw new Error(`job ${id} is missing`);
+  return job;
+}
+
+/** A two-step kind: `first` waits `delayMs`, then `second` finishes. */
+function twoStepKind(kind: string, delayMs: number, seen: string[] = []): JobKind {
+  return {
+    kind,
+    async step(job) {
+      seen.push(`${job.id}:${job.state}`);
+      if (job.state === "first") return { state: "second", status: "queued", delayMs };
+      return { state: "done", status: "succeeded" };
+    },
+    giveUp: (_job, error) => ({ state: "broken", status: "failed", details: error }),
+  };
+}
+
+describe("the job runner", () => {
+  it("runs a step only once its time has come, and records each state with the time it was entered", async () => {
+    let clock = at("2030-01-01T00:00:00.000Z");
+    const runner = createJobRunner({
+      db: database.db,
+      kinds: [twoStepKind("timed", 5000)],
+      pollIntervalMs: 1000,
+      now: () => clock,
+    });
+    const job = await enqueueJob(database.db, { kind: "timed", state: "first", delayMs: 2000 }, clock);
+
+    expect(await runner.runDue()).toBe(0);
+    clock = at("2030-01-01T00:00:02.000Z");
+    expect(await runner.runDue()).toBe(1);
+    expect(await jobById(job.id)).toMatchObject({
+      state: "second",
+      status: "queued",
+      runAt: at("2030-01-01T00:00:07.000Z"),
+    });
+    clock = at("2030-01-01T00:00:07.000Z");
+    expect(await runner.runDue()).toBe(1);
+    expect(await jobById(job.id)).toMatchObject({
+      state: "done",
+      status: "succeeded",
+      history: [
+        { state: "first", at: "2030-01-01T00:00:00.000Z" },
+        { state: "second", at: "2030-01-01T00:00:02.000Z" },
+        { state: "done", at: "2030-01-01T00:00:07.000Z" },
+      ],
+    });
+    expect(await runner.runDue()).toBe(0);
+  });
+
+  it("rolls back a step that throws, retries it later, and gives up after the last attempt", async () => {
+    let clock = at("2030-02-01T00:00:00.000Z");
+    const flaky: JobKind = {
+      kind: "flaky",
+      async step(_job, tx) {
+        // A write the failure must undo.
+        await tx
+          .insert(featureFlags)
+          .values({ tenantId: null, name: "written-by-a-failed-step", enabled: true });
+        throw new Error("the provider is down");
+      },
+      giveUp: (_job, error) => ({ state: "first_FAILED", status: "failed", details: `gave up: ${error}` }),
+    };
+    const runner = createJobRunner({
+      db: database.db,
+      kinds: [flaky],
+      pollIntervalMs: 1000,
+      now: () => clock,
+      maxAttempts: 3,
+      retryDelayMs: (attempt) => attempt * 1000,
+    });
+    const job = await enqueueJob(database.db, { kind: "flaky", state: "first" }, clock);
+    const errors = vi.spyOn(console, "error").mockImplementation(() => undefined);
+
+    expect(await runner.runDue()).toBe(1);
+    expect(await jobById(job.id)).toMatchObject({
+      state: "first",
+      status: "queued",
+      attempts: 1,
+      lastError: "the provider is down",
+      runAt: at("2030-02-01T00:00:01.000Z"),
+    });
+    expect(
+      await database.db.select().from(featureFlags).where(eq(featureFlags.name, "written-by-a-failed-step")),
+    ).toEqual([]);
+    expect(await runner.runDue()).toBe(0);
+    clock = at("2030-02-01T00:00:01.000Z");
+    await runner.runDue();
+    expect(await jobById(job.id)).toMatchObject({ attempts: 2, runAt: at("2030-02-01T00:00:03.000Z") });
+    clock = at("2030-02-01T00:00:03.000Z");
+    await runner.runDue();
+    expect(await jobById(job.id)).toMatchObject({
+      state: "first_FAILED",
+      status: "failed",
+      details: "gave up: the provider is down",
+      attempts: 0,
+    });
+    expect(errors).toHaveBeenCalledTimes(1);
+    errors.mockRestore();
+  });
+
+  it("never runs a step twice when two runners poll the same database", async () => {
+    const clock = at("2030-03-01T00:00:00.000Z");
+    const seen: string[] = [];
+    const kind = twoStepKind("shared", 0, seen);
+    const runners = [1, 2].map(() =>
+      createJobRunner({ db: database.db, kinds: [kind], pollIntervalMs: 1000, now: () => clock }),
+    );
+    const jobs = await Promise.all(
+      Array.from({ length: 12 }, () => enqueueJob(database.db, { kind: "shared", state: "first" }, clock)),
+    );
+    await Promise.all(runners.map((runner) => runner.runUntilIdle()));
+    expect(seen).toHaveLength(24);
+    expect(new Set(seen).size).toBe(24);
+    for (const job of jobs) expect((await jobById(job.id)).status).toBe("succeeded");
+  });
+
+  it("leaves jobs of kinds it does not know, and waiting jobs, alone", async () => {
+    const clock = at("2030-04-01T00:00:00.000Z");
+    const runner = createJobRunner({
+      db: database.db,
+      kinds: [twoStepKind("known", 0)],
+      pollIntervalMs: 1000,
+      now: () => clock,
+    });
+    const unknown = await enqueueJob(database.db, { kind: "unknown", state: "first" }, clock);
+    const waiting = await enqueueJob(database.db, { kind: "known", state: "first" }, clock);
+    await database.db.update(engineJobs).set({ status: "waiting" }).where(eq(engineJobs.id, waiting.id));
+    expect(await runner.runUntilIdle()).toBe(0);
+    expect((await jobById(unknown.id)).status).toBe("queued");
+    expect((await jobById(waiting.id)).state).toBe("first");
+  });
+
+  it("polls once started, is woken by a new job, and stops", async () => {
+    const runner = createJobRunner({
+      db: database.db,
+      kinds: [twoStepKind("polled", 0)],
+      pollIntervalMs: 20,
+    });
+    runner.start();
+    expect(runner.isRunning).toBe(true);
+    const job = await enqueueJob(database.db, { kind: "polled", state: "first" }, new Date());
+    runner.wake();
+    await vi.waitFor(async () => expect((await jobById(job.id)).status).toBe("succeeded"), { timeout: 5000 });
+    await runner.stop();
+    expect(runner.isRunning).toBe(false);
+  });
+});

@@ -1,0 +1,61 @@
+import type { CloudProvider } from "#contract/cloud-providers";
+import {
+  addonNames,
+  environmentConfigSchema,
+  type Addon,
+  type Environment,
+  type EnvironmentConfig,
+} from "#contract/environments";
+import type { Stage } from "#contract/stages";
+import type { environments } from "../db/schema";
+import { estimateEnvironmentCost } from "../engine/pricing";
+
+export type EnvironmentRow = typeof environments.$inferSelect;
+
+/** The configuration of an environment nobody has configured yet. */
+export const defaultEnvironmentConfig: EnvironmentConfig = {
+  description: "",
+  autoDeploy: false,
+  deletionProtection: false,
+  maintenanceWindow: { day: "sunday", hour: 3 },
+};
+
+/** The stored configuration over the defaults, so a setting added later has a value in older rows. */
+export function configOf(row: EnvironmentRow): EnvironmentConfig {
+  return environmentConfigSchema.parse({ ...defaultEnvironmentConfig, ...row.config });
+}
+
+export function enabledAddonsOf(row: EnvironmentRow): Addon["name"][] {
+  return addonNames.filter((name) => row.enabledAddons.includes(name));
+}
+
+/** Every add-on of the catalogue, in its order, with whether the environment has it. */
+export function addonsOf(row: EnvironmentRow): Addon[] {
+  return addonNames.map((name) => ({ name, enabled: row.enabledAddons.includes(name) }));
+}
+
+export function costEstimateOf(row: EnvironmentRow) {
+  return estimateEnvironmentCost({
+    cloudProvider: row.cloudProvider as CloudProvider,
+    region: row.region,
+    addons: enabledAddonsOf(row),
+  });
+}
+
+/** The contract names the tenant `organizationId`; the response schema rejects an unknown stage or provider. */
+export function toEnvironment(row: EnvironmentRow): Environment {
+  return {
+    id: row.id,
+    name: row.name,
+    organizationId: row.tenantId,
+    cloningStage: row.cloningStage as Stage,
+    cloudProvider: row.cloudProvider as CloudProvider,
+    region: row.region,
+    // Services do not exist on the platform yet, so no environment has any.
+    serviceCount: 0,
+    monthlyCostEstimate: costEstimateOf(row).monthlyCost,
+    clonedFrom:
+      row.clonedFromId && row.clonedFromName ? { id: row.clonedFromId, name: row.clonedFromName } : null,
+    createdAt: row.createdAt.toISOString(),
+  };
+}

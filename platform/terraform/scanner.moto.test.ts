@@ -1,0 +1,144 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { seedAwsAccount, type SeededAccount } from "../../tests/setup/aws-account";
+import { motoCredentials, startMotoServer, type MotoServer } from "../../tests/setup/moto-server";
+import { demoInventory, scanAccount } from "./generate";
+import type { Inventory } from "./model";
+import { PRODUCT_NAME } from "./role-access";
+import { writeTerraformProject } from "./terraform-project";
+import {
+  importIdsByType,
+  parseProject,
+  unresolvedImports,
+  unresolvedReferences,
+  type ParsedProject,
+} from "./test-terraform-checks";
+
+const region = "eu-west-1";
+let moto: MotoServer;
+let seeded: SeededAccount;
+let inventory: Inventory;
+let files: Record<string, string>;
+let project: ParsedProject;
+
+beforeAll(async () => {
+  moto = await startMotoServer();
+  seeded = await seedAwsAccount({ endpoint: moto.endpoint, region, suffix: "scan" });
+  inventory = await scanAccount(
+    { region, endpoint: moto.endpoint, credentials: motoCredentials },
+    { accountId: seeded.accountId, region },
+  );
+  files = writeTerraformProject({
+    accountId: seeded.accountId,
+    region,
+    inventory,
+    source: "aws",
+    generatedAt: new Date("2026-01-02T03:04:05Z"),
+    productName: PRODUCT_NAME,
+  });
+  project = await parseProject(files);
+}, 120_000);
+
+afterAll(async () => {
+  await moto?.stop();
+});
+
+describe("scanning an account seeded in moto with one of each resource type", () => {
+  it("reads every service without skipping any", () => {
+    expect(inventory.skipped).toEqual([]);
+  });
+
+  it("exports exactly the seeded resources, with the import ids Terraform needs", () => {
+    const expected = Object.fromEntries(
+      Object.entries(seeded.importIds).map(([type, ids]) => [type, [...ids].sort()]),
+    );
+    expect(importIdsByType(project)).toEqual(expected);
+  });
+
+  it("skips the default VPC and the network AWS creates with it", () => {
+    const defaultVpc = inventory.resources.filter(
+      (resource) => resource.type === "aws_vpc" && resource.importId !== seeded.importIds.aws_vpc?.[0],
+    );
+    expect(defaultVpc).toEqual([]);
+    expect(Object.values(files).join("\n")).not.toMatch(/name\s+=\s+"default"/);
+  });
+
+  it("leaves out buckets of other regions", () => {
+    expect(Object.values(files).join("\n")).not.toContain(seeded.excludedBucket);
+  });
+
+  it("writes Terraform that parses, with every reference and import resolving in its folder", () => {
+    const tfFiles = Object.keys(files).filter((path) => path.endsWith(".tf"));
+    expect(Object.keys(project.files).sort()).toEqual(tfFiles.sort());
+    expect(unresolvedReferences(project)).toEqual([]);
+    expect(unresolvedImports(project)).toEqual([]);
+    expect(project.references.length).toBeGreaterThan(10);
+  });
+
+  it("refers from one resource to another where both are exported in one folder", () => {
+    const subnets = project.files["vpc/subnet.tf"]?.resource as Record<string, Record<string, unknown[]>>;
+    const publicSubnet = subnets.aws_subnet?.public_a?.[0] as Record<string, unknown>;
+    expect(publicSubnet.vpc_id).toBe("${aws_vpc.app_network.id}");
+    const association = (
+      project.files["vpc/route_table_association.tf"]?.resource as Record<string, Record<string, unknown[]>>
+    ).aws_route_table_association?.public_a?.[0] as Record<string, unknown>;
+    expect(association).toEqual({
+      subnet_id: "${aws_subnet.public_a.id}",
+      route_table_id: "${aws_route_table.public_routes.id}",
+    });
+  });
+
+  it("names resources after their Name tags or own names", () => {
+    expect([...project.resources].sort()).toEqual(
+      expect.arrayContaining([
+        "vpc/aws_vpc.app_network",
+        "vpc/aws_internet_gateway.app_gateway",
+        "vpc/aws_nat_gateway.app_nat",
+        "vpc/aws_security_group.web",
+        "ec2/aws_instance.web_server",
+        "ec2/aws_ebs_volume.data_volume",
+        "rds/aws_db_instance.orders_db",
+        "lambda/aws_lambda_function.process_orders",
+        "eks/aws_eks_cluster.platform_cluster",
+        "elbv2/aws_lb.web_alb",
+        "iam/aws_iam_role.process_orders_lambda",
+      ]),
+    );
+  });
+
+  it("pins the AWS provider and the account in every folder", () => {
+    const folders = new Set(
+      Object.keys(files).flatMap((path) => (path.includes("/") ? [path.split("/")[0]] : [])),
+    );
+    expect(folders.size).toBe(15);
+    for (const folder of folders) {
+      expect(files[`${folder}/provider.tf`]).toMatch(/version = "\d+\.\d+\.\d+"/);
+      expect(files[`${folder}/provider.tf`]).toContain(`allowed_account_ids = ["${seeded.accountId}"]`);
+      expect(files[`${folder}/outputs.tf`]).toBeDefined();
+      expect(files[`${folder}/imports.tf`]).toBeDefined();
+    }
+    expect(files["README.md"]).toContain(`# Terraform for AWS account ${seeded.accountId} in ${region}`);
+    expect(files["README.md"]).not.toContain("Demo inventory");
+  });
+});
+
+describe("the demo account inventory", () => {
+  it("becomes Terraform that parses and resolves, labelled as a demo", async () => {
+    const demoFiles = writeTerraformProject({
+      accountId: "123456789012",
+      region: "us-east-1",
+      inventory: demoInventory({ accountId: "123456789012", region: "us-east-1" }),
+      source: "demo",
+      generatedAt: new Date("2026-01-02T03:04:05Z"),
+      productName: PRODUCT_NAME,
+    });
+    const demo = await parseProject(demoFiles);
+    expect(unresolvedReferences(demo)).toEqual([]);
+    expect(unresolvedImports(demo)).toEqual([]);
+    expect(demoFiles["README.md"]).toContain("**Demo inventory.**");
+    expect(Object.keys(importIdsByType(demo)).sort()).toEqual(Object.keys(seeded.importIds).sort());
+    // Two queues, the second's redrive policy names the first by reference.
+    expect(demoFiles["sqs/sqs_queue.tf"]).toContain(
+      "deadLetterTargetArn = aws_sqs_queue.demo_order_events_dlq.arn",
+    );
+  });
+});
