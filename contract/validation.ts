@@ -36,3 +36,45 @@ export function requiredText(label: string, { min = 1, max = 255 }: { min?: numb
     .min(min, `${label} ${messages.min(min)}`)
     .max(max, `${label} ${messages.max(max)}`);
 }
+
+/**
+ * The rest of SPEC §5's pattern catalogue, for the services' forms (contract/services.ts) and the platform's
+ * checks of the same fields.
+ */
+export const servicePatterns = {
+  lettersDigitsHyphenSpaces: {
+    regex: /^[A-Za-z0-9][A-Za-z0-9 -]*$/,
+    message: "Value must contain only letters, digits, hyphens and spaces.",
+  },
+  lettersDigitsSpacesUnderscores: {
+    regex: /^[A-Za-z0-9][A-Za-z0-9 _-]*$/,
+    message: "Value must contain only letters, digits, hyphens, spaces and underscores.",
+  },
+  lowercaseDigitsHyphen: {
+    regex: /^[a-z0-9-]+$/,
+    message: "Value must contain only lowercase letters, digits and hyphens.",
+  },
+  lowercaseNoConsecutiveHyphens: {
+    regex: /^(?!.*--)[a-z0-9-]+$/,
+    message: "Value must contain only lowercase letters, digits and hyphens, with no consecutive hyphens.",
+  },
+  lowercaseStartingWithLetter: {
+    regex: /^[a-z][a-z0-9]*$/,
+    message: "Value must contain only lowercase letters and digits, and begin with a letter.",
+  },
+  lowercaseWithPeriods: {
+    regex: /^[a-z0-9]([a-z0-9.-]*[a-z0-9])?$/,
+    message:
+      "Value must contain only lowercase letters, digits, hyphens and periods, and begin and end with a letter or digit.",
+  },
+  accountIdWithDashes: {
+    regex: /^\d{4}-?\d{4}-?\d{4}$/,
+    message: "Value must be 12 digits, optionally with dashes every 4 digits (e.g. 1234-5678-9012).",
+  },
+  identifier: {
+    regex: /^[A-Za-z_.-][A-Za-z0-9_.-]*$/,
+    message:
+      "Value must contain only letters, numbers, hyphens, underscores and periods, and begin with a letter, hyphen, underscore or period.",
+  },
+  email: { regex: /^[^\s@]+@[^\s@]+\.[^\s@]+$/, message: messages.email },
+} as const;

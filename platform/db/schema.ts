@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import {
+  bigserial,
   boolean,
   check,
   index,
@@ -225,4 +226,139 @@ export const cloudConnectionJobs = pgTable(
     index("cloud_connection_jobs_user").on(table.userId),
     index("cloud_connection_jobs_status").on(table.status),
   ],
+);
+
+/**
+ * Services (contract/services.ts), called infrastructure resources by the API. `config` holds the type's checked
+ * configuration, `settings` the shared operational settings; `draft` what was saved for a later launch. Secret
+ * attributes (passwords, connection strings) are only ever stored sealed, as one sealed JSON object. `version` is
+ * bumped by every write so a stale edit is refused.
+ */
+export const resources = pgTable(
+  "resources",
+  {
+    id: uuid("id")
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    environmentId: uuid("environment_id")
+      .notNull()
+      .references(() => environments.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    serviceType: text("service_type").notNull(),
+    stage: text("stage").notNull(),
+    version: integer("version").notNull().default(1),
+    config: jsonb("config").$type<Record<string, unknown>>().notNull(),
+    settings: jsonb("settings").$type<Record<string, unknown>>().notNull(),
+    draft: jsonb("draft").$type<{ config: Record<string, unknown>; settings: Record<string, unknown> }>(),
+    /** Retries used since the last successful deployment. */
+    retries: integer("retries").notNull().default(0),
+    message: text("message"),
+    monthlyCost: integer("monthly_cost_cents").notNull().default(0),
+    endpoint: text("endpoint"),
+    pods: jsonb("pods").$type<{ name: string; status: string }[]>().notNull().default([]),
+    /** Sealed JSON of the secret attributes, written by the first successful deployment. */
+    sealedAttributes: text("sealed_attributes"),
+    /** Runtime log lines have been written up to here (the simulated driver writes them lazily, on read). */
+    logsWrittenUntil: timestamp("logs_written_until", { withTimezone: true, mode: "date" }),
+    deployedAt: timestamp("deployed_at", { withTimezone: true, mode: "date" }),
+    createdAt: createdAt(),
+    updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex("resources_environment_name").on(table.environmentId, table.name),
+    index("resources_environment_type").on(table.environmentId, table.serviceType),
+    index("resources_environment_created").on(table.environmentId, table.createdAt),
+  ],
+);
+
+/** Each action on a service (SPEC §4: Provision, Save, Create, Relaunch), newest last. */
+export const resourceHistory = pgTable(
+  "resource_history",
+  {
+    id: uuid("id")
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    resourceId: uuid("resource_id")
+      .notNull()
+      .references(() => resources.id, { onDelete: "cascade" }),
+    action: text("action").notNull(),
+    actor: text("actor").notNull(),
+    at: timestamp("at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    outcome: text("outcome"),
+    finishedAt: timestamp("finished_at", { withTimezone: true, mode: "date" }),
+    podNames: jsonb("pod_names").$type<string[]>().notNull().default([]),
+    diff: jsonb("diff").$type<{ path: string; before?: unknown; after?: unknown }[]>().notNull().default([]),
+  },
+  (table) => [index("resource_history_resource").on(table.resourceId, table.at)],
+);
+
+/** Log lines of services' pods; `id` orders them and is the live tail's cursor. */
+export const resourceLogs = pgTable(
+  "resource_logs",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    resourceId: uuid("resource_id")
+      .notNull()
+      .references(() => resources.id, { onDelete: "cascade" }),
+    at: timestamp("at", { withTimezone: true, mode: "date" }).notNull(),
+    podName: text("pod_name").notNull(),
+    level: text("level").notNull(),
+    message: text("message").notNull(),
+  },
+  (table) => [
+    index("resource_logs_resource_id").on(table.resourceId, table.id),
+    index("resource_logs_resource_at").on(table.resourceId, table.at),
+  ],
+);
+
+/** Serverless function archives, kept until the environment goes (base64 of the zip). */
+export const serverlessUploads = pgTable(
+  "serverless_uploads",
+  {
+    id: uuid("id")
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    environmentId: uuid("environment_id")
+      .notNull()
+      .references(() => environments.id, { onDelete: "cascade" }),
+    fileName: text("file_name").notNull(),
+    sizeBytes: integer("size_bytes").notNull(),
+    sha256: text("sha256").notNull(),
+    content: text("content").notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [index("serverless_uploads_environment").on(table.environmentId)],
+);
+
+export const observabilityProviders = pgTable(
+  "observability_providers",
+  {
+    id: uuid("id")
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    environmentId: uuid("environment_id")
+      .notNull()
+      .references(() => environments.id, { onDelete: "cascade" }),
+    connectionId: text("connection_id").notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    uniqueIndex("observability_providers_environment_connection").on(table.environmentId, table.connectionId),
+  ],
+);
+
+export const chartRepositories = pgTable(
+  "chart_repositories",
+  {
+    id: uuid("id")
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    environmentId: uuid("environment_id")
+      .notNull()
+      .references(() => environments.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    url: text("url").notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [uniqueIndex("chart_repositories_environment_name").on(table.environmentId, table.name)],
 );

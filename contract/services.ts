@@ -1,0 +1,814 @@
+import { z } from "zod";
+import { costEstimateSchema, environmentVariableNameSchema } from "./environments";
+import { stageSchema, type Stage } from "./stages";
+import { messages, patterns, requiredText, servicePatterns } from "./validation";
+
+/**
+ * Services (SPEC §1, §2.2, §3 "Infrastructure resource", §7 "Environment level"): what a team deploys into an
+ * environment. The platform calls them infrastructure resources; the app calls them services. One shape serves every
+ * type: a name, the type's own `config`, the operational `settings` shared by every type, and the stage the engine
+ * moves it through.
+ */
+
+/** The ten types with a create page (SPEC §2.2), in the order the app offers them, and applications. */
+export const creatableServiceTypes = [
+  "database",
+  "cache",
+  "queue",
+  "file-storage",
+  "nosql-database",
+  "serverless",
+  "kubernetes",
+  "control-plane",
+  "network",
+  "tls",
+] as const;
+export const serviceTypes = [...creatableServiceTypes, "application"] as const;
+export const serviceTypeSchema = z.enum(serviceTypes);
+export type ServiceType = z.infer<typeof serviceTypeSchema>;
+export type CreatableServiceType = (typeof creatableServiceTypes)[number];
+
+export const serviceTypeLabels: Record<ServiceType, string> = {
+  database: "Database",
+  cache: "Cache",
+  queue: "Queue",
+  "file-storage": "File storage",
+  "nosql-database": "NoSQL database",
+  serverless: "Serverless function",
+  kubernetes: "Kubernetes cluster",
+  "control-plane": "Control plane",
+  network: "Network",
+  tls: "TLS certificate",
+  application: "Application",
+};
+
+/** SPEC §4 resource actions, as recorded in a service's history. */
+export const resourceActions = ["Provision", "Save", "Create", "Relaunch"] as const;
+export type ResourceAction = (typeof resourceActions)[number];
+
+/** Stages in which the engine is still working on a service: pages poll while any service is in one. */
+export const busyStages: readonly Stage[] = [
+  "STAGE_QUEUED",
+  "STAGE_IN_PROGRESS",
+  "STAGE_SYNCING",
+  "STAGE_CANCELING",
+  "STAGE_INFRASTRUCTURE_NOT_READY",
+];
+export const isBusyStage = (stage: Stage) => busyStages.includes(stage);
+
+/** How many times a failed deployment may be retried (SPEC §8). */
+export const MAX_RETRIES = 3;
+/** The largest serverless function archive the platform accepts (the size AWS Lambda takes as a direct upload). */
+export const SERVERLESS_UPLOAD_MAX_BYTES = 50 * 1024 * 1024;
+
+// ---------------------------------------------------------------------------------------------------------------
+// Field rules shared by the forms and the platform
+
+const int = (label: string, min: number, max: number) =>
+  z
+    .number({ error: messages.required(label) })
+    .int(`${label} ${messages.integer}`)
+    .min(min, `${label} must be between ${min} and ${max}`)
+    .max(max, `${label} must be between ${min} and ${max}`);
+
+const choice = <const T extends readonly [string, ...string[]]>(label: string, values: T) =>
+  z.enum(values, { error: `${label} must be one of: ${values.join(", ")}` });
+
+export const serviceNameSchema = requiredText("Name", { min: 2, max: 40 }).regex(
+  patterns.lowercaseAlphanumericHyphen.regex,
+  patterns.lowercaseAlphanumericHyphen.message,
+);
+
+const domainSchema = (label: string, { wildcard }: { wildcard: boolean }) =>
+  requiredText(label, { max: 253 }).regex(
+    wildcard
+      ? /^(\*\.)?([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/
+      : /^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/,
+    wildcard
+      ? `${label} must be a lowercase domain name such as api.example.com or *.example.com`
+      : `${label} must be a lowercase domain name such as api.example.com`,
+  );
+
+/** An IPv4 network in CIDR notation whose address has no bits beyond its prefix, /16 to /24. */
+export const cidrBlockSchema = requiredText("CIDR block", { max: 18 }).refine((value) => {
+  const match = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})\/(\d{1,2})$/.exec(value);
+  if (!match) return false;
+  const octets = match.slice(1, 5).map(Number);
+  const prefix = Number(match[5]);
+  if (octets.some((octet) => octet > 255) || prefix < 16 || prefix > 24) return false;
+  const address = octets.reduce((sum, octet) => sum * 256 + octet, 0);
+  return address % 2 ** (32 - prefix) === 0;
+}, "CIDR block must be an IPv4 network such as 10.0.0.0/16, with a prefix from /16 to /24");
+
+// ---------------------------------------------------------------------------------------------------------------
+// Each type's configuration: catalogues, schema and defaults
+
+export const databaseEngines = {
+  postgres: ["17", "16", "15"],
+  mysql: ["8.4", "8.0"],
+  mariadb: ["11.4", "10.11"],
+};
+export const databaseInstanceSizes = [
+  "db.t4g.micro",
+  "db.t4g.small",
+  "db.t4g.medium",
+  "db.m7g.large",
+  "db.m7g.xlarge",
+  "db.r7g.large",
+] as const;
+export const databaseConfigSchema = z
+  .object({
+    engine: choice("Engine", ["postgres", "mysql", "mariadb"]),
+    version: requiredText("Version", { max: 10 }),
+    instanceSize: choice("Instance size", databaseInstanceSizes),
+    storageGb: int("Storage (GB)", 20, 16_384),
+    multiAz: z.boolean(),
+    username: requiredText("Master username", { max: 16 }).regex(
+      servicePatterns.lowercaseStartingWithLetter.regex,
+      servicePatterns.lowercaseStartingWithLetter.message,
+    ),
+    backupRetentionDays: int("Backup retention (days)", 0, 35),
+  })
+  .refine((config) => databaseEngines[config.engine].includes(config.version), {
+    path: ["version"],
+    message: "Version is not offered for this engine",
+  });
+
+export const cacheEngines = { redis: ["7.1", "6.2"], valkey: ["8.0", "7.2"], memcached: ["1.6"] };
+export const cacheNodeSizes = [
+  "cache.t4g.micro",
+  "cache.t4g.small",
+  "cache.t4g.medium",
+  "cache.m7g.large",
+  "cache.r7g.large",
+] as const;
+export const cacheConfigSchema = z
+  .object({
+    engine: choice("Engine", ["redis", "valkey", "memcached"]),
+    version: requiredText("Version", { max: 10 }),
+    nodeSize: choice("Node size", cacheNodeSizes),
+    nodes: int("Nodes", 1, 6),
+    encryptionInTransit: z.boolean(),
+  })
+  .refine((config) => cacheEngines[config.engine].includes(config.version), {
+    path: ["version"],
+    message: "Version is not offered for this engine",
+  });
+
+export const queueConfigSchema = z.object({
+  queueType: choice("Queue type", ["standard", "fifo"]),
+  visibilityTimeoutSeconds: int("Visibility timeout (seconds)", 0, 43_200),
+  messageRetentionDays: int("Message retention (days)", 1, 14),
+  deadLetterQueue: z.boolean(),
+  maxReceiveCount: int("Maximum receives", 1, 1000),
+});
+
+export const storageClasses = ["standard", "infrequent-access", "archive"] as const;
+export const fileStorageConfigSchema = z.object({
+  bucketName: requiredText("Bucket name", { min: 3, max: 63 }).regex(
+    servicePatterns.lowercaseWithPeriods.regex,
+    servicePatterns.lowercaseWithPeriods.message,
+  ),
+  storageClass: choice("Storage class", storageClasses),
+  versioning: z.boolean(),
+  publicAccess: z.boolean(),
+});
+
+export const nosqlDatabaseConfigSchema = z
+  .object({
+    tableName: requiredText("Table name", { min: 3, max: 255 }).regex(
+      servicePatterns.identifier.regex,
+      servicePatterns.identifier.message,
+    ),
+    partitionKey: requiredText("Partition key", { max: 255 }).regex(
+      servicePatterns.identifier.regex,
+      servicePatterns.identifier.message,
+    ),
+    sortKey: z
+      .string()
+      .trim()
+      .max(255, `Sort key ${messages.max(255)}`)
+      .regex(new RegExp(`${servicePatterns.identifier.regex.source}|^$`), servicePatterns.identifier.message),
+    billingMode: choice("Billing mode", ["on-demand", "provisioned"]),
+    readCapacityUnits: int("Read capacity units", 1, 40_000),
+    writeCapacityUnits: int("Write capacity units", 1, 40_000),
+  })
+  .refine((config) => config.sortKey !== config.partitionKey, {
+    path: ["sortKey"],
+    message: "Sort key must differ from the partition key",
+  });
+
+export const serverlessRuntimes = [
+  "nodejs22.x",
+  "nodejs20.x",
+  "python3.13",
+  "python3.12",
+  "java21",
+  "provided.al2023",
+] as const;
+export const serverlessConfigSchema = z.object({
+  runtime: choice("Runtime", serverlessRuntimes),
+  handler: requiredText("Handler", { max: 128 }).regex(
+    /^[A-Za-z0-9_.$:/-]+$/,
+    "Handler must be a file and function such as index.handler",
+  ),
+  memoryMb: int("Memory (MB)", 128, 10_240),
+  timeoutSeconds: int("Timeout (seconds)", 1, 900),
+  /** The archive uploaded with POST infrastructure/serverless/upload. */
+  uploadId: z
+    .string({ error: "Upload a function archive (.zip)" })
+    .min(1, "Upload a function archive (.zip)"),
+});
+
+export const kubernetesVersions = ["1.33", "1.32", "1.31"] as const;
+export const kubernetesNodeTypes = [
+  "t3.medium",
+  "t3.large",
+  "m7i.large",
+  "m7i.xlarge",
+  "c7i.xlarge",
+] as const;
+export const kubernetesConfigSchema = z
+  .object({
+    version: choice("Kubernetes version", kubernetesVersions),
+    nodeInstanceType: choice("Node instance type", kubernetesNodeTypes),
+    minNodes: int("Minimum nodes", 1, 100),
+    maxNodes: int("Maximum nodes", 1, 100),
+  })
+  .refine((config) => config.minNodes <= config.maxNodes, {
+    path: ["maxNodes"],
+    message: "Maximum nodes must be at least the minimum",
+  });
+
+export const controlPlaneConfigSchema = z.object({
+  version: choice("Kubernetes version", kubernetesVersions),
+  endpointAccess: choice("Endpoint access", ["public", "private", "public-and-private"]),
+  controlPlaneLogging: z.boolean(),
+});
+
+export const networkConfigSchema = z.object({
+  cidrBlock: cidrBlockSchema,
+  availabilityZones: int("Availability zones", 2, 3),
+  natGateways: choice("NAT gateways", ["single", "one-per-zone"]),
+});
+
+export const tlsConfigSchema = z.object({
+  domain: domainSchema("Domain", { wildcard: true }),
+  subjectAlternativeNames: z
+    .array(domainSchema("Alternative name", { wildcard: true }))
+    .max(10, "At most 10 alternative names"),
+  validationMethod: choice("Validation method", ["dns", "email"]),
+});
+
+export const applicationConfigSchema = z.object({
+  image: requiredText("Image", { max: 255 }).regex(
+    /^[a-z0-9]([a-z0-9._/-]*[a-z0-9])?(:[A-Za-z0-9_.-]{1,128})?(@sha256:[a-f0-9]{64})?$/,
+    "Image must be a container image reference such as ghcr.io/acme/web:1.4.2",
+  ),
+});
+
+export const serviceConfigSchemas = {
+  database: databaseConfigSchema,
+  cache: cacheConfigSchema,
+  queue: queueConfigSchema,
+  "file-storage": fileStorageConfigSchema,
+  "nosql-database": nosqlDatabaseConfigSchema,
+  serverless: serverlessConfigSchema,
+  kubernetes: kubernetesConfigSchema,
+  "control-plane": controlPlaneConfigSchema,
+  network: networkConfigSchema,
+  tls: tlsConfigSchema,
+  application: applicationConfigSchema,
+} as const satisfies Record<ServiceType, z.ZodType>;
+export type ServiceConfig<T extends ServiceType = ServiceType> = z.infer<(typeof serviceConfigSchemas)[T]>;
+
+/** What a create page starts with; a serverless function's upload id comes from its upload. */
+export const defaultServiceConfigs: { [T in ServiceType]: Omit<ServiceConfig<T>, "uploadId"> } = {
+  database: {
+    engine: "postgres",
+    version: "17",
+    instanceSize: "db.t4g.micro",
+    storageGb: 20,
+    multiAz: false,
+    username: "admin",
+    backupRetentionDays: 7,
+  },
+  cache: {
+    engine: "redis",
+    version: "7.1",
+    nodeSize: "cache.t4g.micro",
+    nodes: 1,
+    encryptionInTransit: true,
+  },
+  queue: {
+    queueType: "standard",
+    visibilityTimeoutSeconds: 30,
+    messageRetentionDays: 4,
+    deadLetterQueue: true,
+    maxReceiveCount: 5,
+  },
+  "file-storage": { bucketName: "", storageClass: "standard", versioning: true, publicAccess: false },
+  "nosql-database": {
+    tableName: "",
+    partitionKey: "id",
+    sortKey: "",
+    billingMode: "on-demand",
+    readCapacityUnits: 5,
+    writeCapacityUnits: 5,
+  },
+  serverless: { runtime: "nodejs22.x", handler: "index.handler", memoryMb: 256, timeoutSeconds: 30 },
+  kubernetes: { version: "1.33", nodeInstanceType: "t3.large", minNodes: 2, maxNodes: 5 },
+  "control-plane": { version: "1.33", endpointAccess: "public-and-private", controlPlaneLogging: true },
+  network: { cidrBlock: "10.0.0.0/16", availabilityZones: 3, natGateways: "single" },
+  tls: { domain: "", subjectAlternativeNames: [], validationMethod: "dns" },
+  application: { image: "" },
+};
+
+// ---------------------------------------------------------------------------------------------------------------
+// Settings shared by every type (the settings tab's sub-tabs)
+
+export const settingsSubTabs = [
+  "envvars",
+  "scaling",
+  "hardware",
+  "networking",
+  "volumes",
+  "health-check",
+  "schedule",
+] as const;
+export type SettingsSubTab = (typeof settingsSubTabs)[number];
+
+export const cpuChoices = ["0.25", "0.5", "1", "2", "4"] as const;
+export const weekdays = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"] as const;
+const timeOfDay = (label: string) =>
+  z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, `${label} must be a time such as 08:30`);
+
+export const serviceSettingsSchema = z.object({
+  /** Values may reference environment variables as ${NAME}. */
+  envvars: z
+    .array(
+      z.object({
+        name: environmentVariableNameSchema,
+        value: z.string().max(32_768, `Value ${messages.max(32_768)}`),
+      }),
+    )
+    .max(200, "At most 200 variables")
+    .refine(
+      (list) => new Set(list.map((entry) => entry.name)).size === list.length,
+      "Each name may be used once",
+    ),
+  scaling: z
+    .object({
+      minInstances: int("Minimum instances", 0, 50),
+      maxInstances: int("Maximum instances", 1, 50),
+      targetCpuPercent: int("Target CPU (%)", 10, 95),
+    })
+    .refine((scaling) => scaling.minInstances <= scaling.maxInstances, {
+      path: ["maxInstances"],
+      message: "Maximum instances must be at least the minimum",
+    }),
+  hardware: z.object({
+    cpu: choice("CPU", cpuChoices),
+    memoryMb: int("Memory (MB)", 256, 32_768),
+  }),
+  networking: z.object({
+    port: int("Port", 1, 65_535),
+    public: z.boolean(),
+    customDomain: z
+      .string()
+      .trim()
+      .max(253)
+      .regex(
+        /^$|^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/,
+        "Custom domain must be a lowercase domain name such as api.example.com",
+      ),
+  }),
+  volumes: z
+    .array(
+      z.object({
+        name: serviceNameSchema,
+        mountPath: requiredText("Mount path", { max: 255 }).regex(
+          /^\/[A-Za-z0-9._/-]*$/,
+          "Mount path must be an absolute path such as /data",
+        ),
+        sizeGb: int("Size (GB)", 1, 16_384),
+      }),
+    )
+    .max(10, "At most 10 volumes"),
+  healthCheck: z
+    .object({
+      path: requiredText("Path", { max: 255 }).regex(/^\/\S*$/, "Path must begin with /"),
+      port: int("Port", 1, 65_535),
+      intervalSeconds: int("Interval (seconds)", 5, 300),
+      timeoutSeconds: int("Timeout (seconds)", 1, 60),
+      healthyThreshold: int("Healthy threshold", 1, 10),
+    })
+    .refine((check) => check.timeoutSeconds < check.intervalSeconds, {
+      path: ["timeoutSeconds"],
+      message: "Timeout must be shorter than the interval",
+    }),
+  /** Schedule-based autoscaling (feature flag "schedule-based-autoscaling"). */
+  schedule: z
+    .array(
+      z
+        .object({
+          days: z.array(z.enum(weekdays)).min(1, "Choose at least one day"),
+          start: timeOfDay("Start"),
+          end: timeOfDay("End"),
+          minInstances: int("Minimum instances", 0, 50),
+        })
+        .refine((rule) => rule.start < rule.end, { path: ["end"], message: "End must be after the start" }),
+    )
+    .max(20, "At most 20 rules"),
+});
+export type ServiceSettings = z.infer<typeof serviceSettingsSchema>;
+
+export const defaultServiceSettings: ServiceSettings = {
+  envvars: [],
+  scaling: { minInstances: 1, maxInstances: 3, targetCpuPercent: 70 },
+  hardware: { cpu: "0.5", memoryMb: 1024 },
+  networking: { port: 8080, public: false, customDomain: "" },
+  volumes: [],
+  healthCheck: { path: "/healthz", port: 8080, intervalSeconds: 30, timeoutSeconds: 5, healthyThreshold: 3 },
+  schedule: [],
+};
+
+// ---------------------------------------------------------------------------------------------------------------
+// Resources as the API answers them
+
+export const podSchema = z.object({ name: z.string(), status: z.enum(["Pending", "Running", "Terminated"]) });
+
+export const resourceSummarySchema = z.object({
+  id: z.string(),
+  environmentId: z.string(),
+  name: z.string(),
+  serviceType: serviceTypeSchema,
+  stage: stageSchema,
+  /** Bumped by every write; a PUT must carry the version it edited (409 when another write came first). */
+  version: z.number().int().positive(),
+  /** Retries used since the last successful deployment. */
+  retries: z.number().int().nonnegative(),
+  /** Why the last deployment failed, or the retry-limit message. */
+  message: z.string().nullable(),
+  /** Estimated monthly cost in US dollars. */
+  monthlyCost: z.number().nonnegative(),
+  /** Where clients reach it (host name or URL) once deployed. */
+  endpoint: z.string().nullable(),
+  /** Whether saved changes wait to be launched (PUT draft, then POST draft/launch). */
+  hasDraft: z.boolean(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type ResourceSummary = z.infer<typeof resourceSummarySchema>;
+
+export const configDiffSchema = z.array(
+  z.object({ path: z.string(), before: z.unknown().optional(), after: z.unknown().optional() }),
+);
+export type ConfigDiff = z.infer<typeof configDiffSchema>;
+
+export const historyEntrySchema = z.object({
+  id: z.string(),
+  action: z.enum(resourceActions),
+  /** Name of the user who did it (or "Platform" for the engine's own work). */
+  actor: z.string(),
+  at: z.string(),
+  /** Where that deployment ended; null while it runs (and for Save). */
+  outcome: stageSchema.nullable(),
+  finishedAt: z.string().nullable(),
+  podNames: z.array(z.string()),
+  diff: configDiffSchema,
+});
+export type HistoryEntry = z.infer<typeof historyEntrySchema>;
+
+export const resourceSchema = resourceSummarySchema.extend({
+  config: z.record(z.string(), z.unknown()),
+  settings: serviceSettingsSchema,
+  /** The saved, not yet launched configuration and settings. */
+  draft: z.object({ config: z.record(z.string(), z.unknown()), settings: serviceSettingsSchema }).nullable(),
+  pods: z.array(podSchema),
+  /** Names of the secret attributes GET attributes/{attribute} reveals. */
+  secretAttributes: z.array(z.string()),
+  /** Newest first. */
+  history: z.array(historyEntrySchema),
+});
+export type Resource = z.infer<typeof resourceSchema>;
+
+/** GET infrastructure?serviceType=&stage=&text=&page=&pageSize= */
+export const resourceListQuerySchema = z.object({
+  serviceType: serviceTypeSchema.optional(),
+  stage: stageSchema.optional(),
+  text: z
+    .string()
+    .trim()
+    .max(100, `text ${messages.max(100)}`)
+    .optional(),
+  page: z.coerce.number().int().min(1).default(1),
+  pageSize: z.coerce.number().int().min(1).max(200).default(50),
+});
+export type ResourceListQuery = Omit<z.input<typeof resourceListQuerySchema>, "page" | "pageSize"> & {
+  page?: number;
+  pageSize?: number;
+};
+export const resourceListSchema = z.object({
+  infrastructure: z.array(resourceSummarySchema),
+  total: z.number().int().nonnegative(),
+  page: z.number().int().positive(),
+  pageSize: z.number().int().positive(),
+});
+export const resourceResponseSchema = z.object({ resource: resourceSchema });
+
+/**
+ * POST infrastructure. `launch` false saves a draft (Save: STAGE_DRAFT); true creates and deploys it (Create:
+ * STAGE_QUEUED, or STAGE_INFRASTRUCTURE_NOT_READY while the environment's network is not deployed). The config is
+ * checked against serviceConfigSchemas[serviceType].
+ */
+export const createResourceRequestSchema = z.object({
+  serviceType: serviceTypeSchema,
+  name: serviceNameSchema,
+  config: z.record(z.string(), z.unknown()),
+  settings: serviceSettingsSchema.optional(),
+  launch: z.boolean(),
+});
+export type CreateResourceRequest = z.infer<typeof createResourceRequestSchema>;
+
+/**
+ * PUT infrastructure/{id} applies at once (a config change redeploys: Relaunch; a settings-only change syncs:
+ * STAGE_SYNCING); PUT infrastructure/{id}/draft saves for later (Save). Either part may be left out.
+ */
+export const updateResourceRequestSchema = z.object({
+  version: z
+    .number({ error: messages.required("version") })
+    .int()
+    .positive(),
+  config: z.record(z.string(), z.unknown()).optional(),
+  settings: serviceSettingsSchema.optional(),
+});
+export type UpdateResourceRequest = z.infer<typeof updateResourceRequestSchema>;
+
+/** POST infrastructure/{id}/retry (empty body) */
+export const retryResponseSchema = z.object({ success: z.boolean() });
+
+/** GET infrastructure/{id}/attributes/{attribute} */
+export const attributeResponseSchema = z.object({ attribute: z.string(), value: z.string() });
+
+/** POST infrastructure/estimate-cost */
+export const estimateResourceCostRequestSchema = z.object({
+  serviceType: serviceTypeSchema,
+  config: z.record(z.string(), z.unknown()),
+  settings: serviceSettingsSchema.optional(),
+});
+export { costEstimateSchema };
+
+/** POST infrastructure/serverless/upload: multipart form with the archive in the field `file`. */
+export const serverlessUploadSchema = z.object({
+  id: z.string(),
+  fileName: z.string(),
+  sizeBytes: z.number().int().positive(),
+  sha256: z.string(),
+  createdAt: z.string(),
+});
+export const serverlessUploadResponseSchema = z.object({ upload: serverlessUploadSchema });
+export type ServerlessUpload = z.infer<typeof serverlessUploadSchema>;
+
+// ---------------------------------------------------------------------------------------------------------------
+// Logs, metrics, alarms
+
+export const logLevels = ["error", "warn", "info", "debug"] as const;
+export const logTypes = ["LIVE", "SEARCH"] as const;
+export type LogType = (typeof logTypes)[number];
+export const logLineSchema = z.object({
+  /** Increasing per service: the cursor of the live tail. */
+  id: z.string(),
+  at: z.string(),
+  podName: z.string(),
+  level: z.enum(logLevels),
+  message: z.string(),
+});
+export type LogLine = z.infer<typeof logLineSchema>;
+
+/** The earliest and latest dates the log search's pickers allow (SPEC §5). */
+export const DATE_RANGE = { min: "1900-01-01", max: "2099-12-31" } as const;
+const isoInRange = z.iso
+  .datetime({ offset: true, error: "must be a date and time (ISO 8601)" })
+  .refine(
+    (value) => value.slice(0, 10) >= DATE_RANGE.min && value.slice(0, 10) <= DATE_RANGE.max,
+    `must be between ${DATE_RANGE.min} and ${DATE_RANGE.max}`,
+  );
+
+/**
+ * GET resources/{id}/logs. LIVE: `after` (a line id) returns what came since, oldest first, up to `limit`; without
+ * it the last `limit` lines. SEARCH: `text`, `level`, `from`, `to`, `podNames` (comma-separated), newest first.
+ */
+export const logQuerySchema = z
+  .object({
+    logType: z.enum(logTypes).default("LIVE"),
+    after: z.string().regex(/^\d+$/, "after must be a log line id").optional(),
+    text: z
+      .string()
+      .trim()
+      .max(200, `text ${messages.max(200)}`)
+      .optional(),
+    level: z.enum(logLevels).optional(),
+    from: isoInRange.optional(),
+    to: isoInRange.optional(),
+    podNames: z.string().max(2000).optional(),
+    limit: z.coerce.number().int().min(1).max(1000).default(200),
+  })
+  .refine((query) => !query.from || !query.to || query.from <= query.to, {
+    path: ["to"],
+    message: "The end must not be before the start",
+  });
+export type LogQuery = Omit<z.input<typeof logQuerySchema>, "limit"> & { limit?: number };
+export const logListSchema = z.object({ logs: z.array(logLineSchema), podNames: z.array(z.string()) });
+
+export const metricNames = ["cpu", "memory", "requests", "errors", "latency"] as const;
+export const metricUnits: Record<(typeof metricNames)[number], string> = {
+  cpu: "%",
+  memory: "%",
+  requests: "req/min",
+  errors: "err/min",
+  latency: "ms",
+};
+export const metricRanges = { "1h": 3600, "6h": 21_600, "24h": 86_400, "7d": 604_800 } as const;
+export type MetricRange = keyof typeof metricRanges;
+/** GET resources/{id}/metrics and .../metrics/alarms?range=&step= (step in seconds; at most 500 points). */
+export const metricsQuerySchema = z
+  .object({
+    range: z.enum(Object.keys(metricRanges) as [MetricRange, ...MetricRange[]]).default("1h"),
+    step: z.coerce.number().int().min(10, "step must be at least 10 seconds").max(86_400).optional(),
+  })
+  .refine((query) => !query.step || metricRanges[query.range] / query.step <= 500, {
+    path: ["step"],
+    message: "step is too small for this range (at most 500 points)",
+  });
+export const metricSeriesSchema = z.object({
+  metric: z.enum(metricNames),
+  unit: z.string(),
+  points: z.array(z.object({ at: z.string(), value: z.number() })),
+});
+export const metricsSchema = z.object({
+  range: z.string(),
+  step: z.number().int().positive(),
+  series: z.array(metricSeriesSchema),
+});
+export type Metrics = z.infer<typeof metricsSchema>;
+export const alarmSeverities = ["critical", "high", "medium", "low", "unspecified"] as const;
+export const alarmSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  metric: z.enum(metricNames),
+  severity: z.enum(alarmSeverities),
+  state: z.enum(["ALARM", "OK"]),
+  threshold: z.number(),
+  value: z.number(),
+  since: z.string(),
+});
+export type Alarm = z.infer<typeof alarmSchema>;
+export const alarmListSchema = z.object({ alarms: z.array(alarmSchema) });
+
+// ---------------------------------------------------------------------------------------------------------------
+// Environment-level neighbours: load balancers, certificates, observability, chart repositories
+
+export const loadBalancerListSchema = z.object({
+  loadBalancers: z.array(
+    z.object({
+      id: z.string(),
+      name: z.string(),
+      dnsName: z.string(),
+      scheme: z.enum(["internet-facing", "internal"]),
+      resourceIds: z.array(z.string()),
+    }),
+  ),
+});
+export const certificateSchema = z.object({
+  id: z.string(),
+  resourceId: z.string(),
+  domain: z.string(),
+  subjectAlternativeNames: z.array(z.string()),
+  status: z.enum(["PENDING_VALIDATION", "ISSUED", "FAILED"]),
+  expiresAt: z.string().nullable(),
+});
+/** GET wildcardcertificate?domain=example.com and GET certificates/match?domain=api.example.com */
+export const certificateQuerySchema = z.object({ domain: domainSchema("domain", { wildcard: false }) });
+export const certificateResponseSchema = z.object({ certificate: certificateSchema.nullable() });
+
+export const observabilityProviderSchema = z.object({
+  id: z.string(),
+  connectionId: z.string(),
+  createdAt: z.string(),
+});
+export const observabilitySchema = z.object({
+  providers: z.array(observabilityProviderSchema),
+  /** Whether the environment's observability add-on is on (the built-in metrics and logs). */
+  builtIn: z.boolean(),
+});
+export const addObservabilityProviderRequestSchema = z.object({
+  "connection-id": requiredText("connection-id", { max: 128 }).regex(
+    servicePatterns.identifier.regex,
+    servicePatterns.identifier.message,
+  ),
+});
+export const observabilityProviderResponseSchema = z.object({ provider: observabilityProviderSchema });
+
+export const chartRepositorySchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  url: z.string(),
+  createdAt: z.string(),
+});
+export const chartRepositoryListSchema = z.object({ chartRepositories: z.array(chartRepositorySchema) });
+export const createChartRepositoryRequestSchema = z.object({
+  name: serviceNameSchema,
+  url: requiredText("URL", { max: 2048 }).regex(patterns.url.regex, patterns.url.message),
+});
+export const chartRepositoryResponseSchema = z.object({ chartRepository: chartRepositorySchema });
+
+// ---------------------------------------------------------------------------------------------------------------
+// Paths and messages
+
+const environmentLevel = (tenantId: string, environmentId: string) =>
+  `/v2/organizations/${encodeURIComponent(tenantId)}/environments/${encodeURIComponent(environmentId)}`;
+const query = (values: Record<string, string | number | undefined>) => {
+  const defined = Object.entries(values).filter(
+    (entry): entry is [string, string | number] => entry[1] !== undefined && entry[1] !== "",
+  );
+  return defined.length ? `?${new URLSearchParams(defined.map(([key, value]) => [key, String(value)]))}` : "";
+};
+
+export const servicePaths = {
+  list: (t: string, w: string, filters: ResourceListQuery = {}) =>
+    `${environmentLevel(t, w)}/infrastructure${query(filters)}`,
+  one: (t: string, w: string, id: string) =>
+    `${environmentLevel(t, w)}/infrastructure/${encodeURIComponent(id)}`,
+  draft: (t: string, w: string, id: string) => `${servicePaths.one(t, w, id)}/draft`,
+  launchDraft: (t: string, w: string, id: string) => `${servicePaths.one(t, w, id)}/draft/launch`,
+  retry: (t: string, w: string, id: string) => `${servicePaths.one(t, w, id)}/retry`,
+  cancel: (t: string, w: string, id: string) => `${servicePaths.one(t, w, id)}/cancel`,
+  attribute: (t: string, w: string, id: string, attribute: string) =>
+    `${servicePaths.one(t, w, id)}/attributes/${encodeURIComponent(attribute)}`,
+  estimateCost: (t: string, w: string) => `${environmentLevel(t, w)}/infrastructure/estimate-cost`,
+  serverlessUpload: (t: string, w: string) => `${environmentLevel(t, w)}/infrastructure/serverless/upload`,
+  logs: (t: string, w: string, id: string, logQuery: LogQuery = {}) =>
+    `${environmentLevel(t, w)}/resources/${encodeURIComponent(id)}/logs${query(logQuery)}`,
+  metrics: (t: string, w: string, id: string, metricsQuery: { range?: MetricRange; step?: number } = {}) =>
+    `${environmentLevel(t, w)}/resources/${encodeURIComponent(id)}/metrics${query(metricsQuery)}`,
+  alarms: (t: string, w: string, id: string, metricsQuery: { range?: MetricRange; step?: number } = {}) =>
+    `${environmentLevel(t, w)}/resources/${encodeURIComponent(id)}/metrics/alarms${query(metricsQuery)}`,
+  loadBalancers: (t: string, w: string) => `${environmentLevel(t, w)}/applications/loadbalancers`,
+  wildcardCertificate: (t: string, w: string, domain: string) =>
+    `${environmentLevel(t, w)}/wildcardcertificate${query({ domain })}`,
+  certificateMatch: (t: string, w: string, domain: string) =>
+    `${environmentLevel(t, w)}/certificates/match${query({ domain })}`,
+  observability: (t: string, w: string) => `${environmentLevel(t, w)}/observability`,
+  observabilityProviders: (t: string, w: string) => `${environmentLevel(t, w)}/observability/providers`,
+  observabilityProvider: (t: string, w: string, id: string) =>
+    `${environmentLevel(t, w)}/observability/providers/${encodeURIComponent(id)}`,
+  chartRepositories: (t: string, w: string) => `${environmentLevel(t, w)}/chart-repositories`,
+};
+
+/**
+ * What the platform answers (errors use contract/errors.ts's body; 400 VALIDATION_FAILED carries fieldErrors keyed
+ * like `config.storageGb` or `settings.scaling.maxInstances`):
+ * - GET infrastructure → resourceListSchema (summaries only: no config, settings or secrets), newest first.
+ * - POST infrastructure → 201 resourceResponseSchema; 409 when the name is taken in the environment.
+ * - GET infrastructure/{id} → resourceResponseSchema. PUT infrastructure/{id} and PUT .../draft →
+ *   resourceResponseSchema; 409 CONFLICT (serviceErrorMessages.staleVersion) when `version` is not the current one,
+ *   409 while a deployment runs. POST .../draft/launch → resourceResponseSchema: launches the draft (Provision) or,
+ *   with none, redeploys the current configuration (Relaunch); 409 while a deployment runs.
+ * - POST .../retry → retryResponseSchema; 409 unless STAGE_FAILED; 409 with serviceErrorMessages.retryLimit once
+ *   MAX_RETRIES retries were used. POST .../cancel → resourceResponseSchema (STAGE_CANCELING, then STAGE_CANCELED);
+ *   409 unless queued or in progress.
+ * - DELETE infrastructure/{id} → 204; 409 while queued, in progress, syncing or canceling.
+ * - GET .../attributes/{attribute} → attributeResponseSchema; 404 for a name not in secretAttributes, or before
+ *   the first successful deployment.
+ * - POST infrastructure/estimate-cost → costEstimateSchema.
+ * - POST infrastructure/serverless/upload → 201 serverlessUploadResponseSchema; 400 when not a zip, 413 beyond
+ *   SERVERLESS_UPLOAD_MAX_BYTES.
+ * - GET resources/{id}/logs → logListSchema; GET resources/{id}/metrics → metricsSchema; .../metrics/alarms →
+ *   alarmListSchema.
+ * - GET applications/loadbalancers → loadBalancerListSchema; GET wildcardcertificate and certificates/match →
+ *   certificateResponseSchema; GET observability → observabilitySchema; POST observability/providers → 201
+ *   observabilityProviderResponseSchema (409 when already added); DELETE observability/providers/{id} → 204;
+ *   GET chart-repositories → chartRepositoryListSchema; POST → 201 chartRepositoryResponseSchema (409 on a taken name).
+ */
+export const serviceErrorMessages = {
+  notFound: "Service not found",
+  nameTaken: "A service with this name already exists in this environment",
+  staleVersion:
+    "This service was changed by someone else since you opened it. Review their changes and save again.",
+  deploymentRunning: "A deployment of this service is in progress; wait for it to finish or cancel it",
+  notFailed: "Only a failed deployment can be retried",
+  notCancelable: "Only a queued or running deployment can be canceled",
+  retryLimit:
+    "Maximum number of retries reached. Please contact support for assistance or alter your infrastructure configuration.",
+  attributeNotFound: "This service has no such attribute",
+  attributeNotReady: "The value is available once the service is deployed",
+  uploadNotZip: "The file must be a zip archive",
+  uploadTooLarge: `The file must be at most ${SERVERLESS_UPLOAD_MAX_BYTES / 1024 / 1024} MB`,
+  uploadMissing: "Choose a zip archive to upload",
+  uploadNotFound: "The uploaded archive was not found; upload it again",
+  providerAdded: "This connection is already an observability provider",
+  providerNotFound: "Observability provider not found",
+  chartRepositoryNameTaken: "A chart repository with this name already exists",
+  typeNotCreatable: "Applications are deployed from their source, not created here",
+} as const;
