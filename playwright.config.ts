@@ -67,8 +67,11 @@ export default defineConfig({
         AWS_REGION: "us-east-1",
         TERRAFORM_ROLE_POLL_SECONDS: "1",
         TERRAFORM_ROLE_WAIT_SECONDS: "120",
-        // A clone whose name contains fail-<step> fails there (environments-clone.spec.ts).
+        // A clone whose name contains fail-<step> fails there (environments-clone.spec.ts), and a service whose
+        // name contains fail-deploy fails every deployment (services-operate.spec.ts).
         ENGINE_FAILURE_INJECTION: "true",
+        // Deployments and clone steps at a fifth of their demo durations: a deploy takes seconds.
+        ENGINE_TIME_SCALE: "0.2",
       },
     },
   ],
