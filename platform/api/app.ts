@@ -10,10 +10,13 @@ import { authenticate } from "./auth";
 import { cloningRoutes } from "./cloning";
 import { environmentVariableRoutes } from "./environment-variables";
 import { environmentRoutes } from "./environments";
+import { environmentNeighbourRoutes } from "./environment-neighbours";
 import { handleError, handleNotFound } from "./errors";
 import { featureFlagRoutes } from "./feature-flags";
 import { healthRoutes } from "./health";
+import { resourceTelemetryRoutes } from "./resource-telemetry";
 import { tenantRoutes } from "./tenants";
+import { serviceRoutes } from "./services";
 import { requireOrganizationAccess } from "./tenancy";
 import { toolRoutes } from "./tools";
 
@@ -59,6 +62,15 @@ export function createApiApp(deps: ApiDependencies): Hono {
     "/v2/organizations/:tenantId/environments/:environmentId/environment-variables",
     environmentVariableRoutes({ db: deps.db, secrets }),
   );
+  app.route(
+    "/v2/organizations/:tenantId/environments/:environmentId/infrastructure",
+    serviceRoutes({ db: deps.db, engine, secrets }),
+  );
+  app.route(
+    "/v2/organizations/:tenantId/environments/:environmentId",
+    resourceTelemetryRoutes({ db: deps.db, driver: engine.driver, now: engine.now }),
+  );
+  app.route("/v2/organizations/:tenantId/environments/:environmentId", environmentNeighbourRoutes(deps));
   app.route("/tenant/:tenantId/workspace", cloningRoutes({ db: deps.db, engine }));
   app.route("/", toolRoutes({ db: deps.db, jobs: deps.terraformJobs ?? createTerraformJobs(deps) }));
   return app;

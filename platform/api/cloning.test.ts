@@ -13,7 +13,14 @@ import {
   type Environment,
 } from "#contract/environments";
 import { apiErrorCodes, apiErrorMessages, apiErrorSchema } from "#contract/errors";
-import { environmentVariables } from "../db/schema";
+import {
+  defaultServiceConfigs,
+  defaultServiceSettings,
+  resourceListSchema,
+  resourceResponseSchema,
+  servicePaths,
+} from "#contract/services";
+import { environmentVariables, resources } from "../db/schema";
 import { openTestApi, testEngineConfig, type TestApi, type TestMember } from "./test-harness";
 
 let api: TestApi;
@@ -416,5 +423,59 @@ describe("PUT .../clone/exit", () => {
     expect(again.status).toBe(409);
     expect(await again.json()).toEqual(notCloning);
     expect((await environmentOf(member, created.id)).cloningStage).toBe("STAGE_CANCELED");
+  });
+});
+
+describe("cloning services", () => {
+  it("drafts the source's resources, provisions them at the launch, and drafts its applications for review", async () => {
+    const { member, tenantId, source } = await sourceScene();
+    const create = (body: unknown) => send(member, "POST", servicePaths.list(tenantId, source.id), body);
+    expect(
+      (
+        await create({
+          serviceType: "cache",
+          name: "sessions",
+          config: defaultServiceConfigs.cache,
+          launch: true,
+        })
+      ).status,
+    ).toBe(201);
+    await api.db.insert(resources).values({
+      environmentId: source.id,
+      name: "web",
+      serviceType: "application",
+      stage: "STAGE_COMPLETED",
+      config: { image: "ghcr.io/acme/web:1.4.2" },
+      settings: defaultServiceSettings,
+    });
+    await api.engine.runner.runUntilIdle();
+
+    const target = await clone(member, source.id, { name: "copy-with-services" });
+    await api.engine.runner.runUntilIdle();
+    const servicesOf = async () => {
+      const response = await send(member, "GET", servicePaths.list(tenantId, target.id));
+      return resourceListSchema.parse(await response.json()).infrastructure;
+    };
+    expect((await servicesOf()).map(({ name, stage }) => ({ name, stage }))).toEqual([
+      { name: "sessions", stage: "STAGE_DRAFT" },
+    ]);
+
+    await send(member, "POST", environmentPaths.cloneLaunchResources(tenantId, target.id));
+    await api.engine.runner.runUntilIdle();
+    expect((await stateOf(member, target.id)).infraState).toBe("REVIEW_AND_DEPLOY_APPLICATIONS");
+    const services = await servicesOf();
+    expect(
+      services.map(({ name, stage }) => ({ name, stage })).sort((a, b) => a.name.localeCompare(b.name)),
+    ).toEqual([
+      { name: "sessions", stage: "STAGE_COMPLETED" },
+      { name: "web", stage: "STAGE_DRAFT" },
+    ]);
+    const sessions = services.find((service) => service.name === "sessions");
+    const detail = await send(member, "GET", servicePaths.one(tenantId, target.id, sessions?.id ?? ""));
+    const { resource } = resourceResponseSchema.parse(await detail.json());
+    expect(resource.history.map((entry) => [entry.action, entry.actor, entry.outcome])).toEqual([
+      ["Provision", "Platform", "STAGE_COMPLETED"],
+      ["Save", "Platform", null],
+    ]);
   });
 });

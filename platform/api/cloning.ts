@@ -14,6 +14,7 @@ import { environments } from "../db/schema";
 import { cloneJobOf, cloneStateOf } from "../engine/cloning";
 import type { Engine } from "../engine/engine";
 import { toEnvironment } from "../environments/records";
+import { noServices, serviceTotalsOf } from "../services/totals";
 import { conflict, conflictOn, invalidFields } from "./errors";
 import { assertCloudPlacement, findEnvironment, hasUnfinishedJobs } from "./environments";
 import { currentOrganization, type OrganizationEnv } from "./tenancy";
@@ -112,7 +113,10 @@ export function cloningRoutes({ db, engine }: { db: Database; engine: Engine }) 
       if (!updated) throw new Error("the locked environment was not updated");
       return updated;
     });
-    return sendJson(c, environmentResponseSchema, { environment: toEnvironment(exited) });
+    const totals = await serviceTotalsOf(db, [exited.id]);
+    return sendJson(c, environmentResponseSchema, {
+      environment: toEnvironment(exited, totals.get(exited.id) ?? noServices),
+    });
   });
 
   return routes;

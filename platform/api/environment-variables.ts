@@ -14,6 +14,7 @@ import {
 } from "#contract/environments";
 import type { Database } from "../db/index";
 import { environmentVariables } from "../db/schema";
+import { servicesReferencing } from "../services/references";
 import {
   plaintextOf,
   storedValue,
@@ -277,8 +278,9 @@ export function environmentVariableRoutes({ db, secrets }: { db: Database; secre
         and(eq(environmentVariables.environmentId, environment.id), eq(environmentVariables.name, name)),
       );
     if (!variable) throw variableNotFound();
-    // Services do not exist on the platform yet, so no service can reference a variable.
-    return sendJson(c, referencedServicesSchema, { services: [] });
+    return sendJson(c, referencedServicesSchema, {
+      services: await servicesReferencing(db, environment.id, name),
+    });
   });
 
   return routes;

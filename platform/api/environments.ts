@@ -24,6 +24,7 @@ import { CLONE_JOB_KIND } from "../engine/cloning";
 import { unfinishedJobStatuses } from "../engine/jobs";
 import { estimateEnvironmentCost } from "../engine/pricing";
 import { addonsOf, configOf, toEnvironment, type EnvironmentRow } from "../environments/records";
+import { noServices, serviceTotalsOf } from "../services/totals";
 import { conflict, conflictOn, invalidFields, notFound } from "./errors";
 import { flagsOfTenant } from "./feature-flags";
 import { currentOrganization, type OrganizationEnv } from "./tenancy";
@@ -142,7 +143,13 @@ export function environmentRoutes({ db }: { db: Database }) {
   routes.get("/", async (c) => {
     const { tenantId } = currentOrganization(c);
     const rows = await environmentsOfTenant(tenantId);
-    return sendJson(c, environmentListSchema, { environments: rows.map(toEnvironment) });
+    const totals = await serviceTotalsOf(
+      db,
+      rows.map((row) => row.id),
+    );
+    return sendJson(c, environmentListSchema, {
+      environments: rows.map((row) => toEnvironment(row, totals.get(row.id) ?? noServices)),
+    });
   });
 
   routes.post("/", async (c) => {
@@ -177,7 +184,10 @@ export function environmentRoutes({ db }: { db: Database }) {
   routes.get("/:environmentId", async (c) => {
     const { tenantId } = currentOrganization(c);
     const row = await findEnvironment(db, tenantId, c.req.param("environmentId"));
-    return sendJson(c, environmentResponseSchema, { environment: toEnvironment(row) });
+    const totals = await serviceTotalsOf(db, [row.id]);
+    return sendJson(c, environmentResponseSchema, {
+      environment: toEnvironment(row, totals.get(row.id) ?? noServices),
+    });
   });
 
   /**

@@ -12,9 +12,13 @@ import {
   featureFlags,
   memberships,
   organizations,
+  resourceHistory,
+  resources,
+  serverlessUploads,
   users,
 } from "../db/schema";
 import { openTestDb } from "../db/test-db";
+import type { CloudDriver } from "../engine/driver";
 import { createEngine } from "../engine/engine";
 import { ephemeralSecretCipher } from "../secrets/cipher";
 import { createApiApp } from "./app";
@@ -64,7 +68,10 @@ export function uniqueName(prefix: string): string {
 }
 
 /** The API over a fresh test database (PGlite, or PostgreSQL under TEST_DATABASE_URL) with typed data factories. */
-export async function openTestApi(configOverrides: Partial<PlatformConfig> = {}) {
+export async function openTestApi(
+  configOverrides: Partial<PlatformConfig> = {},
+  { driver }: { driver?: CloudDriver } = {},
+) {
   const database = await openTestDb();
   const db: Database = database.db;
   await ensureRoles(db);
@@ -74,7 +81,7 @@ export async function openTestApi(configOverrides: Partial<PlatformConfig> = {})
     audience: config.audience,
   });
   const secrets = ephemeralSecretCipher();
-  const engine = createEngine({ db, config, secrets });
+  const engine = createEngine({ db, config, secrets, driver });
   const app: Hono = createApiApp({ db, config, jwks: tokens.jwks, secrets, engine });
 
   function call(method: string, path: string, { token, json, rawBody, headers = {} }: CallOptions = {}) {
@@ -137,15 +144,27 @@ export async function openTestApi(configOverrides: Partial<PlatformConfig> = {})
 
   /** Row counts of every table the API writes, to prove a rejected request wrote nothing. */
   async function countRows() {
-    const [[organizationRows], [membershipRows], [environmentRows], [flagRows], [variableRows], [jobRows]] =
-      await Promise.all([
-        db.select({ value: count() }).from(organizations),
-        db.select({ value: count() }).from(memberships),
-        db.select({ value: count() }).from(environments),
-        db.select({ value: count() }).from(featureFlags),
-        db.select({ value: count() }).from(environmentVariables),
-        db.select({ value: count() }).from(engineJobs),
-      ]);
+    const [
+      [organizationRows],
+      [membershipRows],
+      [environmentRows],
+      [flagRows],
+      [variableRows],
+      [jobRows],
+      [resourceRows],
+      [historyRows],
+      [uploadRows],
+    ] = await Promise.all([
+      db.select({ value: count() }).from(organizations),
+      db.select({ value: count() }).from(memberships),
+      db.select({ value: count() }).from(environments),
+      db.select({ value: count() }).from(featureFlags),
+      db.select({ value: count() }).from(environmentVariables),
+      db.select({ value: count() }).from(engineJobs),
+      db.select({ value: count() }).from(resources),
+      db.select({ value: count() }).from(resourceHistory),
+      db.select({ value: count() }).from(serverlessUploads),
+    ]);
     return {
       organizations: organizationRows?.value,
       memberships: membershipRows?.value,
@@ -153,6 +172,9 @@ export async function openTestApi(configOverrides: Partial<PlatformConfig> = {})
       featureFlags: flagRows?.value,
       environmentVariables: variableRows?.value,
       engineJobs: jobRows?.value,
+      resources: resourceRows?.value,
+      resourceHistory: historyRows?.value,
+      serverlessUploads: uploadRows?.value,
     };
   }
 

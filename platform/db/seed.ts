@@ -1,9 +1,20 @@
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import type { RoleName } from "#contract/identity";
+import {
+  defaultServiceConfigs,
+  defaultServiceSettings,
+  type ServiceConfig,
+  type ServiceSettings,
+  type ServiceType,
+} from "#contract/services";
+import { createDeploys } from "../engine/deploys";
+import type { CloudDriver } from "../engine/driver";
+import { createSimulatedDriver } from "../engine/simulated/driver";
 import { storedValue } from "../environments/variables";
 import { hashPassword } from "../identity/passwords";
 import type { SecretCipher } from "../secrets/cipher";
+import { createService } from "../services/services";
 import type { Database } from "./index";
 import { environments, environmentVariables, memberships, organizations, roles, users } from "./schema";
 
@@ -66,8 +77,61 @@ const demoEnvironments: { name: string; variables: { name: string; value: string
   },
 ];
 
+/** Acme Corp's deployed services in production, oldest first; the network first, as the others need it. */
+const demoServices: {
+  serviceType: ServiceType;
+  name: string;
+  config: Record<string, unknown>;
+  settings?: Partial<ServiceSettings>;
+}[] = [
+  { serviceType: "network", name: "main-vpc", config: defaultServiceConfigs.network },
+  {
+    serviceType: "database",
+    name: "orders-db",
+    config: {
+      ...defaultServiceConfigs.database,
+      instanceSize: "db.t4g.medium",
+      storageGb: 100,
+      multiAz: true,
+      username: "orders",
+    } satisfies ServiceConfig<"database">,
+  },
+  { serviceType: "cache", name: "session-cache", config: defaultServiceConfigs.cache },
+  { serviceType: "queue", name: "jobs-queue", config: defaultServiceConfigs.queue },
+  {
+    serviceType: "application",
+    name: "web",
+    config: { image: "ghcr.io/acme/web:1.4.2" },
+    settings: {
+      envvars: [
+        { name: "NODE_ENV", value: "${NODE_ENV}" },
+        { name: "API_URL", value: "http://api:8080" },
+      ],
+      networking: { port: 3000, public: true, customDomain: "" },
+      healthCheck: { ...defaultServiceSettings.healthCheck, port: 3000 },
+    },
+  },
+  {
+    serviceType: "application",
+    name: "api",
+    config: { image: "ghcr.io/acme/api:2.0.1" },
+    settings: {
+      envvars: [
+        { name: "LOG_LEVEL", value: "${LOG_LEVEL}" },
+        { name: "DATABASE_PASSWORD", value: "${DB_PASSWORD}" },
+      ],
+      scaling: { minInstances: 2, maxInstances: 6, targetCpuPercent: 65 },
+    },
+  },
+];
+
+const SEEDED_SERVICES_AGE_MS = 3 * 24 * 3600 * 1000;
+
 /** Seeds the demo organizations and accounts once: a database that already has users is left alone. */
-export async function seedDemoData(db: Database, { secrets }: { secrets: SecretCipher }): Promise<boolean> {
+export async function seedDemoData(
+  db: Database,
+  { secrets, driver = createSimulatedDriver() }: { secrets: SecretCipher; driver?: CloudDriver },
+): Promise<boolean> {
   const existing = await db.select({ id: users.id }).from(users).limit(1);
   if (existing.length) return false;
   const passwordHash = await hashPassword(DEMO_PASSWORD);
@@ -105,6 +169,38 @@ export async function seedDemoData(db: Database, { secrets }: { secrets: SecretC
           };
         }),
       );
+      if (name !== "production") continue;
+      // Deployed as the engine would have deployed them a few days ago: history, logs and sealed secrets included.
+      const deploys = createDeploys({ driver, secrets, settings: { timeScale: 1, failureInjection: false } });
+      let at = Date.now() - SEEDED_SERVICES_AGE_MS;
+      for (const service of demoServices) {
+        const created = await createService(
+          tx,
+          {
+            environment,
+            serviceType: service.serviceType,
+            name: service.name,
+            config: service.config,
+            settings: { ...defaultServiceSettings, ...service.settings },
+            launch: true,
+            actor: "Ada Lovelace",
+          },
+          new Date(at),
+        );
+        if (!created) throw new Error(`${service.name} was not seeded`);
+        await deploys.deployAtOnce(
+          tx,
+          {
+            resource: created.resource,
+            environment,
+            historyId: created.history.id,
+            action: "Create",
+            deployNumber: 1,
+          },
+          new Date(at),
+        );
+        at += 15 * 60 * 1000;
+      }
     }
   });
   return true;

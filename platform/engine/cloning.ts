@@ -1,13 +1,17 @@
-import { and, desc, eq } from "drizzle-orm";
+import { and, desc, eq, ne } from "drizzle-orm";
 import { z } from "zod";
 import { cloningStateSchema, type CloningState } from "#contract/cloning";
 import type { CloneState } from "#contract/environments";
 import type { Stage } from "#contract/stages";
 import type { EngineConfig } from "../config";
 import type { Database } from "../db/index";
-import { engineJobs, environments } from "../db/schema";
+import { engineJobs, environments, resources } from "../db/schema";
+import type { EnvironmentRow } from "../environments/records";
 import { copyVariables } from "../environments/variables";
 import { SecretDecryptionError, type SecretCipher } from "../secrets/cipher";
+import { copyServices } from "../services/copy";
+import { PLATFORM_ACTOR } from "../services/history";
+import type { Deploys } from "./deploys";
 import { enqueueJob, moveJob, type Job, type JobKind, type Transition } from "./jobs";
 
 /**
@@ -21,8 +25,10 @@ import { enqueueJob, moveJob, type Job, type JobKind, type Transition } from "./
  * CREATING_DRAFT_APPLICATIONS          drafts the source's applications → CREATING_DRAFT_APPLICATIONS_SUCCEEDED
  * REVIEW_AND_DEPLOY_APPLICATIONS       the end: the user reviews and deploys, then leaves with PUT .../clone/exit
  *
- * Services (resources and applications) do not exist on the platform yet, so the resource and application steps
- * have nothing to copy or launch; they are where that work goes. A step fails into its `_FAILED` state (a
+ * Services are copied as drafts (their configuration and settings; secrets and archives are the clone's own:
+ * passwords are made by its first deployment, a function's archive is copied): resources by
+ * CREATING_DRAFT_RESOURCES, launched by LAUNCH_RESOURCES (Provision), applications by CREATING_DRAFT_APPLICATIONS for
+ * the user to review and deploy. A step fails into its `_FAILED` state (a
  * `_SUCCEEDED` hand-off into the next step's), which ends the job; the environment stays STAGE_IN_PROGRESS until
  * the user exits the clone.
  */
@@ -83,9 +89,11 @@ export function delayOf(state: TimedState, timeScale: number): number {
 export function createCloning({
   secrets,
   settings,
+  deploys,
 }: {
   secrets: SecretCipher;
   settings: Pick<EngineConfig, "timeScale" | "failureInjection">;
+  deploys: Deploys;
 }) {
   const next = (state: TimedState): Transition => ({
     state,
@@ -127,7 +135,39 @@ export function createCloning({
         `The variables of ${source.name} could not be copied: ${error.message}.`,
       );
     }
+    await copyServices(tx, { from: source.id, to: targetId, applications: false }, now);
     return { state: "WAITING_FOR_LAUNCH_RESOURCES_EVENT", status: "waiting" } satisfies Transition;
+  }
+
+  /** LAUNCH_RESOURCES: every drafted resource of the clone is deployed (Provision), in the step's transaction. */
+  async function launchDraftResources(job: Job, tx: Database, now: Date) {
+    const environment = await targetOf(job, tx);
+    const drafts = await tx
+      .select()
+      .from(resources)
+      .where(
+        and(
+          eq(resources.environmentId, environment.id),
+          eq(resources.stage, "STAGE_DRAFT"),
+          ne(resources.serviceType, "application"),
+        ),
+      )
+      .for("update");
+    for (const resource of drafts) {
+      await deploys.launch(
+        tx,
+        { resource, environment, action: "Provision", actor: PLATFORM_ACTOR, diff: [] },
+        now,
+      );
+    }
+    return next("LAUNCH_RESOURCES_SUCCEEDED");
+  }
+
+  async function targetOf(job: Job, tx: Database): Promise<EnvironmentRow> {
+    if (!job.environmentId) throw new Error(`clone job ${job.id} has no environment`);
+    const [environment] = await tx.select().from(environments).where(eq(environments.id, job.environmentId));
+    if (!environment) throw new Error(`the clone job ${job.id}'s environment is gone`);
+    return environment;
   }
 
   const kind: JobKind = {
@@ -148,11 +188,18 @@ export function createCloning({
         case "QUEUE_RESOURCES_FOR_LAUNCH":
           return next("LAUNCH_RESOURCES");
         case "LAUNCH_RESOURCES":
-          return next("LAUNCH_RESOURCES_SUCCEEDED");
+          return launchDraftResources(job, tx, now);
         case "LAUNCH_RESOURCES_SUCCEEDED":
           return next("CREATING_DRAFT_APPLICATIONS");
-        case "CREATING_DRAFT_APPLICATIONS":
+        case "CREATING_DRAFT_APPLICATIONS": {
+          const target = await targetOf(job, tx);
+          await copyServices(
+            tx,
+            { from: payload.sourceEnvironmentId, to: target.id, applications: true },
+            now,
+          );
           return next("CREATING_DRAFT_APPLICATIONS_SUCCEEDED");
+        }
         case "CREATING_DRAFT_APPLICATIONS_SUCCEEDED":
           return { state: "REVIEW_AND_DEPLOY_APPLICATIONS", status: "succeeded" };
         default:

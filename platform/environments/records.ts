@@ -42,8 +42,14 @@ export function costEstimateOf(row: EnvironmentRow) {
   });
 }
 
-/** The contract names the tenant `organizationId`; the response schema rejects an unknown stage or provider. */
-export function toEnvironment(row: EnvironmentRow): Environment {
+/**
+ * The contract names the tenant `organizationId`; the response schema rejects an unknown stage or provider. The
+ * monthly estimate is the environment's baseline and add-ons plus its services' costs.
+ */
+export function toEnvironment(
+  row: EnvironmentRow,
+  services: { count: number; monthlyCostCents: number } = { count: 0, monthlyCostCents: 0 },
+): Environment {
   return {
     id: row.id,
     name: row.name,
@@ -51,9 +57,8 @@ export function toEnvironment(row: EnvironmentRow): Environment {
     cloningStage: row.cloningStage as Stage,
     cloudProvider: row.cloudProvider as CloudProvider,
     region: row.region,
-    // Services do not exist on the platform yet, so no environment has any.
-    serviceCount: 0,
-    monthlyCostEstimate: costEstimateOf(row).monthlyCost,
+    serviceCount: services.count,
+    monthlyCostEstimate: Math.round(costEstimateOf(row).monthlyCost * 100 + services.monthlyCostCents) / 100,
     clonedFrom:
       row.clonedFromId && row.clonedFromName ? { id: row.clonedFromId, name: row.clonedFromName } : null,
     createdAt: row.createdAt.toISOString(),

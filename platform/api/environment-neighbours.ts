@@ -1,0 +1,257 @@
+import { and, asc, eq, ne, sql } from "drizzle-orm";
+import { Hono } from "hono";
+import { z } from "zod";
+import type { CloudProvider } from "#contract/cloud-providers";
+import {
+  addObservabilityProviderRequestSchema,
+  certificateQuerySchema,
+  certificateResponseSchema,
+  chartRepositoryListSchema,
+  chartRepositoryResponseSchema,
+  createChartRepositoryRequestSchema,
+  loadBalancerListSchema,
+  observabilityProviderResponseSchema,
+  observabilitySchema,
+  serviceErrorMessages,
+  serviceSettingsSchema,
+  isBusyStage,
+  type ServiceConfig,
+} from "#contract/services";
+import type { Stage } from "#contract/stages";
+import type { Database } from "../db/index";
+import { chartRepositories, observabilityProviders, resources } from "../db/schema";
+import { loadBalancerDnsName, loadBalancerIdOf, loadBalancerNameOf } from "../engine/simulated/endpoints";
+import { accountIdOf } from "../engine/simulated/resource";
+import type { EnvironmentRow } from "../environments/records";
+import { conflictOn, notFound } from "./errors";
+import { findEnvironment } from "./environments";
+import { currentOrganization, type OrganizationEnv } from "./tenancy";
+import { readJsonBody, readQuery, sendJson } from "./validation";
+
+type Certificate = NonNullable<z.input<typeof certificateResponseSchema>["certificate"]>;
+type ServiceRow = typeof resources.$inferSelect;
+
+const providerIdSchema = z.guid();
+/** How long a public ACM certificate is valid. */
+export const CERTIFICATE_VALIDITY_DAYS = 395;
+
+/**
+ * A tls service as a certificate: ISSUED once deployed (also while a redeployment runs), PENDING_VALIDATION while
+ * its first deployment runs, FAILED when it failed; drafts and canceled requests are no certificate (null).
+ */
+export function certificateOf(row: ServiceRow, environment: EnvironmentRow): Certificate | null {
+  const stage = row.stage as Stage;
+  let status: Certificate["status"];
+  if (stage === "STAGE_COMPLETED" || stage === "STAGE_SYNCING") status = "ISSUED";
+  else if (stage === "STAGE_FAILED") status = "FAILED";
+  else if (isBusyStage(stage)) status = row.deployedAt ? "ISSUED" : "PENDING_VALIDATION";
+  else return null;
+  const config = row.config as Partial<ServiceConfig<"tls">>;
+  const expiresAt =
+    status === "ISSUED" && row.deployedAt
+      ? new Date(row.deployedAt.getTime() + CERTIFICATE_VALIDITY_DAYS * 86_400_000).toISOString()
+      : null;
+  return {
+    id: `arn:aws:acm:${environment.region}:${accountIdOf(environment.name)}:certificate/${row.id}`,
+    resourceId: row.id,
+    domain: config.domain ?? "",
+    subjectAlternativeNames: config.subjectAlternativeNames ?? [],
+    status,
+    expiresAt,
+  };
+}
+
+const statusRank: Record<Certificate["status"], number> = { ISSUED: 0, PENDING_VALIDATION: 1, FAILED: 2 };
+
+/** The best of the candidates: issued before pending before failed, then the more exact match, then the newest. */
+function bestOf(
+  candidates: { certificate: Certificate; exact: boolean; createdAt: Date }[],
+): Certificate | null {
+  const [best] = candidates.sort(
+    (a, b) =>
+      statusRank[a.certificate.status] - statusRank[b.certificate.status] ||
+      Number(b.exact) - Number(a.exact) ||
+      b.createdAt.getTime() - a.createdAt.getTime(),
+  );
+  return best?.certificate ?? null;
+}
+
+/**
+ * Environment-level neighbours of services: load balancers, certificates, observability providers and chart
+ * repositories, under /v2/organizations/:tenantId/environments/:environmentId.
+ */
+export function environmentNeighbourRoutes({ db }: { db: Database }) {
+  const routes = new Hono<OrganizationEnv>();
+
+  async function environmentOf(
+    c: { req: { param: (name: string) => string | undefined } },
+    tenantId: string,
+  ) {
+    return findEnvironment(db, tenantId, c.req.param("environmentId") ?? "");
+  }
+
+  /**
+   * One internet-facing load balancer for the services made public (settings.networking.public), one internal one
+   * for the other applications; drafts never deployed have none. Names and DNS names follow the provider's formats.
+   */
+  routes.get("/applications/loadbalancers", async (c) => {
+    const environment = await environmentOf(c, currentOrganization(c).tenantId);
+    const rows = await db
+      .select({
+        id: resources.id,
+        serviceType: resources.serviceType,
+        settings: resources.settings,
+      })
+      .from(resources)
+      .where(and(eq(resources.environmentId, environment.id), ne(resources.stage, "STAGE_DRAFT")))
+      .orderBy(asc(resources.createdAt), asc(resources.id));
+    const isPublic = (settings: unknown) =>
+      serviceSettingsSchema.shape.networking.safeParse((settings as { networking?: unknown }).networking).data
+        ?.public === true;
+    const groups = {
+      "internet-facing": rows.filter((row) => isPublic(row.settings)),
+      internal: rows.filter((row) => row.serviceType === "application" && !isPublic(row.settings)),
+    } as const;
+    const placement = {
+      cloudProvider: environment.cloudProvider as CloudProvider,
+      region: environment.region,
+      environmentName: environment.name,
+    };
+    const loadBalancers = (["internet-facing", "internal"] as const)
+      .filter((scheme) => groups[scheme].length > 0)
+      .map((scheme) => {
+        const id = loadBalancerIdOf({ ...placement, scheme });
+        return {
+          id,
+          name: loadBalancerNameOf(environment.name, scheme),
+          dnsName: loadBalancerDnsName({ ...placement, scheme }),
+          scheme,
+          resourceIds: groups[scheme].map((row) => row.id),
+        };
+      });
+    return sendJson(c, loadBalancerListSchema, { loadBalancers });
+  });
+
+  async function certificatesOf(environment: EnvironmentRow) {
+    const rows = await db
+      .select()
+      .from(resources)
+      .where(and(eq(resources.environmentId, environment.id), eq(resources.serviceType, "tls")));
+    return rows.flatMap((row) => {
+      const certificate = certificateOf(row, environment);
+      return certificate ? [{ certificate, createdAt: row.createdAt }] : [];
+    });
+  }
+
+  /** GET wildcardcertificate?domain=example.com: the certificate for `*.example.com` (as its domain or a SAN). */
+  routes.get("/wildcardcertificate", async (c) => {
+    const environment = await environmentOf(c, currentOrganization(c).tenantId);
+    const { domain } = readQuery(c, certificateQuerySchema);
+    const wildcard = `*.${domain}`;
+    const candidates = (await certificatesOf(environment))
+      .filter(
+        ({ certificate }) =>
+          certificate.domain === wildcard || certificate.subjectAlternativeNames.includes(wildcard),
+      )
+      .map((candidate) => ({ ...candidate, exact: candidate.certificate.domain === wildcard }));
+    return sendJson(c, certificateResponseSchema, { certificate: bestOf(candidates) });
+  });
+
+  /** GET certificates/match?domain=api.example.com: a certificate naming it, or `*.example.com`. */
+  routes.get("/certificates/match", async (c) => {
+    const environment = await environmentOf(c, currentOrganization(c).tenantId);
+    const { domain } = readQuery(c, certificateQuerySchema);
+    const parent = domain.slice(domain.indexOf(".") + 1);
+    const wildcard = parent.includes(".") ? `*.${parent}` : null;
+    const candidates = (await certificatesOf(environment)).flatMap((candidate) => {
+      const names = [candidate.certificate.domain, ...candidate.certificate.subjectAlternativeNames];
+      if (names.includes(domain)) return [{ ...candidate, exact: true }];
+      if (wildcard && names.includes(wildcard)) return [{ ...candidate, exact: false }];
+      return [];
+    });
+    return sendJson(c, certificateResponseSchema, { certificate: bestOf(candidates) });
+  });
+
+  const toProvider = (row: typeof observabilityProviders.$inferSelect) => ({
+    id: row.id,
+    connectionId: row.connectionId,
+    createdAt: row.createdAt.toISOString(),
+  });
+
+  routes.get("/observability", async (c) => {
+    const environment = await environmentOf(c, currentOrganization(c).tenantId);
+    const rows = await db
+      .select()
+      .from(observabilityProviders)
+      .where(eq(observabilityProviders.environmentId, environment.id))
+      .orderBy(asc(observabilityProviders.createdAt), asc(observabilityProviders.id));
+    return sendJson(c, observabilitySchema, {
+      providers: rows.map(toProvider),
+      builtIn: environment.enabledAddons.includes("observability"),
+    });
+  });
+
+  routes.post("/observability/providers", async (c) => {
+    const environment = await environmentOf(c, currentOrganization(c).tenantId);
+    const body = await readJsonBody(c, addObservabilityProviderRequestSchema);
+    const [created] = await db
+      .insert(observabilityProviders)
+      .values({ environmentId: environment.id, connectionId: body["connection-id"] })
+      .onConflictDoNothing({
+        target: [observabilityProviders.environmentId, observabilityProviders.connectionId],
+      })
+      .returning();
+    if (!created) throw conflictOn("connection-id", serviceErrorMessages.providerAdded);
+    return sendJson(c, observabilityProviderResponseSchema, { provider: toProvider(created) }, 201);
+  });
+
+  routes.delete("/observability/providers/:providerId", async (c) => {
+    const environment = await environmentOf(c, currentOrganization(c).tenantId);
+    const providerId = c.req.param("providerId");
+    if (!providerIdSchema.safeParse(providerId).success)
+      throw notFound(serviceErrorMessages.providerNotFound);
+    const [deleted] = await db
+      .delete(observabilityProviders)
+      .where(
+        and(
+          eq(observabilityProviders.id, providerId),
+          eq(observabilityProviders.environmentId, environment.id),
+        ),
+      )
+      .returning({ id: observabilityProviders.id });
+    if (!deleted) throw notFound(serviceErrorMessages.providerNotFound);
+    return c.body(null, 204);
+  });
+
+  const toChartRepository = (row: typeof chartRepositories.$inferSelect) => ({
+    id: row.id,
+    name: row.name,
+    url: row.url,
+    createdAt: row.createdAt.toISOString(),
+  });
+
+  routes.get("/chart-repositories", async (c) => {
+    const environment = await environmentOf(c, currentOrganization(c).tenantId);
+    const rows = await db
+      .select()
+      .from(chartRepositories)
+      .where(eq(chartRepositories.environmentId, environment.id))
+      // Byte order, so PGlite and PostgreSQL servers with other default collations list names identically.
+      .orderBy(asc(sql`${chartRepositories.name} collate "C"`));
+    return sendJson(c, chartRepositoryListSchema, { chartRepositories: rows.map(toChartRepository) });
+  });
+
+  routes.post("/chart-repositories", async (c) => {
+    const environment = await environmentOf(c, currentOrganization(c).tenantId);
+    const { name, url } = await readJsonBody(c, createChartRepositoryRequestSchema);
+    const [created] = await db
+      .insert(chartRepositories)
+      .values({ environmentId: environment.id, name, url })
+      .onConflictDoNothing({ target: [chartRepositories.environmentId, chartRepositories.name] })
+      .returning();
+    if (!created) throw conflictOn("name", serviceErrorMessages.chartRepositoryNameTaken);
+    return sendJson(c, chartRepositoryResponseSchema, { chartRepository: toChartRepository(created) }, 201);
+  });
+
+  return routes;
+}

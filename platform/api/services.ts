@@ -1,0 +1,496 @@
+import { createHash } from "node:crypto";
+import { and, count, desc, eq, ilike, type SQL } from "drizzle-orm";
+import { Hono, type Context } from "hono";
+import { z } from "zod";
+import {
+  MAX_RETRIES,
+  SERVERLESS_UPLOAD_MAX_BYTES,
+  attributeResponseSchema,
+  costEstimateSchema,
+  createResourceRequestSchema,
+  defaultServiceSettings,
+  estimateResourceCostRequestSchema,
+  resourceListQuerySchema,
+  resourceListSchema,
+  resourceResponseSchema,
+  retryResponseSchema,
+  serverlessConfigSchema,
+  serverlessUploadResponseSchema,
+  serviceConfigSchemas,
+  serviceErrorMessages,
+  updateResourceRequestSchema,
+  type ServiceSettings,
+  type ServiceType,
+} from "#contract/services";
+import { apiErrorCodes } from "#contract/errors";
+import type { CloudProvider } from "#contract/cloud-providers";
+import type { Database } from "../db/index";
+import { resourceHistory, resources, serverlessUploads } from "../db/schema";
+import { activeDeployOf } from "../engine/deploys";
+import type { Engine } from "../engine/engine";
+import { SecretDecryptionError, type SecretCipher } from "../secrets/cipher";
+import { serviceDiff } from "../services/diff";
+import { recordAction } from "../services/history";
+import {
+  attributesContextOf,
+  settingsOf,
+  stageOf,
+  toResource,
+  toResourceSummary,
+  type ResourceRow,
+} from "../services/records";
+import { createService } from "../services/services";
+import {
+  applyModeOf,
+  cancelableStages,
+  deleteBlockedStages,
+  editBlocked,
+  stageAfterDraftSaved,
+} from "../services/stages";
+import { currentUser } from "./auth";
+import { HttpError, conflict, conflictOn, invalidFields, notFound } from "./errors";
+import { findEnvironment } from "./environments";
+import { currentOrganization, type OrganizationEnv } from "./tenancy";
+import { readJsonBody, readQuery, sendJson } from "./validation";
+
+const idSchema = z.guid();
+
+/** The estimate needs no archive: a serverless function costs the same whatever its code. */
+const estimateConfigSchemas = {
+  ...serviceConfigSchemas,
+  serverless: serverlessConfigSchema.extend({ uploadId: z.string().optional() }),
+};
+
+/** The type's configuration checked, errors keyed `config.<field>` like the rest of the body's. */
+function checkConfig(
+  serviceType: ServiceType,
+  config: Record<string, unknown>,
+  { forEstimate = false }: { forEstimate?: boolean } = {},
+): Record<string, unknown> {
+  const schema = (forEstimate ? estimateConfigSchemas : serviceConfigSchemas)[serviceType];
+  const result = schema.safeParse(config);
+  if (result.success) return result.data as Record<string, unknown>;
+  const fieldErrors: Record<string, string[]> = {};
+  for (const issue of result.error.issues) {
+    (fieldErrors[["config", ...issue.path.map(String)].join(".")] ??= []).push(issue.message);
+  }
+  throw invalidFields(fieldErrors);
+}
+
+/** A serverless function's archive must have been uploaded to the same environment. */
+async function assertUploadIn(tx: Database, environmentId: string, config: Record<string, unknown>) {
+  const uploadId = config.uploadId;
+  const missing = () => invalidFields({ "config.uploadId": [serviceErrorMessages.uploadNotFound] });
+  if (typeof uploadId !== "string" || !idSchema.safeParse(uploadId).success) throw missing();
+  const [upload] = await tx
+    .select({ id: serverlessUploads.id })
+    .from(serverlessUploads)
+    .where(and(eq(serverlessUploads.id, uploadId), eq(serverlessUploads.environmentId, environmentId)));
+  if (!upload) throw missing();
+}
+
+/** `%` and `_` match themselves in a name search. */
+const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+
+/**
+ * /v2/organizations/:tenantId/environments/:environmentId/infrastructure: the environment's services (SPEC §7).
+ * Every write validates its body, then runs in one transaction that locks the service's deployment job before the
+ * service (the order the engine locks them in), and wakes the engine once committed. Secret attribute values
+ * leave only through GET attributes/{attribute}.
+ */
+export function serviceRoutes({
+  db,
+  engine,
+  secrets,
+}: {
+  db: Database;
+  engine: Engine;
+  secrets: SecretCipher;
+}) {
+  const routes = new Hono<OrganizationEnv>();
+  const { driver, deploys } = engine;
+
+  const environmentOf = (c: Context<OrganizationEnv>, tx: Database = db) =>
+    findEnvironment(tx, currentOrganization(c).tenantId, c.req.param("environmentId") ?? "");
+
+  async function findResource(
+    tx: Database,
+    environmentId: string,
+    resourceId: string,
+    { lock = false }: { lock?: boolean } = {},
+  ): Promise<ResourceRow> {
+    if (!idSchema.safeParse(resourceId).success) throw notFound(serviceErrorMessages.notFound);
+    const query = tx
+      .select()
+      .from(resources)
+      .where(and(eq(resources.id, resourceId), eq(resources.environmentId, environmentId)));
+    const [row] = lock ? await query.for("update") : await query;
+    if (!row) throw notFound(serviceErrorMessages.notFound);
+    return row;
+  }
+
+  /** The environment, the service's running deployment and the service, locked in the engine's order. */
+  async function lockForWrite(c: Context<OrganizationEnv>, tx: Database) {
+    const environment = await environmentOf(c, tx);
+    const resourceId = c.req.param("resourceId") ?? "";
+    if (!idSchema.safeParse(resourceId).success) throw notFound(serviceErrorMessages.notFound);
+    const job = await activeDeployOf(tx, resourceId, { lock: true });
+    const resource = await findResource(tx, environment.id, resourceId, { lock: true });
+    return { environment, job, resource };
+  }
+
+  async function viewOf(tx: Database, resourceId: string) {
+    const [row] = await tx.select().from(resources).where(eq(resources.id, resourceId));
+    if (!row) throw notFound(serviceErrorMessages.notFound);
+    const history = await tx.select().from(resourceHistory).where(eq(resourceHistory.resourceId, row.id));
+    return toResource(row, history, driver.secretAttributeNames(row.serviceType as ServiceType));
+  }
+
+  async function update(tx: Database, id: string, values: Partial<ResourceRow>, now: Date) {
+    const [row] = await tx
+      .update(resources)
+      .set({ ...values, updatedAt: now })
+      .where(eq(resources.id, id))
+      .returning();
+    if (!row) throw new Error("the locked service was not updated");
+    return row;
+  }
+
+  /** Checks a PUT body against the service: configuration (field errors first), then version, then stage. */
+  async function checkedChange(
+    tx: Database,
+    resource: ResourceRow,
+    body: z.output<typeof updateResourceRequestSchema>,
+  ) {
+    const serviceType = resource.serviceType as ServiceType;
+    const config = body.config ? checkConfig(serviceType, body.config) : undefined;
+    if (config && serviceType === "serverless") await assertUploadIn(tx, resource.environmentId, config);
+    if (body.version !== resource.version) throw conflict(serviceErrorMessages.staleVersion);
+    if (editBlocked(stageOf(resource))) throw conflict(serviceErrorMessages.deploymentRunning);
+    return { config, settings: body.settings };
+  }
+
+  routes.get("/", async (c) => {
+    const query = readQuery(c, resourceListQuerySchema);
+    const environment = await environmentOf(c);
+    const conditions: SQL[] = [eq(resources.environmentId, environment.id)];
+    if (query.serviceType) conditions.push(eq(resources.serviceType, query.serviceType));
+    if (query.stage) conditions.push(eq(resources.stage, query.stage));
+    if (query.text) conditions.push(ilike(resources.name, likePattern(query.text)));
+    const where = and(...conditions);
+    const [rows, [total]] = await Promise.all([
+      db
+        .select()
+        .from(resources)
+        .where(where)
+        .orderBy(desc(resources.createdAt), desc(resources.id))
+        .limit(query.pageSize)
+        .offset((query.page - 1) * query.pageSize),
+      db.select({ value: count() }).from(resources).where(where),
+    ]);
+    return sendJson(c, resourceListSchema, {
+      infrastructure: rows.map(toResourceSummary),
+      total: total?.value ?? 0,
+      page: query.page,
+      pageSize: query.pageSize,
+    });
+  });
+
+  routes.post("/", async (c) => {
+    const body = await readJsonBody(c, createResourceRequestSchema);
+    if (body.serviceType === "application") {
+      throw invalidFields({ serviceType: [serviceErrorMessages.typeNotCreatable] });
+    }
+    const config = checkConfig(body.serviceType, body.config);
+    const settings: ServiceSettings = body.settings ?? defaultServiceSettings;
+    const actor = currentUser(c).name;
+    const now = engine.now();
+    const id = await db.transaction(async (tx) => {
+      const environment = await findEnvironment(
+        tx,
+        currentOrganization(c).tenantId,
+        c.req.param("environmentId") ?? "",
+        {
+          lock: "share",
+        },
+      );
+      if (body.serviceType === "serverless") await assertUploadIn(tx, environment.id, config);
+      const created = await createService(
+        tx,
+        {
+          environment,
+          serviceType: body.serviceType,
+          name: body.name,
+          config,
+          settings,
+          launch: body.launch,
+          actor,
+        },
+        now,
+      );
+      if (!created) throw conflictOn("name", serviceErrorMessages.nameTaken);
+      if (body.launch) {
+        await deploys.enqueue(
+          tx,
+          {
+            resource: created.resource,
+            environment,
+            historyId: created.history.id,
+            action: "Create",
+            deployNumber: 1,
+          },
+          now,
+        );
+      }
+      return created.resource.id;
+    });
+    engine.runner.wake();
+    return sendJson(c, resourceResponseSchema, { resource: await viewOf(db, id) }, 201);
+  });
+
+  // Registered before the `/:resourceId` routes, which would otherwise see these names as ids.
+  routes.post("/estimate-cost", async (c) => {
+    const body = await readJsonBody(c, estimateResourceCostRequestSchema);
+    const config = checkConfig(body.serviceType, body.config, { forEstimate: true });
+    const environment = await environmentOf(c);
+    return sendJson(
+      c,
+      costEstimateSchema,
+      driver.price({
+        serviceType: body.serviceType,
+        config,
+        settings: body.settings ?? defaultServiceSettings,
+        cloudProvider: environment.cloudProvider as CloudProvider,
+        region: environment.region,
+      }),
+    );
+  });
+
+  routes.post("/serverless/upload", async (c) => {
+    const environment = await environmentOf(c);
+    const tooLarge = () =>
+      new HttpError(413, {
+        message: serviceErrorMessages.uploadTooLarge,
+        code: apiErrorCodes.validationFailed,
+      });
+    // Refused before reading a body that cannot fit (the multipart envelope adds a little to the file).
+    if (Number(c.req.header("Content-Length") ?? 0) > SERVERLESS_UPLOAD_MAX_BYTES + 64 * 1024)
+      throw tooLarge();
+    let form: Record<string, unknown>;
+    try {
+      form = await c.req.parseBody();
+    } catch {
+      throw invalidFields({ file: [serviceErrorMessages.uploadMissing] });
+    }
+    const file = form.file;
+    if (!(file instanceof File) || file.size === 0)
+      throw invalidFields({ file: [serviceErrorMessages.uploadMissing] });
+    if (file.size > SERVERLESS_UPLOAD_MAX_BYTES) throw tooLarge();
+    const bytes = Buffer.from(await file.arrayBuffer());
+    if (!bytes.subarray(0, 4).equals(Buffer.from([0x50, 0x4b, 0x03, 0x04]))) {
+      throw invalidFields({ file: [serviceErrorMessages.uploadNotZip] });
+    }
+    const [upload] = await db
+      .insert(serverlessUploads)
+      .values({
+        environmentId: environment.id,
+        fileName: file.name || "function.zip",
+        sizeBytes: bytes.length,
+        sha256: createHash("sha256").update(bytes).digest("hex"),
+        content: bytes.toString("base64"),
+        createdAt: engine.now(),
+      })
+      .returning();
+    if (!upload) throw new Error("the upload was not stored");
+    return sendJson(
+      c,
+      serverlessUploadResponseSchema,
+      {
+        upload: {
+          id: upload.id,
+          fileName: upload.fileName,
+          sizeBytes: upload.sizeBytes,
+          sha256: upload.sha256,
+          createdAt: upload.createdAt.toISOString(),
+        },
+      },
+      201,
+    );
+  });
+
+  routes.get("/:resourceId", async (c) => {
+    const environment = await environmentOf(c);
+    const row = await findResource(db, environment.id, c.req.param("resourceId"));
+    return sendJson(c, resourceResponseSchema, { resource: await viewOf(db, row.id) });
+  });
+
+  /** Applies at once: saves a never-launched service, syncs a settings-only change, redeploys anything else. */
+  routes.put("/:resourceId", async (c) => {
+    const body = await readJsonBody(c, updateResourceRequestSchema);
+    const actor = currentUser(c).name;
+    const now = engine.now();
+    const id = await db.transaction(async (tx) => {
+      const { environment, resource } = await lockForWrite(c, tx);
+      const change = await checkedChange(tx, resource, body);
+      const before = { config: resource.config, settings: settingsOf(resource) };
+      const after = { config: change.config ?? before.config, settings: change.settings ?? before.settings };
+      const diff = serviceDiff(before, after);
+      if (!diff.length) return resource.id;
+      const saved = await update(tx, resource.id, { ...after, version: resource.version + 1 }, now);
+      const mode = applyModeOf({
+        stage: stageOf(resource),
+        deployed: resource.deployedAt !== null,
+        configChanged: diff.some((entry) => entry.path.startsWith("config.")),
+      });
+      if (mode === "save") {
+        await recordAction(tx, { resourceId: resource.id, action: "Save", actor, diff }, now);
+      } else {
+        await deploys.launch(
+          tx,
+          { resource: saved, environment, action: "Relaunch", actor, diff, sync: mode === "sync" },
+          now,
+        );
+      }
+      return resource.id;
+    });
+    engine.runner.wake();
+    return sendJson(c, resourceResponseSchema, { resource: await viewOf(db, id) });
+  });
+
+  /** Saves changes for a later launch (Save); parts left out keep the draft's, or the current, values. */
+  routes.put("/:resourceId/draft", async (c) => {
+    const body = await readJsonBody(c, updateResourceRequestSchema);
+    const actor = currentUser(c).name;
+    const now = engine.now();
+    const id = await db.transaction(async (tx) => {
+      const { resource } = await lockForWrite(c, tx);
+      const change = await checkedChange(tx, resource, body);
+      const current = { config: resource.config, settings: settingsOf(resource) };
+      const draft = {
+        config: change.config ?? resource.draft?.config ?? current.config,
+        settings:
+          change.settings ?? (resource.draft?.settings as ServiceSettings | undefined) ?? current.settings,
+      };
+      await update(
+        tx,
+        resource.id,
+        { draft, version: resource.version + 1, stage: stageAfterDraftSaved(stageOf(resource)) },
+        now,
+      );
+      await recordAction(
+        tx,
+        { resourceId: resource.id, action: "Save", actor, diff: serviceDiff(current, draft) },
+        now,
+      );
+      return resource.id;
+    });
+    return sendJson(c, resourceResponseSchema, { resource: await viewOf(db, id) });
+  });
+
+  /** Launches the draft (Provision) or, with none, redeploys the current configuration (Relaunch). */
+  routes.post("/:resourceId/draft/launch", async (c) => {
+    const actor = currentUser(c).name;
+    const now = engine.now();
+    const id = await db.transaction(async (tx) => {
+      const { environment, resource } = await lockForWrite(c, tx);
+      if (editBlocked(stageOf(resource))) throw conflict(serviceErrorMessages.deploymentRunning);
+      const current = { config: resource.config, settings: settingsOf(resource) };
+      const launched = resource.draft ?? current;
+      const saved = await update(
+        tx,
+        resource.id,
+        { ...launched, draft: null, version: resource.version + 1 },
+        now,
+      );
+      await deploys.launch(
+        tx,
+        {
+          resource: saved,
+          environment,
+          action: resource.draft ? "Provision" : "Relaunch",
+          actor,
+          diff: serviceDiff(current, launched),
+        },
+        now,
+      );
+      return resource.id;
+    });
+    engine.runner.wake();
+    return sendJson(c, resourceResponseSchema, { resource: await viewOf(db, id) });
+  });
+
+  /** Redeploys a failed service as it is (Relaunch), at most MAX_RETRIES times since its last success. */
+  routes.post("/:resourceId/retry", async (c) => {
+    const actor = currentUser(c).name;
+    const now = engine.now();
+    await db.transaction(async (tx) => {
+      const { environment, resource } = await lockForWrite(c, tx);
+      if (stageOf(resource) !== "STAGE_FAILED") throw conflict(serviceErrorMessages.notFailed);
+      if (resource.retries >= MAX_RETRIES) throw conflict(serviceErrorMessages.retryLimit);
+      const saved = await update(
+        tx,
+        resource.id,
+        { retries: resource.retries + 1, version: resource.version + 1 },
+        now,
+      );
+      await deploys.launch(tx, { resource: saved, environment, action: "Relaunch", actor, diff: [] }, now);
+    });
+    engine.runner.wake();
+    return sendJson(c, retryResponseSchema, { success: true });
+  });
+
+  routes.post("/:resourceId/cancel", async (c) => {
+    const now = engine.now();
+    const id = await db.transaction(async (tx) => {
+      const { job, resource } = await lockForWrite(c, tx);
+      if (!job || !cancelableStages.includes(stageOf(resource)) || job.state === "CANCELING") {
+        throw conflict(serviceErrorMessages.notCancelable);
+      }
+      await update(tx, resource.id, { version: resource.version + 1 }, now);
+      await deploys.cancel(tx, job, now);
+      return resource.id;
+    });
+    engine.runner.wake();
+    return sendJson(c, resourceResponseSchema, { resource: await viewOf(db, id) });
+  });
+
+  /** Removes the service with its history and logs; a deployment waiting for the network is abandoned. */
+  routes.delete("/:resourceId", async (c) => {
+    const now = engine.now();
+    await db.transaction(async (tx) => {
+      const { environment, job, resource } = await lockForWrite(c, tx);
+      if (deleteBlockedStages.includes(stageOf(resource)))
+        throw conflict(serviceErrorMessages.deploymentRunning);
+      if (job) await deploys.abandon(tx, job, now);
+      await tx.delete(resources).where(eq(resources.id, resource.id));
+      if (resource.serviceType === "network") await deploys.releaseWaiting(tx, environment.id, now);
+    });
+    engine.runner.wake();
+    return c.body(null, 204);
+  });
+
+  routes.get("/:resourceId/attributes/:attribute", async (c) => {
+    const environment = await environmentOf(c);
+    const row = await findResource(db, environment.id, c.req.param("resourceId"));
+    const attribute = c.req.param("attribute");
+    if (!driver.secretAttributeNames(row.serviceType as ServiceType).includes(attribute)) {
+      throw notFound(serviceErrorMessages.attributeNotFound);
+    }
+    if (!row.sealedAttributes) throw notFound(serviceErrorMessages.attributeNotReady);
+    let values: Record<string, unknown>;
+    try {
+      values = JSON.parse(secrets.decrypt(row.sealedAttributes, attributesContextOf(row.id))) as Record<
+        string,
+        unknown
+      >;
+    } catch (error) {
+      if (!(error instanceof SecretDecryptionError)) throw error;
+      throw new HttpError(500, { message: "The service's secrets could not be read" });
+    }
+    const value = values[attribute];
+    if (typeof value !== "string") throw notFound(serviceErrorMessages.attributeNotFound);
+    return sendJson(c, attributeResponseSchema, { attribute, value });
+  });
+
+  return routes;
+}

@@ -1,0 +1,36 @@
+import type { ConfigDiff } from "#contract/services";
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/**
+ * What changed between two values, as `[{ path, before, after }]` with dotted paths (`config.storageGb`,
+ * `settings.scaling.maxInstances`). Objects are compared key by key; arrays and scalars as whole values, so a
+ * reordered list shows as one change. A key only on one side has no `before` (added) or no `after` (removed).
+ */
+export function diffOf(before: unknown, after: unknown, path = ""): ConfigDiff {
+  if (isPlainObject(before) && isPlainObject(after)) {
+    const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])].sort();
+    return keys.flatMap((key) => {
+      const childPath = path ? `${path}.${key}` : key;
+      if (!(key in after)) return [{ path: childPath, before: before[key] }];
+      if (!(key in before)) return [{ path: childPath, after: after[key] }];
+      return diffOf(before[key], after[key], childPath);
+    });
+  }
+  if (same(before, after)) return [];
+  return [{ path, before, after }];
+}
+
+/** The change of a service's configuration and settings, paths under `config.` and `settings.`. */
+export function serviceDiff(
+  before: { config: Record<string, unknown>; settings: unknown },
+  after: { config: Record<string, unknown>; settings: unknown },
+): ConfigDiff {
+  return [
+    ...diffOf(before.config, after.config, "config"),
+    ...diffOf(before.settings, after.settings, "settings"),
+  ];
+}

@@ -1,0 +1,101 @@
+import {
+  serviceSettingsSchema,
+  type HistoryEntry,
+  type Resource,
+  type ResourceAction,
+  type ResourceSummary,
+  type ServiceSettings,
+  type ServiceType,
+} from "#contract/services";
+import type { Stage } from "#contract/stages";
+import type { CloudProvider } from "#contract/cloud-providers";
+import type { resourceHistory, resources } from "../db/schema";
+import type { DriverResource } from "../engine/driver";
+import type { EnvironmentRow } from "../environments/records";
+
+export type ResourceRow = typeof resources.$inferSelect;
+export type HistoryRow = typeof resourceHistory.$inferSelect;
+
+/** Cents as stored, dollars as the contract answers. */
+export const dollarsOf = (cents: number) => cents / 100;
+export const centsOf = (dollars: number) => Math.round(dollars * 100);
+
+export function stageOf(row: ResourceRow): Stage {
+  return row.stage as Stage;
+}
+
+export function settingsOf(row: Pick<ResourceRow, "settings">): ServiceSettings {
+  return serviceSettingsSchema.parse(row.settings);
+}
+
+/** A row as the list shows it: no configuration, settings or secrets. */
+export function toResourceSummary(row: ResourceRow): ResourceSummary {
+  return {
+    id: row.id,
+    environmentId: row.environmentId,
+    name: row.name,
+    serviceType: row.serviceType as ServiceType,
+    stage: stageOf(row),
+    version: row.version,
+    retries: row.retries,
+    message: row.message,
+    monthlyCost: dollarsOf(row.monthlyCost),
+    endpoint: row.endpoint,
+    hasDraft: row.draft !== null,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+export function toHistoryEntry(row: HistoryRow): HistoryEntry {
+  return {
+    id: row.id,
+    action: row.action as ResourceAction,
+    actor: row.actor,
+    at: row.at.toISOString(),
+    outcome: row.outcome as Stage | null,
+    finishedAt: row.finishedAt?.toISOString() ?? null,
+    podNames: row.podNames,
+    diff: row.diff,
+  };
+}
+
+/**
+ * The whole service: configuration, settings, draft, pods, the names (never the values) of its secret attributes,
+ * and its history newest first (entries of one service never share a time: see history.ts).
+ */
+export function toResource(
+  row: ResourceRow,
+  history: HistoryRow[],
+  secretAttributeNames: string[],
+): Resource {
+  const newestFirst = [...history].sort((a, b) => b.at.getTime() - a.at.getTime());
+  return {
+    ...toResourceSummary(row),
+    config: row.config,
+    settings: settingsOf(row),
+    draft: row.draft
+      ? { config: row.draft.config, settings: serviceSettingsSchema.parse(row.draft.settings) }
+      : null,
+    pods: row.pods as Resource["pods"],
+    secretAttributes: secretAttributeNames,
+    history: newestFirst.map(toHistoryEntry),
+  };
+}
+
+/** What the driver needs to know about a service in its environment. */
+export function driverResourceOf(row: ResourceRow, environment: EnvironmentRow): DriverResource {
+  return {
+    id: row.id,
+    name: row.name,
+    serviceType: row.serviceType as ServiceType,
+    config: row.config,
+    settings: settingsOf(row),
+    environmentName: environment.name,
+    cloudProvider: environment.cloudProvider as CloudProvider,
+    region: environment.region,
+  };
+}
+
+/** The context a service's sealed attributes are bound to, so a sealed value copied to another row does not open. */
+export const attributesContextOf = (resourceId: string) => `resource-attributes:${resourceId}`;
