@@ -1,0 +1,356 @@
+// `npm run bench`: seeds an environment with 1,000 services and 100,000 log lines, starts the stack on it and
+// measures, through the app's server, the services list page, a details page and a log search (p50 and p95), the
+// same calls made directly to the platform API (the app's overhead as a ratio), and the JavaScript and CSS a first
+// visit to the list page downloads (gzip). docs/benchmarks.md explains the figures and the settings below.
+//
+//   BENCH_ITERATIONS (50)  BENCH_WARMUP (5)  BENCH_APP_PORT (3610)  BENCH_PLATFORM_PORT (4610)
+//   BENCH_SERVICES (1000)  BENCH_LOG_LINES (100000)  BENCH_SEARCH_TEXT (timeout)  BENCH_KEEP_DATA (false)
+//   BENCH_ROUTES (list,details,search)
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpus, loadavg, tmpdir } from "node:os";
+import path from "node:path";
+import { URLSearchParams } from "node:url";
+import { describe, isRedirect, request } from "./bench/http.mjs";
+import { firstVisitBytes } from "./bench/assets.mjs";
+import { platformAccessToken, signInToApp } from "./bench/sign-in.mjs";
+import { ensurePortFree, startStack, waitUntilHealthy } from "./bench/stack.mjs";
+
+const settings = {
+  iterations: positiveInteger("BENCH_ITERATIONS", 50),
+  warmup: positiveInteger("BENCH_WARMUP", 5, { allowZero: true }),
+  appPort: positiveInteger("BENCH_APP_PORT", 3610),
+  platformPort: positiveInteger("BENCH_PLATFORM_PORT", 4610),
+  searchText: process.env.BENCH_SEARCH_TEXT ?? "timeout",
+  keepData: process.env.BENCH_KEEP_DATA === "true",
+  /** Which of list, details and search to measure. */
+  routes: (process.env.BENCH_ROUTES || "list,details,search").split(",").map((route) => route.trim()),
+};
+const DEMO_EMAIL = "ada@example.com";
+const DEMO_PASSWORD = "password";
+const CLIENT_ID = "cloud-console";
+/** The first start builds when the sources changed, which takes a while. */
+const START_TIMEOUT_MS = 10 * 60_000;
+
+const ROUTES = ["list", "details", "search"];
+const unknownRoute = settings.routes.find((route) => !ROUTES.includes(route));
+if (unknownRoute) {
+  console.error(`bench: BENCH_ROUTES takes ${ROUTES.join(", ")}, not ${unknownRoute}`);
+  process.exit(2);
+}
+
+function positiveInteger(name, fallback, { allowZero = false } = {}) {
+  const raw = process.env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < (allowZero ? 0 : 1)) {
+    console.error(`bench: ${name} must be a ${allowZero ? "non-negative" : "positive"} integer, not ${raw}`);
+    process.exit(2);
+  }
+  return value;
+}
+
+const log = (message) => console.info(`bench: ${message}`);
+const workDir = mkdtempSync(path.join(tmpdir(), "cloud-console-bench-"));
+const dataDir = path.join(workDir, "data");
+const resultsFile = path.join(workDir, "bench-results.json");
+const appUrl = `http://localhost:${settings.appPort}`;
+const platformUrl = `http://localhost:${settings.platformPort}`;
+let stack;
+
+async function shutDown() {
+  if (stack) await stack.stop();
+  if (!settings.keepData) rmSync(dataDir, { recursive: true, force: true });
+}
+for (const signal of ["SIGINT", "SIGTERM"]) {
+  process.once(signal, () => {
+    console.error(`bench: ${signal}, stopping`);
+    shutDown().finally(() => process.exit(130));
+  });
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+
+/** Nearest-rank percentile of sorted milliseconds. */
+function percentile(sorted, p) {
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+}
+
+function summarize(samples) {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const mean = sorted.reduce((sum, value) => sum + value, 0) / sorted.length;
+  return {
+    p50: percentile(sorted, 50),
+    p95: percentile(sorted, 95),
+    min: sorted[0],
+    max: sorted[sorted.length - 1],
+    mean,
+  };
+}
+
+/** Calls `url` warm-up + iterations times, one at a time; any answer other than 200 stops the benchmark. */
+async function measure(label, url, options) {
+  const samples = [];
+  let bytes = 0;
+  let body = "";
+  for (let round = 0; round < settings.warmup + settings.iterations; round++) {
+    const result = await request(url, options);
+    if (result.status !== 200) {
+      const hint = isRedirect(result.status)
+        ? " (a redirect: is the page there, and is the session still valid?)"
+        : "";
+      throw new Error(`${label}: ${describe(url, result)}${hint}`);
+    }
+    if (round >= settings.warmup) samples.push(result.ms);
+    bytes = result.bytes.length;
+    body = result.text();
+  }
+  return { result: { url: url.replace(/^https?:\/\/[^/]+/, ""), bytes, ...summarize(samples) }, body };
+}
+
+/** A page's text as a reader sees it: entities decoded, React's text separators gone. */
+function pageText(html) {
+  return html
+    .replace(/<!-- -->/g, "")
+    .replace(/&quot;/g, '"')
+    .replace(/&#x27;|&#39;/g, "'")
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&amp;/g, "&");
+}
+
+const ms = (value) => value.toFixed(1);
+const kb = (bytes) => `${(bytes / 1024).toFixed(1)} kB`;
+
+function table(rows) {
+  const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => String(row[column]).length)));
+  return rows
+    .map((row, index) => {
+      const line = row.map((cell, column) =>
+        column === 0 ? String(cell).padEnd(widths[column]) : String(cell).padStart(widths[column]),
+      );
+      return index === 0
+        ? `${line.join("  ")}\n${widths.map((width) => "-".repeat(width)).join("  ")}`
+        : line.join("  ");
+    })
+    .join("\n");
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+
+async function main() {
+  const startedAt = Date.now();
+  log(`working in ${workDir}`);
+  await ensurePortFree(settings.appPort, "BENCH_APP_PORT");
+  await ensurePortFree(settings.platformPort, "BENCH_PLATFORM_PORT");
+  const machine = { cpus: cpus().length, loadAverageAtStart: loadavg()[0] };
+  if (machine.loadAverageAtStart > machine.cpus) {
+    console.warn(
+      `bench: warning: load average ${machine.loadAverageAtStart.toFixed(1)} on ${machine.cpus} CPUs: ` +
+        "other work on this machine will inflate the times",
+    );
+  }
+
+  // 1. Seed before the stack starts: PGlite's data directory is one process's at a time.
+  const seedFile = path.join(workDir, "seed.json");
+  const seeding = spawnSync(
+    process.execPath,
+    ["--import", "tsx", "scripts/bench/seed.ts", dataDir, seedFile],
+    {
+      stdio: "inherit",
+    },
+  );
+  if (seeding.status !== 0)
+    throw new Error(`seeding failed (${seeding.signal ?? `exit code ${seeding.status}`})`);
+  const seed = JSON.parse(readFileSync(seedFile, "utf8"));
+
+  // 2. The stack, on that data directory (start.mjs builds first when needed; the demo seed sees users and skips).
+  log(
+    `starting the stack: app ${appUrl}, platform ${platformUrl} (output in ${path.join(workDir, "stack.log")})`,
+  );
+  stack = startStack({
+    dataDir,
+    appPort: settings.appPort,
+    platformPort: settings.platformPort,
+    logFile: path.join(workDir, "stack.log"),
+  });
+  try {
+    await waitUntilHealthy(`${platformUrl}/api/healthz`, stack, START_TIMEOUT_MS);
+    await waitUntilHealthy(`${appUrl}/healthz`, stack, 60_000);
+  } catch (error) {
+    throw new Error(`${error.message}\n--- stack output ---\n${stack.tail()}`);
+  }
+  log(`stack ready in ${((Date.now() - startedAt) / 1000).toFixed(1)} s since the start of the run`);
+
+  // 3. Sign in as the demo user, through the app; a token of the same user for the platform.
+  const { clientSecret } = JSON.parse(readFileSync(path.join(dataDir, "secrets.json"), "utf8"));
+  const jar = await signInToApp({
+    appUrl,
+    email: DEMO_EMAIL,
+    password: DEMO_PASSWORD,
+    organization: seed.organizationId,
+  });
+  const accessToken = await platformAccessToken({
+    jar,
+    platformUrl,
+    appUrl,
+    clientId: CLIENT_ID,
+    clientSecret,
+    audience: `${platformUrl}/api`,
+    email: DEMO_EMAIL,
+    password: DEMO_PASSWORD,
+  });
+  log(`signed in as ${DEMO_EMAIL}`);
+
+  // 4. The three pages through the app, and the platform calls behind them.
+  const { servicePaths } = await importContract();
+  const { tenantId, environmentId, environmentName, hotService } = seed;
+  const page = `${appUrl}/env/${encodeURIComponent(environmentName)}/services`;
+  const scenarios = [
+    {
+      key: "list",
+      name: "services list",
+      app: page,
+      platform: servicePaths.list(tenantId, environmentId, { page: 1, pageSize: 50 }),
+      expect: (answer) => [answer.infrastructure?.[0]?.name],
+    },
+    {
+      key: "details",
+      name: "service details",
+      app: `${page}/${hotService.id}`,
+      platform: servicePaths.one(tenantId, environmentId, hotService.id),
+      expect: (answer) => [answer.resource?.config?.image],
+    },
+    {
+      key: "search",
+      name: "log search",
+      app: `${page}/${hotService.id}?${new URLSearchParams({ tab: "logs", logType: "SEARCH", text: settings.searchText })}`,
+      platform: servicePaths.logs(tenantId, environmentId, hotService.id, {
+        logType: "SEARCH",
+        text: settings.searchText,
+        limit: 200,
+      }),
+      // Lines the driver wrote in between may be newer than the page's: any of the newest few will do.
+      expect: (answer) => (answer.logs ?? []).slice(0, 5).map((line) => line.message),
+    },
+  ];
+  const bearer = { headers: { Authorization: `Bearer ${accessToken}`, Accept: "application/json" } };
+  const results = [];
+  const warnings = [];
+  for (const scenario of scenarios.filter(({ key }) => settings.routes.includes(key))) {
+    log(`measuring ${scenario.name}: ${settings.warmup} warm-up + ${settings.iterations} calls each way`);
+    const app = await measure(`${scenario.name} (app)`, scenario.app, {
+      jar,
+      headers: { Accept: "text/html" },
+    });
+    const platform = await measure(
+      `${scenario.name} (platform)`,
+      `${platformUrl}/api${scenario.platform}`,
+      bearer,
+    );
+    // The app answers 200 even when a call behind a page fails (it shows the error on the page), so check that the
+    // page shows what the platform answered.
+    const expected = scenario.expect(JSON.parse(platform.body)).filter(Boolean);
+    const text = pageText(app.body);
+    if (expected.length && !expected.some((value) => text.includes(value))) {
+      warnings.push(
+        `${scenario.name}: the app's page does not show "${expected[0]}", which the platform answered`,
+      );
+    }
+    results.push({
+      name: scenario.name,
+      app: app.result,
+      platform: platform.result,
+      ratio: app.result.p50 / platform.result.p50,
+    });
+  }
+
+  // 5. What a first visit to the list page downloads.
+  const bytes = await firstVisitBytes(page, { jar, origin: appUrl });
+
+  // 6. Report.
+  const report = {
+    at: new Date().toISOString(),
+    node: process.version,
+    machine: { ...machine, loadAverageAtEnd: loadavg()[0] },
+    settings: { iterations: settings.iterations, warmup: settings.warmup, searchText: settings.searchText },
+    data: {
+      services: seed.services,
+      logLines: seed.logLines,
+      detailsService: hotService,
+      seededInMs: seed.seededInMs,
+    },
+    timings: results,
+    warnings,
+    firstVisit: bytes,
+    durationMs: Date.now() - startedAt,
+  };
+  writeFileSync(resultsFile, `${JSON.stringify(report, null, 2)}\n`);
+
+  console.info("");
+  console.info(
+    `${seed.services} services and ${seed.logLines} log lines in environment "${environmentName}"; details and log search of ` +
+      `${hotService.name} (${hotService.logLines} lines, ${hotService.timeoutLines} matching "${settings.searchText}"); ` +
+      `${settings.iterations} calls after ${settings.warmup} warm-up, one at a time, times in ms`,
+  );
+  console.info("");
+  console.info(
+    table([
+      [
+        "route",
+        "app p50",
+        "app p95",
+        "platform p50",
+        "platform p95",
+        "app/platform (p50)",
+        "app page",
+        "platform answer",
+      ],
+      ...results.map(({ name, app, platform, ratio }) => [
+        name,
+        ms(app.p50),
+        ms(app.p95),
+        ms(platform.p50),
+        ms(platform.p95),
+        `${ratio.toFixed(1)}x`,
+        kb(app.bytes),
+        kb(platform.bytes),
+      ]),
+    ]),
+  );
+  console.info("");
+  console.info(
+    table([
+      ["first visit to the list page", "files", "raw", "gzip"],
+      ["JavaScript", bytes.js.count, kb(bytes.js.bytes), kb(bytes.js.gzipBytes)],
+      ["CSS", bytes.css.count, kb(bytes.css.bytes), kb(bytes.css.gzipBytes)],
+      ["HTML document", 1, kb(bytes.document.bytes), kb(bytes.document.gzipBytes)],
+    ]),
+  );
+  console.info("");
+  for (const warning of warnings) console.warn(`bench: warning: ${warning}`);
+  console.info(`bench: results in ${resultsFile} (${((Date.now() - startedAt) / 1000).toFixed(0)} s in all)`);
+}
+
+/** contract/services.ts's paths, so the platform calls are exactly the ones the app makes. */
+async function importContract() {
+  const { register } = await import("tsx/esm/api");
+  register();
+  return import("../contract/services.ts");
+}
+
+let exitCode = 0;
+try {
+  await main();
+} catch (error) {
+  console.error(`bench: failed: ${error instanceof Error ? error.message : error}`);
+  if (stack && !(error instanceof Error && error.message.includes("--- stack output ---"))) {
+    console.error(
+      `--- last lines of the stack's output (${path.join(workDir, "stack.log")}) ---\n${stack.tail(20)}`,
+    );
+  }
+  exitCode = 1;
+} finally {
+  await shutDown();
+}
+process.exit(exitCode);
