@@ -45,6 +45,30 @@ export function MarketplaceIcon(props: IconProps) {
   );
 }
 
+/** Three stacked servers: services. */
+export function ServicesIcon(props: IconProps) {
+  return (
+    <Icon {...props}>
+      <rect x="3" y="3" width="18" height="5" rx="1" />
+      <rect x="3" y="10" width="18" height="5" rx="1" />
+      <rect x="3" y="17" width="18" height="4" rx="1" />
+      <path d="M7 5.5h.01M7 12.5h.01" />
+    </Icon>
+  );
+}
+
+/** Four tiles: applications. */
+export function ApplicationsIcon(props: IconProps) {
+  return (
+    <Icon {...props}>
+      <rect x="3" y="3" width="7" height="7" rx="1.5" />
+      <rect x="14" y="3" width="7" height="7" rx="1.5" />
+      <rect x="3" y="14" width="7" height="7" rx="1.5" />
+      <rect x="14" y="14" width="7" height="7" rx="1.5" />
+    </Icon>
+  );
+}
+
 /** A sidebar with an arrow pointing into it: collapse the sidebar. */
 export function CollapseSidebarIcon(props: IconProps) {
   return (

@@ -59,7 +59,7 @@ export default function EnvironmentClonePage() {
     intervalMs: RUNNING_CLONE_STEP_REFRESH_MS,
   });
   if (!environment) return null;
-  if (cloneState) return <CloneProgress state={cloneState} />;
+  if (cloneState) return <CloneProgress state={cloneState} environmentName={environment.name} />;
   return (
     <Paper withBorder p="lg" data-testid="clone-not-in-progress">
       <Stack gap="xs">

@@ -20,7 +20,12 @@ describe("the sidebar", () => {
   });
 
   it("links only to areas that exist", () => {
-    expect(appNavigation.map((item) => item.to)).toEqual(["/environments", "/mp"]);
+    expect(appNavigation.map((item) => item.to)).toEqual([
+      "/environments",
+      "/services",
+      "/applications",
+      "/mp",
+    ]);
   });
 
   it("marks an area active on its pages and below, not on look-alike paths", () => {
@@ -28,5 +33,8 @@ describe("the sidebar", () => {
     expect(isActivePath("/environments/create", "/environments")).toBe(true);
     expect(isActivePath("/environments-old", "/environments")).toBe(false);
     expect(isActivePath("/env/production", "/environments")).toBe(false);
+    expect(isActivePath("/env/production/services/r1", "/services")).toBe(true);
+    expect(isActivePath("/env/production/applications/list", "/applications")).toBe(true);
+    expect(isActivePath("/env/production/variables", "/services")).toBe(false);
   });
 });

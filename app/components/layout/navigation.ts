@@ -1,5 +1,11 @@
 import type { ComponentType } from "react";
-import { EnvironmentsIcon, MarketplaceIcon, type IconProps } from "~/components/icons";
+import {
+  ApplicationsIcon,
+  EnvironmentsIcon,
+  MarketplaceIcon,
+  ServicesIcon,
+  type IconProps,
+} from "~/components/icons";
 import { SIDEBAR_COLLAPSED_WIDTH, SIDEBAR_FALLBACK_WIDTH, SIDEBAR_WIDTH } from "~/layout";
 
 export type NavItem = {
@@ -18,6 +24,8 @@ export type NavItem = {
  */
 export const appNavigation: readonly NavItem[] = [
   { label: "Environments", to: "/environments", icon: EnvironmentsIcon },
+  { label: "Services", to: "/services", icon: ServicesIcon },
+  { label: "Applications", to: "/applications", icon: ApplicationsIcon },
   { label: "Marketplace", to: "/mp", icon: MarketplaceIcon },
 ];
 
@@ -34,7 +42,12 @@ export function shortLabel(item: NavItem): string {
   return item.shortLabel ?? item.label.slice(0, 3);
 }
 
-/** Whether `pathname` is inside the area `to` (the area itself or a page below it). */
+/**
+ * Whether `pathname` is inside the area `to` (the area itself or a page below it). Areas whose pages live under
+ * an environment (`/services` redirects to `/env/{name}/services`) are active there too.
+ */
 export function isActivePath(pathname: string, to: string): boolean {
-  return pathname === to || pathname.startsWith(to.endsWith("/") ? to : `${to}/`);
+  const inArea = (path: string) => path === to || path.startsWith(to.endsWith("/") ? to : `${to}/`);
+  const environmentScoped = /^\/env\/[^/]+(\/.+)$/.exec(pathname)?.[1];
+  return inArea(pathname) || (environmentScoped !== undefined && inArea(environmentScoped));
 }

@@ -1,8 +1,9 @@
 import { Alert, Badge, Group, Paper, Stack, Text, Timeline } from "@mantine/core";
-import { Form, useNavigation } from "@remix-run/react";
+import { Form, Link, useNavigation } from "@remix-run/react";
 import { isCloningFailure } from "#contract/cloning";
 import type { CloneState } from "#contract/environments";
 import { Button } from "~/components/button";
+import { servicePagePaths } from "~/features/services/paths";
 import { cloneStepLabels, cloneStepViews, type CloneStepStatus, type CloneStepView } from "./clone-steps";
 
 const statusLooks: Record<CloneStepStatus, { label: string; color: string }> = {
@@ -14,7 +15,7 @@ const statusLooks: Record<CloneStepStatus, { label: string; color: string }> = {
 };
 
 /** Each step of the clone with its status; the step waiting for the user carries what they can do. */
-export function CloneProgress({ state }: { state: CloneState }) {
+export function CloneProgress({ state, environmentName }: { state: CloneState; environmentName: string }) {
   const steps = cloneStepViews(state);
   const active = steps.findLastIndex((step) => step.status !== "pending");
   return (
@@ -38,7 +39,7 @@ export function CloneProgress({ state }: { state: CloneState }) {
               <LaunchResources />
             ) : null}
             {step.step === "REVIEW_AND_DEPLOY_APPLICATIONS" && step.status === "waiting" ? (
-              <ReviewAndDeploy />
+              <ReviewAndDeploy environmentName={environmentName} />
             ) : null}
           </Timeline.Item>
         ))}
@@ -119,7 +120,7 @@ function ExitButton({ label, variant }: { label: string; variant: "primary" | "s
   );
 }
 
-function ReviewAndDeploy() {
+function ReviewAndDeploy({ environmentName }: { environmentName: string }) {
   return (
     <Paper withBorder p="md" mt="xs" data-testid="review-and-deploy">
       <Stack gap="sm">
@@ -127,7 +128,12 @@ function ReviewAndDeploy() {
           The resources are running and the applications were created as drafts. It is over to you: review the
           draft applications and deploy them. Finish cloning to leave the clone flow.
         </Text>
-        <ExitButton label="Finish cloning" variant="primary" />
+        <Group gap="sm">
+          <Button component={Link} to={servicePagePaths.list(environmentName)} variant="secondary">
+            Review services
+          </Button>
+          <ExitButton label="Finish cloning" variant="primary" />
+        </Group>
       </Stack>
     </Paper>
   );

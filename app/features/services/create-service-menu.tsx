@@ -1,0 +1,34 @@
+import { Menu } from "@mantine/core";
+import { Link } from "@remix-run/react";
+import { creatableServiceTypes, serviceTypeLabels } from "#contract/services";
+import { Button } from "~/components/button";
+import { ChevronDownIcon } from "~/components/icons";
+import { servicePagePaths } from "./paths";
+
+/** "Create service": the ten types with a create page (SPEC §2.2), each a link to it. */
+export function CreateServiceMenu({
+  environmentName,
+  label = "Create service",
+}: {
+  environmentName: string;
+  label?: string;
+}) {
+  return (
+    <Menu position="bottom-end" withinPortal>
+      <Menu.Target>
+        <Button rightSection={<ChevronDownIcon size={16} />}>{label}</Button>
+      </Menu.Target>
+      <Menu.Dropdown aria-label="Service types">
+        {creatableServiceTypes.map((serviceType) => (
+          <Menu.Item
+            key={serviceType}
+            component={Link}
+            to={servicePagePaths.create(environmentName, serviceType)}
+          >
+            {serviceTypeLabels[serviceType]}
+          </Menu.Item>
+        ))}
+      </Menu.Dropdown>
+    </Menu>
+  );
+}

@@ -1,0 +1,55 @@
+import { useField, useFormMetadata } from "@conform-to/react";
+import { SimpleGrid } from "@mantine/core";
+import { cacheEngines, cacheNodeSizes } from "#contract/services";
+import { NumberField, SelectField, SwitchField } from "~/components/forms";
+import { optionsOf, type ConfigFieldsProps } from "./config-field";
+
+const engineLabels: Record<string, string> = { redis: "Redis", valkey: "Valkey", memcached: "Memcached" };
+type Engine = keyof typeof cacheEngines;
+const isEngine = (value: string | null | undefined): value is Engine => !!value && value in cacheEngines;
+
+export function CacheFields({ config }: ConfigFieldsProps<"cache">) {
+  const form = useFormMetadata(config.formId);
+  const fields = config.getFieldset();
+  // Subscribed here, so the versions follow the engine as it changes.
+  const [engineField] = useField<string>(fields.engine.name, { formId: config.formId });
+  const engine: Engine = isEngine(engineField.value) ? engineField.value : "redis";
+  return (
+    <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
+      <SelectField
+        field={fields.engine}
+        label="Engine"
+        data={optionsOf(Object.keys(cacheEngines), engineLabels)}
+        allowDeselect={false}
+        onChange={(value) => {
+          if (isEngine(value)) form.update({ name: fields.version.name, value: cacheEngines[value][0] });
+        }}
+      />
+      <SelectField
+        field={fields.version}
+        label="Version"
+        data={optionsOf(cacheEngines[engine])}
+        allowDeselect={false}
+      />
+      <SelectField
+        field={fields.nodeSize}
+        label="Node size"
+        data={optionsOf(cacheNodeSizes)}
+        allowDeselect={false}
+      />
+      <NumberField
+        clampBehavior="none"
+        field={fields.nodes}
+        label="Nodes"
+        min={1}
+        max={6}
+        description="1 to 6"
+      />
+      <SwitchField
+        field={fields.encryptionInTransit}
+        label="Encryption in transit"
+        description="TLS between clients and the cache"
+      />
+    </SimpleGrid>
+  );
+}

@@ -1,0 +1,30 @@
+import type { SubmissionResult } from "@conform-to/react";
+import type { Conflict } from "./conflict";
+
+/** The intents of the details page's forms (every action is a POST form carrying one). */
+export const serviceIntents = [
+  "relaunch",
+  "retry",
+  "cancel",
+  "delete",
+  "save-config",
+  "save-config-draft",
+  "discard-draft",
+  "save-settings",
+] as const;
+export type ServiceIntent = (typeof serviceIntents)[number];
+
+/**
+ * What the details page's action answers when it does not redirect: which form it is for (`form`: "config", a
+ * settings part, or an intent), that form's conform result, the platform's refusal, and a stale-version conflict.
+ */
+export type ServiceActionData = {
+  form: string;
+  result?: SubmissionResult<string[]>;
+  error?: string;
+  conflict?: Conflict;
+};
+
+export function isServiceIntent(value: unknown): value is ServiceIntent {
+  return serviceIntents.some((intent) => intent === value);
+}

@@ -1,0 +1,147 @@
+import { getFormProps, getInputProps, useForm, type FieldMetadata } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { Alert, Group, Paper, SimpleGrid, Stack } from "@mantine/core";
+import { Form, useNavigation } from "@remix-run/react";
+import { useMemo } from "react";
+import { z } from "zod";
+import { serviceConfigSchemas, type Resource } from "#contract/services";
+import { Button } from "~/components/button";
+import { FormErrors, NumberField, SelectField, SwitchField, TextField } from "~/components/forms";
+import { UnsavedChangesDialog } from "~/components/unsaved-changes-dialog";
+import { useUnsavedChanges } from "~/hooks/use-unsaved-changes";
+import type { ServiceActionData } from "./action-data";
+import { configFields, configFormDefaults, configFormSchema, type ConfigField } from "./config-form";
+import { ConflictNotice } from "./conflict-notice";
+import { useFollowVersion, useFormBaseline } from "./use-form-baseline";
+
+/** The service's configuration as a form built from its type's schema, saved as a draft or applied at once. */
+export function ConfigPanel({
+  service,
+  actionData,
+}: {
+  service: Resource;
+  actionData: ServiceActionData | undefined;
+}) {
+  const mine = actionData?.form === "config" ? actionData : undefined;
+  const navigation = useNavigation();
+  const baseline = useFormBaseline(service.version);
+  const schema = useMemo(
+    () =>
+      z.object({
+        intent: z.enum(["save-config", "save-config-draft"]),
+        version: z.number().int().positive(),
+        config: configFormSchema(service.serviceType),
+      }),
+    [service.serviceType],
+  );
+  const fields = useMemo(() => configFields(service.serviceType), [service.serviceType]);
+  const edited = service.draft?.config ?? service.config;
+  const [form, formFields] = useForm({
+    id: `service-config-${baseline[0]}`,
+    lastResult: mine?.result,
+    // The form holds text for lists; conform types defaults by the parsed values.
+    defaultValue: { config: configFormDefaults(service.serviceType, edited) } as never,
+    constraint: getZodConstraint(z.object({ config: serviceConfigSchemas[service.serviceType] })),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+  });
+  useFollowVersion(service.version, form.dirty, baseline);
+  const unsavedChanges = useUnsavedChanges(form.dirty, { formId: form.id });
+  const configFieldset = formFields.config.getFieldset();
+  const submitVersion = mine?.conflict?.version ?? baseline[0];
+  const saving = (intent: string) =>
+    navigation.state !== "idle" && navigation.formData?.get("intent") === intent;
+
+  return (
+    <Paper withBorder p="lg" maw={820}>
+      <Form method="post" preventScrollReset {...getFormProps(form)}>
+        <input type="hidden" name="version" value={submitVersion} />
+        <Stack gap="md">
+          {service.draft ? (
+            <Alert color="blue" title="A draft is waiting">
+              You are editing the saved draft. Deploy it from the Pre-deploy tab, or save and deploy here.
+            </Alert>
+          ) : null}
+          {mine?.conflict ? <ConflictNotice conflict={mine.conflict} /> : null}
+          <FormErrors errors={mine?.conflict ? undefined : form.errors} id={form.errorId} />
+          <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
+            {fields.map((field) => (
+              <ConfigFieldInput
+                key={field.name}
+                field={field}
+                meta={(configFieldset as Record<string, FieldMetadata<unknown>>)[field.name]}
+              />
+            ))}
+          </SimpleGrid>
+          <Group justify="flex-end">
+            <Button variant="ghostSecondary" disabled={!form.dirty} onClick={() => form.reset()}>
+              Undo changes
+            </Button>
+            <Button
+              type="submit"
+              name="intent"
+              value="save-config-draft"
+              variant="secondary"
+              loading={saving("save-config-draft")}
+            >
+              Save draft
+            </Button>
+            <Button type="submit" name="intent" value="save-config" loading={saving("save-config")}>
+              Save and deploy
+            </Button>
+          </Group>
+        </Stack>
+      </Form>
+      <UnsavedChangesDialog blocker={unsavedChanges} />
+    </Paper>
+  );
+}
+
+/** One configuration key, rendered by its kind: enum → select, boolean → switch, number, list, text. */
+export function ConfigFieldInput({
+  field,
+  meta,
+}: {
+  field: ConfigField;
+  meta: FieldMetadata<unknown> | undefined;
+}) {
+  if (!meta) return null;
+  switch (field.kind) {
+    case "select":
+      return (
+        <SelectField
+          field={meta as FieldMetadata<string>}
+          label={field.label}
+          data={field.options}
+          allowDeselect={false}
+        />
+      );
+    case "switch":
+      return <SwitchField field={meta as FieldMetadata<boolean>} label={field.label} mt="lg" />;
+    case "number":
+      return (
+        <NumberField
+          field={meta as FieldMetadata<number>}
+          label={field.label}
+          min={field.min}
+          max={field.max}
+          clampBehavior="none"
+        />
+      );
+    case "list":
+      return (
+        <TextField
+          field={meta as FieldMetadata<string>}
+          label={field.label}
+          description="Separate the entries with commas."
+        />
+      );
+    case "hidden": {
+      const { key, ...props } = getInputProps(meta as FieldMetadata<string>, { type: "hidden" });
+      return <input key={key} {...props} />;
+    }
+    case "text":
+      return <TextField field={meta as FieldMetadata<string>} label={field.label} />;
+  }
+}

@@ -1,0 +1,70 @@
+import { Anchor, Badge, Group, Paper, Stack, Text } from "@mantine/core";
+import { Link } from "@remix-run/react";
+import type { HistoryEntry, Resource } from "#contract/services";
+import { StageBadge } from "~/features/environments/stage-badge";
+import { servicePagePaths } from "../paths";
+import { DiffTable } from "./diff-table";
+import { formatDuration, formatTime } from "./format";
+
+/** The logs of one history entry: its pods over its time (to now while it runs). */
+export function historyLogsLink(environmentName: string, serviceId: string, entry: HistoryEntry): string {
+  return servicePagePaths.details(environmentName, serviceId, {
+    tab: "logs",
+    logType: "SEARCH",
+    podNames: entry.podNames,
+    timestamps: entry.finishedAt ? [entry.at, entry.finishedAt] : [entry.at],
+  });
+}
+
+export function HistoryPanel({ environmentName, service }: { environmentName: string; service: Resource }) {
+  if (!service.history.length) {
+    return <Text c="dimmed">Nothing has happened to this service yet.</Text>;
+  }
+  return (
+    <Stack gap="sm" component="ol" p={0} m={0} style={{ listStyle: "none" }} aria-label="History">
+      {service.history.map((entry) => {
+        const duration = formatDuration(entry.at, entry.finishedAt);
+        return (
+          <Paper key={entry.id} withBorder p="md" component="li" data-testid="history-entry">
+            <Stack gap="xs">
+              <Group justify="space-between">
+                <Group gap="sm">
+                  <Badge variant="outline">{entry.action}</Badge>
+                  <Text size="sm">{entry.actor}</Text>
+                  <Text size="sm" c="dimmed">
+                    {formatTime(entry.at)}
+                  </Text>
+                </Group>
+                <Group gap="sm">
+                  {entry.outcome ? (
+                    <StageBadge stage={entry.outcome} />
+                  ) : entry.action === "Save" ? null : (
+                    <Badge variant="light" color="blue">
+                      Running
+                    </Badge>
+                  )}
+                  {duration ? (
+                    <Text size="sm" c="dimmed">
+                      {duration}
+                    </Text>
+                  ) : null}
+                </Group>
+              </Group>
+              {entry.podNames.length ? (
+                <Text size="sm" ff="monospace">
+                  Pods: {entry.podNames.join(", ")}
+                </Text>
+              ) : null}
+              <DiffTable diff={entry.diff} label={`Changes of ${entry.action} at ${formatTime(entry.at)}`} />
+              {entry.action === "Save" ? null : (
+                <Anchor component={Link} to={historyLogsLink(environmentName, service.id, entry)} size="sm">
+                  View logs
+                </Anchor>
+              )}
+            </Stack>
+          </Paper>
+        );
+      })}
+    </Stack>
+  );
+}

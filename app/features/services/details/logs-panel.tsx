@@ -1,0 +1,293 @@
+import {
+  Alert,
+  Box,
+  Group,
+  MultiSelect,
+  ScrollArea,
+  SegmentedControl,
+  Select,
+  Stack,
+  Text,
+  TextInput,
+} from "@mantine/core";
+import { DateTimePicker } from "@mantine/dates";
+import { Form, useFetcher, useNavigate } from "@remix-run/react";
+import { useEffect, useMemo, useState } from "react";
+import { DATE_RANGE, type LogLine, type Resource } from "#contract/services";
+import { Button } from "~/components/button";
+import { usePolling } from "~/hooks/use-polling";
+import { servicePagePaths } from "../paths";
+import { SEARCH_LOGS_LOG_LIMIT, TAIL_LOGS_FETCH_INTERVAL_MS, TAIL_LOGS_LOG_LIMIT } from "./dynamic-settings";
+import {
+  appendTail,
+  logLevelOptions,
+  tailCursor,
+  toPickerValue,
+  type LogSearch,
+  type LogsFeed,
+} from "./log-query";
+import { serviceDetailsPaths } from "./paths";
+import type { LoadedPart } from "./telemetry";
+import type { DetailsView } from "./view";
+
+type LogList = { logs: LogLine[]; podNames: string[] };
+export type LogsData =
+  | { logType: "LIVE"; tail: LoadedPart<LogList> }
+  | { logType: "SEARCH"; search: LogSearch; results: LoadedPart<LogList> | null; podNames: string[] };
+
+const levelColors: Record<LogLine["level"], string> = {
+  error: "var(--mantine-color-red-4)",
+  warn: "var(--mantine-color-yellow-4)",
+  info: "var(--mantine-color-gray-3)",
+  debug: "var(--mantine-color-gray-6)",
+};
+
+export function LogsPanel({
+  environmentName,
+  service,
+  view,
+  logs,
+}: {
+  environmentName: string;
+  service: Resource;
+  view: DetailsView;
+  logs: LogsData;
+}) {
+  const navigate = useNavigate();
+  return (
+    <Stack gap="md">
+      <SegmentedControl
+        aria-label="Log view"
+        w="fit-content"
+        value={logs.logType}
+        data={[
+          { value: "LIVE", label: "Live" },
+          { value: "SEARCH", label: "Search" },
+        ]}
+        onChange={(value) =>
+          navigate(
+            servicePagePaths.details(environmentName, service.id, {
+              tab: "logs",
+              logType: value === "SEARCH" ? "SEARCH" : "LIVE",
+              podNames: view.podNames,
+            }),
+            { preventScrollReset: true },
+          )
+        }
+      />
+      {logs.logType === "LIVE" ? (
+        <LiveLogs
+          environmentName={environmentName}
+          serviceId={service.id}
+          initial={logs.tail}
+          preselectedPods={view.podNames}
+        />
+      ) : (
+        <SearchLogs logs={logs} />
+      )}
+    </Stack>
+  );
+}
+
+/** The live tail: the last lines, then what comes since, every tail-logs interval until paused. */
+function LiveLogs({
+  environmentName,
+  serviceId,
+  initial,
+  preselectedPods,
+}: {
+  environmentName: string;
+  serviceId: string;
+  initial: LoadedPart<LogList>;
+  preselectedPods: string[];
+}) {
+  const fetcher = useFetcher<LogsFeed>();
+  const [lines, setLines] = useState<LogLine[]>(() =>
+    initial.kind === "ok" ? appendTail([], initial.value.logs, TAIL_LOGS_LOG_LIMIT) : [],
+  );
+  const [pods, setPods] = useState<string[]>(initial.kind === "ok" ? initial.value.podNames : []);
+  const [paused, setPaused] = useState(false);
+  const [pod, setPod] = useState<string | null>(
+    preselectedPods.length === 1 ? (preselectedPods[0] ?? null) : null,
+  );
+  const [error, setError] = useState<string | null>(initial.kind === "error" ? initial.message : null);
+
+  usePolling(
+    () => {
+      if (fetcher.state === "idle")
+        fetcher.load(serviceDetailsPaths.logsFeed(environmentName, serviceId, tailCursor(lines)));
+    },
+    { enabled: !paused, intervalMs: TAIL_LOGS_FETCH_INTERVAL_MS, leading: false },
+  );
+
+  useEffect(() => {
+    const answer = fetcher.data;
+    if (!answer || fetcher.state !== "idle") return;
+    if (answer.kind === "error") {
+      setError(answer.message);
+      return;
+    }
+    setError(null);
+    setLines((held) => appendTail(held, answer.logs, TAIL_LOGS_LOG_LIMIT));
+    setPods((known) => [...new Set([...known, ...answer.podNames])]);
+  }, [fetcher.data, fetcher.state]);
+
+  const shown = useMemo(() => (pod ? lines.filter((line) => line.podName === pod) : lines), [lines, pod]);
+  return (
+    <Stack gap="sm">
+      <Group justify="space-between">
+        <Select
+          label="Pod"
+          placeholder="All pods"
+          data={pods}
+          value={pod}
+          onChange={setPod}
+          clearable
+          w={280}
+        />
+        <Group gap="sm">
+          <Text size="sm" c="dimmed" aria-live="polite">
+            {paused ? "Paused" : "Following"} · {shown.length} lines
+          </Text>
+          <Button variant="secondary" onClick={() => setPaused((value) => !value)}>
+            {paused ? "Resume" : "Pause"}
+          </Button>
+        </Group>
+      </Group>
+      {error ? (
+        <Alert color="red" title="Logs unavailable">
+          {error}
+        </Alert>
+      ) : null}
+      <LogViewer lines={shown} label="Live logs" empty="No log lines yet." />
+    </Stack>
+  );
+}
+
+/** The log search: a GET form whose fields become the page's query; the loader ran the search. */
+function SearchLogs({ logs }: { logs: Extract<LogsData, { logType: "SEARCH" }> }) {
+  const { search, results } = logs;
+  const { values } = search;
+  const errors = search.kind === "invalid" ? search.fieldErrors : {};
+  const [from, setFrom] = useState<string | null>(toPickerValue(values.from) || null);
+  const [to, setTo] = useState<string | null>(toPickerValue(values.to) || null);
+  const podOptions = [...new Set([...logs.podNames, ...values.podNames])];
+  return (
+    <Stack gap="md">
+      <Form method="get" preventScrollReset aria-label="Search logs">
+        <input type="hidden" name="tab" value="logs" />
+        <input type="hidden" name="logType" value="SEARCH" />
+        <Stack gap="sm">
+          <Group align="flex-start" grow>
+            <TextInput label="Text" name="text" defaultValue={values.text} error={errors.text?.[0]} />
+            <Select
+              label="Level"
+              name="level"
+              data={logLevelOptions}
+              defaultValue={values.level || null}
+              placeholder="Any level"
+              clearable
+              error={errors.level?.[0]}
+            />
+            <MultiSelect
+              label="Pods"
+              name="podNames"
+              data={podOptions}
+              defaultValue={values.podNames}
+              placeholder={values.podNames.length ? undefined : "All pods"}
+              clearable
+              error={errors.podNames?.[0]}
+            />
+          </Group>
+          <Group align="flex-start" grow>
+            <DateTimePicker
+              label="Start (UTC)"
+              name="from"
+              value={from}
+              onChange={setFrom}
+              minDate={DATE_RANGE.min}
+              maxDate={DATE_RANGE.max}
+              withSeconds
+              clearable
+              error={errors.from?.[0]}
+            />
+            <DateTimePicker
+              label="End (UTC)"
+              name="to"
+              value={to}
+              onChange={setTo}
+              minDate={DATE_RANGE.min}
+              maxDate={DATE_RANGE.max}
+              withSeconds
+              clearable
+              error={errors.to?.[0]}
+            />
+          </Group>
+          <Group justify="flex-end">
+            <Button type="submit">Search</Button>
+          </Group>
+        </Stack>
+      </Form>
+      {search.kind === "invalid" ? (
+        <Alert color="red" title="Cannot search" role="alert">
+          Correct the highlighted fields to search.
+        </Alert>
+      ) : results?.kind === "error" ? (
+        <Alert color="red" title="Logs unavailable">
+          {results.message}
+        </Alert>
+      ) : results ? (
+        <Stack gap={4}>
+          <Text size="sm" c="dimmed">
+            {results.value.logs.length} result{results.value.logs.length === 1 ? "" : "s"}, newest first
+            {results.value.logs.length >= SEARCH_LOGS_LOG_LIMIT
+              ? ` (the first ${SEARCH_LOGS_LOG_LIMIT})`
+              : ""}
+          </Text>
+          <LogViewer
+            lines={results.value.logs}
+            label="Search results"
+            empty="No log lines match this search."
+          />
+        </Stack>
+      ) : null}
+    </Stack>
+  );
+}
+
+/** Log lines in a monospace, dark viewer, each coloured by its level. */
+function LogViewer({ lines, label, empty }: { lines: LogLine[]; label: string; empty: string }) {
+  return (
+    <Box
+      role="log"
+      aria-label={label}
+      bg="dark.8"
+      p="sm"
+      style={{ borderRadius: "var(--mantine-radius-sm)", fontFamily: "'Roboto Mono', monospace" }}
+    >
+      <ScrollArea.Autosize mah={480}>
+        {lines.length ? (
+          lines.map((line) => (
+            <Text
+              key={line.id}
+              component="div"
+              size="xs"
+              ff="'Roboto Mono', monospace"
+              c={levelColors[line.level]}
+              data-level={line.level}
+              data-testid="log-line"
+              style={{ whiteSpace: "pre-wrap", wordBreak: "break-word" }}
+            >
+              {line.at.slice(0, 19).replace("T", " ")} [{line.level.toUpperCase()}] {line.podName}{" "}
+              {line.message}
+            </Text>
+          ))
+        ) : (
+          <Text size="sm" c="gray.5" data-testid="logs-empty">
+            {empty}
+          </Text>
+        )}
+      </ScrollArea.Autosize>
+    </Box>
+  );
+}

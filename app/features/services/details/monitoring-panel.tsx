@@ -1,0 +1,191 @@
+import { AreaChart, LineChart } from "@mantine/charts";
+import {
+  Alert,
+  Badge,
+  Group,
+  Paper,
+  SegmentedControl,
+  SimpleGrid,
+  Stack,
+  Table,
+  Text,
+  Title,
+} from "@mantine/core";
+import { useNavigate, useRevalidator } from "@remix-run/react";
+import { metricRanges, type Alarm, type MetricRange, type Metrics } from "#contract/services";
+import { usePolling } from "~/hooks/use-polling";
+import { HEALTH_METRICS_FETCH_INTERVAL_MS } from "./dynamic-settings";
+import { serviceDetailsPaths } from "./paths";
+import { axisLabel, currentValues, severityColors, sortAlarms, type Telemetry } from "./telemetry";
+
+const metricTitles: Record<Metrics["series"][number]["metric"], string> = {
+  cpu: "CPU",
+  memory: "Memory",
+  requests: "Requests",
+  errors: "Errors",
+  latency: "Latency",
+};
+
+/** Charts of the service's metrics over a chosen range, and its alarms. */
+export function MonitoringPanel({
+  environmentName,
+  serviceId,
+  range,
+  telemetry,
+}: {
+  environmentName: string;
+  serviceId: string;
+  range: MetricRange;
+  telemetry: Telemetry;
+}) {
+  const navigate = useNavigate();
+  return (
+    <Stack gap="md">
+      <Group justify="space-between">
+        <Title order={4}>Metrics</Title>
+        <SegmentedControl
+          aria-label="Time range"
+          value={range}
+          data={Object.keys(metricRanges)}
+          onChange={(value) =>
+            navigate(serviceDetailsPaths.monitoring(environmentName, serviceId, value as MetricRange), {
+              preventScrollReset: true,
+            })
+          }
+        />
+      </Group>
+      {telemetry.metrics.kind === "error" ? (
+        <Alert color="red" title="Metrics unavailable">
+          {telemetry.metrics.message}
+        </Alert>
+      ) : (
+        <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
+          {telemetry.metrics.value.series.map((series) => {
+            const data = series.points.map((point) => ({
+              time: axisLabel(point.at, range),
+              value: point.value,
+            }));
+            const Chart = series.metric === "requests" || series.metric === "errors" ? AreaChart : LineChart;
+            return (
+              <Paper
+                key={series.metric}
+                withBorder
+                p="md"
+                role="figure"
+                aria-label={`${metricTitles[series.metric]} chart`}
+              >
+                <Text fw={600} mb="xs">
+                  {metricTitles[series.metric]} ({series.unit})
+                </Text>
+                <Chart
+                  h={180}
+                  data={data}
+                  dataKey="time"
+                  series={[
+                    {
+                      name: "value",
+                      label: `${metricTitles[series.metric]} (${series.unit})`,
+                      color: "primary.6",
+                    },
+                  ]}
+                  curveType="linear"
+                  withDots={false}
+                  tickLine="none"
+                  gridAxis="y"
+                />
+              </Paper>
+            );
+          })}
+        </SimpleGrid>
+      )}
+      <Title order={4}>Alarms</Title>
+      <AlarmList alarms={telemetry.alarms} />
+    </Stack>
+  );
+}
+
+function AlarmList({ alarms }: { alarms: Telemetry["alarms"] }) {
+  if (alarms.kind === "error") {
+    return (
+      <Alert color="red" title="Alarms unavailable">
+        {alarms.message}
+      </Alert>
+    );
+  }
+  if (!alarms.value.length) return <Text c="dimmed">No alarms are set for this service.</Text>;
+  return (
+    <Table aria-label="Alarms" fz="sm">
+      <Table.Thead>
+        <Table.Tr>
+          <Table.Th>Alarm</Table.Th>
+          <Table.Th>Severity</Table.Th>
+          <Table.Th>State</Table.Th>
+          <Table.Th>Value / threshold</Table.Th>
+        </Table.Tr>
+      </Table.Thead>
+      <Table.Tbody>
+        {sortAlarms(alarms.value).map((alarm) => (
+          <AlarmRow key={alarm.id} alarm={alarm} />
+        ))}
+      </Table.Tbody>
+    </Table>
+  );
+}
+
+function AlarmRow({ alarm }: { alarm: Alarm }) {
+  return (
+    <Table.Tr>
+      <Table.Td>{alarm.name}</Table.Td>
+      <Table.Td>
+        <Badge variant="light" color={severityColors[alarm.severity]}>
+          {alarm.severity}
+        </Badge>
+      </Table.Td>
+      <Table.Td>
+        <Badge
+          variant={alarm.state === "ALARM" ? "filled" : "outline"}
+          color={alarm.state === "ALARM" ? "red" : "teal"}
+        >
+          {alarm.state}
+        </Badge>
+      </Table.Td>
+      <Table.Td>
+        {alarm.value} / {alarm.threshold}
+      </Table.Td>
+    </Table.Tr>
+  );
+}
+
+/** The compact health view: each metric's current value and the alarms, firing ones first; kept fresh. */
+export function MonitorPanel({ telemetry }: { telemetry: Telemetry }) {
+  const revalidator = useRevalidator();
+  usePolling(
+    () => {
+      if (revalidator.state === "idle") revalidator.revalidate();
+    },
+    { enabled: true, intervalMs: HEALTH_METRICS_FETCH_INTERVAL_MS, leading: false },
+  );
+  return (
+    <Stack gap="md">
+      {telemetry.metrics.kind === "error" ? (
+        <Alert color="red" title="Metrics unavailable">
+          {telemetry.metrics.message}
+        </Alert>
+      ) : (
+        <SimpleGrid cols={{ base: 2, md: 5 }} spacing="sm">
+          {currentValues(telemetry.metrics.value).map((current) => (
+            <Paper key={current.metric} withBorder p="sm" data-testid={`current-${current.metric}`}>
+              <Text size="xs" c="dimmed">
+                {metricTitles[current.metric]}
+              </Text>
+              <Text fw={700} size="lg">
+                {current.value === null ? "—" : `${Math.round(current.value * 10) / 10} ${current.unit}`}
+              </Text>
+            </Paper>
+          ))}
+        </SimpleGrid>
+      )}
+      <AlarmList alarms={telemetry.alarms} />
+    </Stack>
+  );
+}

@@ -1,0 +1,65 @@
+import { Alert, Group, Paper, Stack, Text, Title } from "@mantine/core";
+import { Form, useNavigation } from "@remix-run/react";
+import type { Resource } from "#contract/services";
+import { Button } from "~/components/button";
+import type { ServiceActionData } from "./action-data";
+import { diffValues } from "./config-diff";
+import { DiffTable } from "./diff-table";
+
+/** What a launch would change: the waiting draft against what runs now. */
+export function PreDeployPanel({
+  service,
+  actionData,
+}: {
+  service: Resource;
+  actionData: ServiceActionData | undefined;
+}) {
+  const navigation = useNavigation();
+  const pending = (intent: string) =>
+    navigation.state !== "idle" && navigation.formData?.get("intent") === intent;
+  if (!service.draft) {
+    return (
+      <Text c="dimmed" data-testid="pre-deploy-empty">
+        Nothing is waiting to be deployed. Save a draft from the Configuration tab to review it here first.
+      </Text>
+    );
+  }
+  const configDiff = diffValues(service.config, service.draft.config);
+  const settingsDiff = diffValues(service.settings, service.draft.settings);
+  return (
+    <Stack gap="md">
+      {actionData?.form === "discard-draft" && actionData.error ? (
+        <Alert color="red" title="Not discarded" role="alert">
+          {actionData.error}
+        </Alert>
+      ) : null}
+      <Paper withBorder p="md">
+        <Stack gap="sm">
+          <Title order={4}>Configuration</Title>
+          <DiffTable diff={configDiff} label="Configuration changes" />
+          <Title order={4}>Settings</Title>
+          <DiffTable diff={settingsDiff} label="Settings changes" />
+        </Stack>
+      </Paper>
+      <Group justify="flex-end" gap="sm">
+        <Form method="post" preventScrollReset>
+          <input type="hidden" name="version" value={service.version} />
+          <Button
+            type="submit"
+            name="intent"
+            value="discard-draft"
+            variant="secondary"
+            loading={pending("discard-draft")}
+          >
+            Discard
+          </Button>
+        </Form>
+        <Form method="post" preventScrollReset>
+          <Button type="submit" name="intent" value="relaunch" loading={pending("relaunch")}>
+            Deploy changes
+          </Button>
+        </Form>
+      </Group>
+    </Stack>
+  );
+}

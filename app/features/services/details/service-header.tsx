@@ -1,0 +1,188 @@
+import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { Alert, Anchor, Group, Modal, Stack, Text, TextInput, Title } from "@mantine/core";
+import { Form, Link, useNavigation } from "@remix-run/react";
+import { useState } from "react";
+import { isBusyStage, serviceTypeLabels, type Resource } from "#contract/services";
+import { Button } from "~/components/button";
+import { FormErrors } from "~/components/forms";
+import { formatUsd } from "~/features/environments/cost";
+import { StageBadge } from "~/features/environments/stage-badge";
+import { servicePagePaths } from "../paths";
+import type { ServiceActionData, ServiceIntent } from "./action-data";
+import { deleteServiceSchema } from "./delete-service";
+
+type HeaderService = Pick<
+  Resource,
+  "id" | "name" | "serviceType" | "stage" | "endpoint" | "monthlyCost" | "hasDraft" | "message" | "retries"
+>;
+
+/** The service's name, type, stage, endpoint and cost, with the actions its stage allows. */
+export function ServiceHeader({
+  environmentName,
+  service,
+  actionData,
+}: {
+  environmentName: string;
+  service: HeaderService;
+  actionData: ServiceActionData | undefined;
+}) {
+  const busy = isBusyStage(service.stage);
+  const cancelable = service.stage === "STAGE_QUEUED" || service.stage === "STAGE_IN_PROGRESS";
+  const failed = service.stage === "STAGE_FAILED";
+  const actionError =
+    actionData?.error && ["relaunch", "retry", "cancel"].includes(actionData.form) ? actionData.error : null;
+  return (
+    <Stack gap="sm">
+      <Anchor component={Link} to={servicePagePaths.list(environmentName)} size="sm">
+        ← Services
+      </Anchor>
+      <Group justify="space-between" align="flex-start">
+        <Stack gap={4}>
+          <Group gap="sm">
+            <Title order={2} data-testid="service-title">
+              {service.name}
+            </Title>
+            <StageBadge stage={service.stage} />
+          </Group>
+          <Group gap="lg">
+            <Text size="sm" c="dimmed" data-testid="service-type">
+              {serviceTypeLabels[service.serviceType]}
+            </Text>
+            <Text size="sm" data-testid="service-endpoint">
+              Endpoint: {service.endpoint ?? "not deployed yet"}
+            </Text>
+            <Text size="sm" data-testid="service-monthly-cost">
+              {formatUsd(service.monthlyCost)} / month
+            </Text>
+          </Group>
+        </Stack>
+        <Group gap="sm">
+          {cancelable ? <IntentButton intent="cancel" label="Cancel deployment" variant="secondary" /> : null}
+          {failed ? <IntentButton intent="retry" label="Retry" variant="secondary" /> : null}
+          {busy ? null : (
+            <IntentButton intent="relaunch" label={service.hasDraft ? "Deploy changes" : "Relaunch"} />
+          )}
+          <DeleteServiceButton serviceName={service.name} actionData={actionData} />
+        </Group>
+      </Group>
+      {failed && service.message ? (
+        <Alert color="red" title="Deployment failed" data-testid="service-failure">
+          {service.message}
+        </Alert>
+      ) : null}
+      {actionError ? (
+        <Alert color="red" title="Not done" role="alert" data-testid="service-action-error">
+          {actionError}
+        </Alert>
+      ) : null}
+    </Stack>
+  );
+}
+
+/** One action as a POST form carrying its intent, so it works before (and without) JavaScript. */
+function IntentButton({
+  intent,
+  label,
+  variant = "primary",
+}: {
+  intent: ServiceIntent;
+  label: string;
+  variant?: "primary" | "secondary";
+}) {
+  const navigation = useNavigation();
+  const submitting = navigation.state !== "idle" && navigation.formData?.get("intent") === intent;
+  return (
+    <Form method="post" preventScrollReset>
+      <Button type="submit" name="intent" value={intent} variant={variant} loading={submitting}>
+        {label}
+      </Button>
+    </Form>
+  );
+}
+
+/** "Delete": a dialog that deletes only once the service's name has been typed. */
+function DeleteServiceButton({
+  serviceName,
+  actionData,
+}: {
+  serviceName: string;
+  actionData: ServiceActionData | undefined;
+}) {
+  const [opened, setOpened] = useState(actionData?.form === "delete");
+  return (
+    <>
+      <Button variant="danger" onClick={() => setOpened(true)}>
+        Delete
+      </Button>
+      <Modal opened={opened} onClose={() => setOpened(false)} title="Delete service" centered>
+        {opened ? (
+          <DeleteServiceForm
+            serviceName={serviceName}
+            actionData={actionData?.form === "delete" ? actionData : undefined}
+            onCancel={() => setOpened(false)}
+          />
+        ) : null}
+      </Modal>
+    </>
+  );
+}
+
+function DeleteServiceForm({
+  serviceName,
+  actionData,
+  onCancel,
+}: {
+  serviceName: string;
+  actionData: ServiceActionData | undefined;
+  onCancel: () => void;
+}) {
+  const navigation = useNavigation();
+  const schema = deleteServiceSchema(serviceName);
+  const [typed, setTyped] = useState("");
+  const [form, fields] = useForm({
+    id: "delete-service",
+    lastResult: actionData?.result,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+    shouldValidate: "onSubmit",
+  });
+  const { key, ...confirmationProps } = getInputProps(fields.confirmation, { type: "text" });
+  return (
+    <Form method="post" {...getFormProps(form)}>
+      <input type="hidden" name="serviceName" value={serviceName} />
+      <Stack gap="md">
+        <Text>
+          This deletes <strong>{serviceName}</strong> and the cloud resources it runs on. It cannot be undone.
+        </Text>
+        <FormErrors
+          errors={form.errors ?? (actionData?.error ? [actionData.error] : undefined)}
+          id={form.errorId}
+        />
+        <TextInput
+          key={key}
+          {...confirmationProps}
+          label={`Type ${serviceName} to confirm`}
+          autoComplete="off"
+          data-autofocus
+          onChange={(event) => setTyped(event.currentTarget.value)}
+          error={fields.confirmation.errors?.[0]}
+        />
+        <Group justify="flex-end" gap="sm">
+          <Button variant="secondary" onClick={onCancel}>
+            Cancel
+          </Button>
+          <Button
+            type="submit"
+            name="intent"
+            value="delete"
+            variant="danger"
+            disabled={typed !== serviceName}
+            loading={navigation.state !== "idle" && navigation.formData?.get("intent") === "delete"}
+          >
+            Delete service
+          </Button>
+        </Group>
+      </Stack>
+    </Form>
+  );
+}

@@ -1,0 +1,38 @@
+import { serviceTypeSchema, type ServiceType } from "#contract/services";
+import { stageSchema, type Stage } from "#contract/stages";
+
+/** Services per page of the list (the platform's default). */
+export const SERVICE_LIST_PAGE_SIZE = 50;
+const MAX_TEXT_LENGTH = 100;
+
+export type ParsedServiceListFilters = {
+  serviceType?: ServiceType;
+  stage?: Stage;
+  text?: string;
+  page: number;
+};
+
+/**
+ * The list's filters from its address (`?serviceType=&stage=&text=&page=`). What is not understood is left out
+ * rather than refused: an old bookmark or a hand-edited address still shows a list.
+ */
+export function parseServiceListFilters(searchParams: URLSearchParams): ParsedServiceListFilters {
+  const serviceType = serviceTypeSchema.safeParse(searchParams.get("serviceType"));
+  const stage = stageSchema.safeParse(searchParams.get("stage"));
+  const text = (searchParams.get("text") ?? "").trim().slice(0, MAX_TEXT_LENGTH);
+  const page = Number(searchParams.get("page"));
+  return {
+    serviceType: serviceType.success ? serviceType.data : undefined,
+    stage: stage.success ? stage.data : undefined,
+    text: text || undefined,
+    page: Number.isInteger(page) && page > 1 ? page : 1,
+  };
+}
+
+export function hasFilters(filters: ParsedServiceListFilters): boolean {
+  return Boolean(filters.serviceType || filters.stage || filters.text);
+}
+
+export function pageCount(total: number, pageSize: number): number {
+  return Math.max(1, Math.ceil(total / pageSize));
+}

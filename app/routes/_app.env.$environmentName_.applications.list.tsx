@@ -1,0 +1,20 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { loadApplications } from "~/features/services/applications.server";
+import { ApplicationsListing } from "~/features/services/applications-view";
+
+export const meta: MetaFunction = ({ params }) => [
+  { title: `Applications · ${params.environmentName ?? "Environment"} · Cloud Console` },
+];
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  return loadApplications(request, params.environmentName);
+}
+
+/** /applications/list: always the table. */
+export default function ApplicationsListPage() {
+  const { environmentName, applications } = useLoaderData<typeof loader>();
+  return (
+    <ApplicationsListing environmentName={environmentName} applications={applications} forcedView="list" />
+  );
+}

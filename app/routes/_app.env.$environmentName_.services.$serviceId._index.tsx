@@ -1,0 +1,410 @@
+import chartsStyles from "@mantine/charts/styles.css";
+import datesStyles from "@mantine/dates/styles.css";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { Stack, Tabs } from "@mantine/core";
+import {
+  data,
+  type ActionFunctionArgs,
+  type LinksFunction,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from "@remix-run/node";
+import { Link, useActionData, useLoaderData, useRevalidator } from "@remix-run/react";
+import { z } from "zod";
+import { errorCodes } from "#contract/errors";
+import { isBusyStage, type Resource } from "#contract/services";
+import { ErrorPage } from "~/components/error-page";
+import { serviceDetailTabs } from "~/features/services/paths";
+import { servicePagePaths } from "~/features/services/paths";
+import type { ServiceActionData } from "~/features/services/details/action-data";
+import { isServiceIntent } from "~/features/services/details/action-data";
+import { AttributesPanel } from "~/features/services/details/attributes-panel";
+import { conflictOf, isStaleVersion } from "~/features/services/details/conflict";
+import { configFormSchema } from "~/features/services/details/config-form";
+import { ConfigPanel } from "~/features/services/details/config-panel";
+import { CostPanel } from "~/features/services/details/cost-panel";
+import { deleteServiceSchema } from "~/features/services/details/delete-service";
+import {
+  BUSY_SERVICE_POLL_INTERVAL_MS,
+  TAIL_LOGS_LOG_LIMIT,
+} from "~/features/services/details/dynamic-settings";
+import { HistoryPanel } from "~/features/services/details/history-panel";
+import { buildLogSearch } from "~/features/services/details/log-query";
+import { LogsPanel } from "~/features/services/details/logs-panel";
+import { MonitorPanel, MonitoringPanel } from "~/features/services/details/monitoring-panel";
+import { OverviewPanel } from "~/features/services/details/overview-panel";
+import { PreDeployPanel } from "~/features/services/details/pre-deploy-panel";
+import { ServiceHeader } from "~/features/services/details/service-header";
+import { SettingsPanel } from "~/features/services/details/settings-panel";
+import { mergeSettings, settingsFormSchema, settingsKeyOf } from "~/features/services/details/settings-forms";
+import { readDetailsView, serviceTabLabels } from "~/features/services/details/view";
+import { requireEnvironment } from "~/features/workspace/workspace.server";
+import { usePolling } from "~/hooks/use-polling";
+import { userMessageOf } from "~/platform/action-errors.server";
+import { isPlatformError, type PlatformClient } from "~/platform/client.server";
+import { getServiceAlarms, getServiceLogs, getServiceMetrics } from "~/platform/resource-telemetry.server";
+import { throwRouteError } from "~/platform/route-errors.server";
+import {
+  cancelService,
+  deleteService,
+  estimateServiceCost,
+  getService,
+  launchServiceDraft,
+  retryService,
+  saveServiceDraft,
+  updateService,
+} from "~/platform/services.server";
+import { dataWithToast, redirectWithToast } from "~/toast.server";
+
+export const links: LinksFunction = () =>
+  [chartsStyles, datesStyles].map((href) => ({ rel: "stylesheet", href }));
+
+export const meta: MetaFunction<typeof loader> = ({ data: loaded, params }) => [
+  {
+    title: `${loaded?.service.name ?? "Service"} · ${params.environmentName ?? "Environment"} · Cloud Console`,
+  },
+];
+
+/** A part of the page that could not be loaded: the page still shows, with the reason in that part. */
+export type Loaded<T> = { kind: "ok"; value: T } | { kind: "error"; message: string };
+
+async function loadPart<T>(load: () => Promise<T>): Promise<Loaded<T>> {
+  try {
+    return { kind: "ok", value: await load() };
+  } catch (error) {
+    if (!isPlatformError(error)) throw error;
+    return { kind: "error", message: userMessageOf(error) };
+  }
+}
+
+/** Only what the shown tab needs is loaded beside the service itself; secret attribute values never are. */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const { api, tenantId, environment, headers } = await requireEnvironment(request, params.environmentName);
+  const serviceId = params.serviceId ?? "";
+  const search = new URL(request.url).searchParams;
+  const view = readDetailsView(search);
+  const service = await getService(api, tenantId, environment.id, serviceId).catch((error: unknown) =>
+    throwRouteError(error, errorCodes.resourceListFetch, headers),
+  );
+  const at = { api, tenantId, environmentId: environment.id, serviceId };
+  const [telemetry, logs, cost] = await Promise.all([
+    view.tab === "monitoring" || view.tab === "monitor" ? loadTelemetry(at, view.range) : null,
+    view.tab === "logs" ? loadLogs(at, view.logType, search) : null,
+    view.tab === "cost"
+      ? loadPart(() =>
+          estimateServiceCost(api, tenantId, environment.id, {
+            serviceType: service.serviceType,
+            config: service.config,
+            settings: service.settings,
+          }),
+        )
+      : null,
+  ]);
+  headers.set("Cache-Control", "no-store");
+  return data({ environmentName: environment.name, service, view, telemetry, logs, cost }, { headers });
+}
+
+type ServiceAt = { api: PlatformClient; tenantId: string; environmentId: string; serviceId: string };
+
+async function loadTelemetry(at: ServiceAt, range: ReturnType<typeof readDetailsView>["range"]) {
+  const [metrics, alarms] = await Promise.all([
+    loadPart(() => getServiceMetrics(at.api, at.tenantId, at.environmentId, at.serviceId, { range })),
+    loadPart(() => getServiceAlarms(at.api, at.tenantId, at.environmentId, at.serviceId, { range })),
+  ]);
+  return { metrics, alarms };
+}
+
+async function loadLogs(at: ServiceAt, logType: "LIVE" | "SEARCH", search: URLSearchParams) {
+  if (logType === "LIVE") {
+    const tail = await loadPart(() =>
+      getServiceLogs(at.api, at.tenantId, at.environmentId, at.serviceId, {
+        logType: "LIVE",
+        limit: TAIL_LOGS_LOG_LIMIT,
+      }),
+    );
+    return { logType, tail } as const;
+  }
+  const query = buildLogSearch(search);
+  const results =
+    query.kind === "query"
+      ? await loadPart(() => getServiceLogs(at.api, at.tenantId, at.environmentId, at.serviceId, query.query))
+      : null;
+  // The pods to choose from: those the service has logged from, even when the search is not valid.
+  const pods = await loadPart(() =>
+    getServiceLogs(at.api, at.tenantId, at.environmentId, at.serviceId, { logType: "LIVE", limit: 1 }),
+  );
+  return {
+    logType,
+    search: query,
+    results,
+    podNames: pods.kind === "ok" ? pods.value.podNames : [],
+  } as const;
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const { api, tenantId, environment, headers } = await requireEnvironment(request, params.environmentName);
+  const serviceId = params.serviceId ?? "";
+  const formData = await request.formData();
+  const intent = formData.get("intent");
+  if (!isServiceIntent(intent)) throw data({ message: "Unknown form" }, { status: 400, headers });
+  const here = new URL(request.url);
+  const pageUrl = `${here.pathname}${here.search}`;
+  const refused = (form: string, error: unknown, extra: Partial<ServiceActionData> = {}) => {
+    if (!isPlatformError(error)) throw error;
+    const message = userMessageOf(error);
+    return dataWithToast<ServiceActionData>(
+      { form, error: message, ...extra },
+      { variant: "error", message },
+      { status: error.status || 502, headers },
+    );
+  };
+
+  switch (intent) {
+    case "relaunch":
+    case "retry":
+    case "cancel": {
+      try {
+        if (intent === "relaunch") await launchServiceDraft(api, tenantId, environment.id, serviceId);
+        if (intent === "retry") await retryService(api, tenantId, environment.id, serviceId);
+        if (intent === "cancel") await cancelService(api, tenantId, environment.id, serviceId);
+      } catch (error) {
+        return refused(intent, error);
+      }
+      const message = {
+        relaunch: "Deployment started",
+        retry: "Retrying the deployment",
+        cancel: "Canceling the deployment",
+      }[intent];
+      throw await redirectWithToast(pageUrl, { variant: "success", message }, { headers });
+    }
+    case "delete": {
+      const name = String(formData.get("serviceName") ?? "");
+      const submission = parseWithZod(formData, { schema: deleteServiceSchema(name) });
+      if (submission.status !== "success") {
+        return data<ServiceActionData>(
+          { form: "delete", result: submission.reply() },
+          { status: 400, headers },
+        );
+      }
+      try {
+        await deleteService(api, tenantId, environment.id, serviceId);
+      } catch (error) {
+        return refused("delete", error, { result: submission.reply() });
+      }
+      throw await redirectWithToast(
+        servicePagePaths.list(environment.name),
+        { variant: "success", message: `Service ${name} deleted` },
+        { headers },
+      );
+    }
+    case "discard-draft": {
+      const version = Number(formData.get("version"));
+      try {
+        const current = await getService(api, tenantId, environment.id, serviceId);
+        await saveServiceDraft(api, tenantId, environment.id, serviceId, {
+          version,
+          config: current.config,
+          settings: current.settings,
+        });
+      } catch (error) {
+        return refused("discard-draft", error);
+      }
+      throw await redirectWithToast(pageUrl, { variant: "success", message: "Draft discarded" }, { headers });
+    }
+    case "save-config":
+    case "save-config-draft":
+      return saveConfig();
+    case "save-settings":
+      return saveSettings();
+  }
+
+  async function saveConfig() {
+    const service = await getService(api, tenantId, environment.id, serviceId).catch((error: unknown) =>
+      throwRouteError(error, errorCodes.resourceListFetch, headers),
+    );
+    const schema = z.object({
+      intent: z.enum(["save-config", "save-config-draft"]),
+      version: z.number().int().positive(),
+      config: configFormSchema(service.serviceType),
+    });
+    const submission = parseWithZod(formData, { schema });
+    if (submission.status !== "success") {
+      return data<ServiceActionData>(
+        { form: "config", result: submission.reply() },
+        { status: 400, headers },
+      );
+    }
+    const { version, config } = submission.value;
+    const draft = submission.value.intent === "save-config-draft";
+    try {
+      if (draft) await saveServiceDraft(api, tenantId, environment.id, serviceId, { version, config });
+      else await updateService(api, tenantId, environment.id, serviceId, { version, config });
+    } catch (error) {
+      if (isPlatformError(error) && isStaleVersion(error)) {
+        return staleReply("config", submission.reply({ formErrors: [error.message] }), config, (current) =>
+          editedConfig(current),
+        );
+      }
+      if (isPlatformError(error) && error.fieldErrors) {
+        return data<ServiceActionData>(
+          { form: "config", result: submission.reply({ fieldErrors: error.fieldErrors }) },
+          { status: error.status, headers },
+        );
+      }
+      return refused("config", error, {
+        result: submission.reply({ formErrors: [isPlatformError(error) ? userMessageOf(error) : ""] }),
+      });
+    }
+    return dataWithToast<ServiceActionData>(
+      { form: "config", result: submission.reply({ resetForm: true }) },
+      { variant: "success", message: draft ? "Draft saved" : "Configuration saved; deploying" },
+      { headers },
+    );
+  }
+
+  async function saveSettings() {
+    const key = settingsKeyOf(formData);
+    if (!key) throw data({ message: "Unknown settings section" }, { status: 400, headers });
+    const submission = parseWithZod(formData, { schema: settingsFormSchema(key) });
+    if (submission.status !== "success") {
+      return data<ServiceActionData>({ form: key, result: submission.reply() }, { status: 400, headers });
+    }
+    const part = (submission.value as Record<string, unknown>)[key] as Resource["settings"][typeof key];
+    try {
+      const current = await getService(api, tenantId, environment.id, serviceId);
+      await updateService(api, tenantId, environment.id, serviceId, {
+        version: submission.value.version,
+        settings: mergeSettings(current.settings, key, part),
+      });
+    } catch (error) {
+      if (isPlatformError(error) && isStaleVersion(error)) {
+        return staleReply(
+          key,
+          submission.reply({ formErrors: [error.message] }),
+          part,
+          (current) => current.settings[key],
+        );
+      }
+      if (isPlatformError(error) && error.fieldErrors) {
+        const fieldErrors = Object.fromEntries(
+          Object.entries(error.fieldErrors).map(([path, messages]) => [
+            path.replace(/^settings\./, ""),
+            messages,
+          ]),
+        );
+        return data<ServiceActionData>(
+          { form: key, result: submission.reply({ fieldErrors }) },
+          { status: error.status, headers },
+        );
+      }
+      return refused(key, error, {
+        result: submission.reply({ formErrors: [isPlatformError(error) ? userMessageOf(error) : ""] }),
+      });
+    }
+    return dataWithToast<ServiceActionData>(
+      { form: key, result: submission.reply({ resetForm: true }) },
+      { variant: "success", message: "Settings saved" },
+      { headers },
+    );
+  }
+
+  /**
+   * Someone else saved first: the current service is read again and the form is told what differs between what
+   * the user submitted and what is saved now, with the version to save on top of. What the user typed stays.
+   */
+  async function staleReply(
+    form: string,
+    result: ServiceActionData["result"],
+    yours: unknown,
+    theirsOf: (current: Resource) => unknown,
+  ) {
+    const current = await getService(api, tenantId, environment.id, serviceId).catch((error: unknown) =>
+      throwRouteError(error, errorCodes.resourceListFetch, headers),
+    );
+    return dataWithToast<ServiceActionData>(
+      { form, result, conflict: conflictOf(yours, theirsOf(current), current.version) },
+      {
+        variant: "warning",
+        message: "Someone else changed this service. Review their changes and save again.",
+      },
+      { status: 409, headers },
+    );
+  }
+}
+
+/** What the configuration form edits: the waiting draft's configuration when there is one. */
+export function editedConfig(service: Pick<Resource, "config" | "draft">): Record<string, unknown> {
+  return service.draft?.config ?? service.config;
+}
+
+export default function ServiceDetailsPage() {
+  const loaded = useLoaderData<typeof loader>();
+  const { service, environmentName, view } = loaded;
+  const actionData = useActionData<ServiceActionData>();
+  const revalidator = useRevalidator();
+  // Revalidation keeps forms as they are (they follow a new version only while clean), so polling may run
+  // while someone edits.
+  usePolling(
+    () => {
+      if (revalidator.state === "idle") revalidator.revalidate();
+    },
+    { enabled: isBusyStage(service.stage), intervalMs: BUSY_SERVICE_POLL_INTERVAL_MS, leading: false },
+  );
+  const tabPath = (tab: (typeof serviceDetailTabs)[number]) =>
+    servicePagePaths.details(environmentName, service.id, { tab });
+
+  return (
+    <Stack gap="md">
+      <ServiceHeader environmentName={environmentName} service={service} actionData={actionData} />
+      <Tabs value={view.tab} keepMounted={false}>
+        <Tabs.List aria-label="Service sections">
+          {serviceDetailTabs.map((tab) => (
+            <Tabs.Tab
+              key={tab}
+              value={tab}
+              renderRoot={(props) => <Link {...props} to={tabPath(tab)} preventScrollReset />}
+            >
+              {serviceTabLabels[tab]}
+            </Tabs.Tab>
+          ))}
+        </Tabs.List>
+        <Tabs.Panel value={view.tab} pt="md">
+          {view.tab === "overview" ? <OverviewPanel service={service} /> : null}
+          {view.tab === "config" ? <ConfigPanel service={service} actionData={actionData} /> : null}
+          {view.tab === "pre-deploy" ? <PreDeployPanel service={service} actionData={actionData} /> : null}
+          {view.tab === "monitoring" && loaded.telemetry ? (
+            <MonitoringPanel
+              environmentName={environmentName}
+              serviceId={service.id}
+              range={view.range}
+              telemetry={loaded.telemetry}
+            />
+          ) : null}
+          {view.tab === "monitor" && loaded.telemetry ? <MonitorPanel telemetry={loaded.telemetry} /> : null}
+          {view.tab === "logs" && loaded.logs ? (
+            <LogsPanel environmentName={environmentName} service={service} view={view} logs={loaded.logs} />
+          ) : null}
+          {view.tab === "history" ? (
+            <HistoryPanel environmentName={environmentName} service={service} />
+          ) : null}
+          {view.tab === "settings" ? (
+            <SettingsPanel
+              environmentName={environmentName}
+              service={service}
+              subTab={view.subTab}
+              actionData={actionData}
+            />
+          ) : null}
+          {view.tab === "cost" && loaded.cost ? <CostPanel service={service} cost={loaded.cost} /> : null}
+          {view.tab === "attributes" ? (
+            <AttributesPanel environmentName={environmentName} service={service} />
+          ) : null}
+        </Tabs.Panel>
+      </Tabs>
+    </Stack>
+  );
+}
+
+export function ErrorBoundary() {
+  return <ErrorPage />;
+}

@@ -1,0 +1,184 @@
+import { FormProvider, getFormProps, useForm } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { Anchor, Breadcrumbs, Group, Paper, Stack, Text, Title } from "@mantine/core";
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import {
+  Form,
+  Link,
+  useActionData,
+  useLoaderData,
+  useNavigation,
+  type ShouldRevalidateFunction,
+} from "@remix-run/react";
+import type { z } from "zod";
+import { defaultServiceConfigs, serviceTypeLabels } from "#contract/services";
+import { Button } from "~/components/button";
+import { FormErrors, TextField } from "~/components/forms";
+import { UnsavedChangesDialog } from "~/components/unsaved-changes-dialog";
+import { CostEstimatePanel } from "~/features/environments/cost-estimate-panel";
+import { rejectCreate } from "~/features/services/create/create-action.server";
+import {
+  type AnyConfig,
+  type AnyCreateServiceForm,
+  createRequestOf,
+  createServiceFormSchema,
+  expandListFields,
+  parseCreatableServiceType,
+} from "~/features/services/create/create-form";
+import { loadServiceCostEstimate } from "~/features/services/create/cost-estimate.server";
+import { createPageDescriptions } from "~/features/services/create/descriptions";
+import { ServiceConfigFields } from "~/features/services/create/service-config-fields";
+import { useServiceCostEstimate } from "~/features/services/create/use-service-cost-estimate";
+import { servicePagePaths } from "~/features/services/paths";
+import { requireEnvironment } from "~/features/workspace/workspace.server";
+import { useUnsavedChanges } from "~/hooks/use-unsaved-changes";
+import { createService } from "~/platform/services.server";
+import { redirectWithToast } from "~/toast.server";
+
+export const meta: MetaFunction<typeof loader> = ({ data: loaded, params }) => [
+  {
+    title: `Create ${loaded ? serviceTypeLabels[loaded.serviceType].toLowerCase() : "service"} · ${
+      params.environmentName ?? "Environment"
+    } · Cloud Console`,
+  },
+];
+
+/** The type in the address, or 404 for one without a create page. */
+function serviceTypeOf(value: string | undefined) {
+  const serviceType = parseCreatableServiceType(value);
+  if (!serviceType) throw data({ message: "Page not found" }, { status: 404 });
+  return serviceType;
+}
+
+/** An archive upload answers only its own fetcher; the page's data is unchanged by it. */
+export const shouldRevalidate: ShouldRevalidateFunction = ({ formAction, defaultShouldRevalidate }) =>
+  formAction?.endsWith("/serverless-upload") ? false : defaultShouldRevalidate;
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const { api, tenantId, environment, headers } = await requireEnvironment(request, params.environmentName);
+  const serviceType = serviceTypeOf(params.serviceType);
+  const estimate = await loadServiceCostEstimate(
+    { api, tenantId, environmentId: environment.id },
+    serviceType,
+    defaultServiceConfigs[serviceType],
+  );
+  return data({ environmentName: environment.name, serviceType, estimate }, { headers });
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const { api, tenantId, environment, headers } = await requireEnvironment(request, params.environmentName);
+  const serviceType = serviceTypeOf(params.serviceType);
+  const submission = parseWithZod(expandListFields(await request.formData()), {
+    schema: createServiceFormSchema(serviceType),
+  });
+  if (submission.status !== "success") {
+    return data(submission.reply(), { status: submission.status === "error" ? 400 : 200, headers });
+  }
+  const createRequest = createRequestOf(serviceType, submission.value);
+  let serviceId: string;
+  try {
+    serviceId = (await createService(api, tenantId, environment.id, createRequest)).id;
+  } catch (error) {
+    return rejectCreate(submission, error, headers);
+  }
+  throw await redirectWithToast(
+    servicePagePaths.details(environment.name, serviceId),
+    {
+      variant: "success",
+      message: createRequest.launch ? `Creating ${createRequest.name}` : "Service saved as a draft",
+    },
+    { headers },
+  );
+}
+
+export default function CreateServicePage() {
+  const { environmentName, serviceType, estimate: initialEstimate } = useLoaderData<typeof loader>();
+  const lastResult = useActionData<typeof action>();
+  const navigation = useNavigation();
+  // The type is known only at run time here; its fields component knows its config's shape.
+  const schema = createServiceFormSchema(serviceType) as unknown as z.ZodType<AnyCreateServiceForm>;
+  const [form, fields] = useForm<AnyCreateServiceForm>({
+    id: `create-${serviceType}`,
+    lastResult,
+    defaultValue: { name: "", config: defaultServiceConfigs[serviceType] as AnyConfig },
+    constraint: getZodConstraint(schema),
+    onValidate: ({ formData }) => parseWithZod(expandListFields(formData), { schema }),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+  });
+  const unsavedChanges = useUnsavedChanges(form.dirty, { formId: form.id });
+  const { result: costEstimate, loading: estimating } = useServiceCostEstimate({
+    initial: initialEstimate,
+    environmentName,
+    serviceType,
+    formId: form.id,
+    formValue: form.value,
+  });
+  const submittingIntent =
+    navigation.state === "submitting" && navigation.formAction?.endsWith("/create")
+      ? navigation.formData?.get("intent")
+      : null;
+  const label = serviceTypeLabels[serviceType];
+
+  return (
+    <Stack gap="md" maw={760}>
+      <Breadcrumbs>
+        <Anchor component={Link} to={servicePagePaths.list(environmentName)}>
+          Services
+        </Anchor>
+        <Text>Create {label.toLowerCase()}</Text>
+      </Breadcrumbs>
+      <Stack gap={4}>
+        <Title order={2}>Create {label.toLowerCase()}</Title>
+        <Text c="dimmed">{createPageDescriptions[serviceType]}</Text>
+      </Stack>
+      <Paper withBorder p="lg">
+        <FormProvider context={form.context}>
+          <Form method="post" {...getFormProps(form)}>
+            <Stack gap="md">
+              <FormErrors errors={form.errors} id={form.errorId} />
+              <TextField
+                field={fields.name}
+                label="Name"
+                description="2 to 40 lowercase letters, digits and hyphens, unique in the environment"
+                autoComplete="off"
+                data-autofocus
+              />
+              <ServiceConfigFields
+                serviceType={serviceType}
+                config={fields.config}
+                environmentName={environmentName}
+              />
+              <CostEstimatePanel result={costEstimate} loading={estimating} />
+              <Group justify="flex-end">
+                <Button component={Link} to={servicePagePaths.list(environmentName)} variant="ghostSecondary">
+                  Cancel
+                </Button>
+                <Button
+                  type="submit"
+                  name="intent"
+                  value="save"
+                  variant="secondary"
+                  loading={submittingIntent === "save"}
+                  disabled={Boolean(submittingIntent)}
+                >
+                  Save
+                </Button>
+                <Button
+                  type="submit"
+                  name="intent"
+                  value="create"
+                  loading={submittingIntent === "create"}
+                  disabled={Boolean(submittingIntent)}
+                >
+                  Create
+                </Button>
+              </Group>
+            </Stack>
+          </Form>
+        </FormProvider>
+      </Paper>
+      <UnsavedChangesDialog blocker={unsavedChanges} />
+    </Stack>
+  );
+}

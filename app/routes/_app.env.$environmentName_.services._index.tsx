@@ -1,0 +1,210 @@
+import { Group, NativeSelect, Paper, Stack, Text, TextInput, Title } from "@mantine/core";
+import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useLoaderData, useRevalidator, useSubmit } from "@remix-run/react";
+import { useEffect, useRef } from "react";
+import { errorCodes } from "#contract/errors";
+import { isBusyStage, serviceTypeLabels, serviceTypes } from "#contract/services";
+import { stages } from "#contract/stages";
+import { Button } from "~/components/button";
+import { stageLabel } from "~/features/environments/stage-badge";
+import { CreateServiceMenu } from "~/features/services/create-service-menu";
+import {
+  SERVICE_LIST_PAGE_SIZE,
+  hasFilters,
+  pageCount,
+  parseServiceListFilters,
+} from "~/features/services/list-filters";
+import { servicePagePaths } from "~/features/services/paths";
+import { ServicesTable } from "~/features/services/services-table";
+import { requireEnvironment } from "~/features/workspace/workspace.server";
+import { usePolling } from "~/hooks/use-polling";
+import { listServices } from "~/platform/services.server";
+import { throwRouteError } from "~/platform/route-errors.server";
+
+export const meta: MetaFunction = ({ params }) => [
+  { title: `Services · ${params.environmentName ?? "Environment"} · Cloud Console` },
+];
+
+/** How often the list refreshes while the engine works on any of its services. */
+const BUSY_POLL_INTERVAL_MS = 5000;
+/** The pause after the last keystroke before the search runs. */
+const SEARCH_DEBOUNCE_MS = 400;
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const { api, tenantId, environment, headers } = await requireEnvironment(request, params.environmentName);
+  const filters = parseServiceListFilters(new URL(request.url).searchParams);
+  const list = await listServices(api, tenantId, environment.id, {
+    ...filters,
+    pageSize: SERVICE_LIST_PAGE_SIZE,
+  }).catch((error: unknown) => throwRouteError(error, errorCodes.resourceListFetch, headers));
+  return data(
+    {
+      environmentName: environment.name,
+      filters,
+      services: list.infrastructure,
+      total: list.total,
+      page: list.page,
+      pageSize: list.pageSize,
+    },
+    { headers },
+  );
+}
+
+export default function ServicesPage() {
+  const { environmentName, filters, services, total, page, pageSize } = useLoaderData<typeof loader>();
+  const revalidator = useRevalidator();
+  const busy = services.some((service) => isBusyStage(service.stage));
+  usePolling(
+    () => {
+      if (revalidator.state === "idle") revalidator.revalidate();
+    },
+    { intervalMs: BUSY_POLL_INTERVAL_MS, enabled: busy, leading: false },
+  );
+  const filtered = hasFilters(filters);
+  const pages = pageCount(total, pageSize);
+
+  return (
+    <Stack gap="md">
+      <Group justify="space-between" align="flex-end">
+        <Stack gap={4}>
+          <Title order={2}>Services</Title>
+          <Text c="dimmed" size="sm">
+            The databases, caches, queues, functions and other resources of {environmentName}.
+          </Text>
+        </Stack>
+        <CreateServiceMenu environmentName={environmentName} />
+      </Group>
+
+      {total === 0 && !filtered ? (
+        <Paper withBorder p="xl">
+          <Stack align="center" gap="sm">
+            <Title order={3}>No services yet</Title>
+            <Text c="dimmed" ta="center" maw={480}>
+              Services are what your applications use: a database, a cache, a queue, a serverless function, a
+              Kubernetes cluster and more. Create one and the platform provisions it in this environment.
+            </Text>
+            <CreateServiceMenu environmentName={environmentName} label="Create your first service" />
+          </Stack>
+        </Paper>
+      ) : (
+        <>
+          <ServiceFilters environmentName={environmentName} filters={filters} />
+          {services.length ? (
+            <>
+              <ServicesTable environmentName={environmentName} services={services} />
+              <Group justify="space-between">
+                <Text size="sm" c="dimmed" aria-live="polite">
+                  {total === 1 ? "1 service" : `${total} services`}
+                  {pages > 1 ? ` · page ${page} of ${pages}` : ""}
+                </Text>
+                {pages > 1 ? (
+                  <Group gap="xs" component="nav" aria-label="Pages">
+                    <Button
+                      component={Link}
+                      to={servicePagePaths.list(environmentName, { ...filters, page: page - 1 })}
+                      variant="secondary"
+                      size="small"
+                      disabled={page <= 1}
+                      aria-disabled={page <= 1}
+                    >
+                      Previous
+                    </Button>
+                    <Button
+                      component={Link}
+                      to={servicePagePaths.list(environmentName, { ...filters, page: page + 1 })}
+                      variant="secondary"
+                      size="small"
+                      disabled={page >= pages}
+                      aria-disabled={page >= pages}
+                    >
+                      Next
+                    </Button>
+                  </Group>
+                ) : null}
+              </Group>
+            </>
+          ) : (
+            <Paper withBorder p="xl">
+              <Stack align="center" gap="sm">
+                <Title order={3}>No services match</Title>
+                <Text c="dimmed">Try another search or clear the filters.</Text>
+                <Button component={Link} to={servicePagePaths.list(environmentName)} variant="secondary">
+                  Clear filters
+                </Button>
+              </Stack>
+            </Paper>
+          )}
+        </>
+      )}
+    </Stack>
+  );
+}
+
+/**
+ * A GET form: without JavaScript "Search" applies it; with it, a choice applies at once and typing applies after
+ * a pause. Any change starts again at page 1.
+ */
+function ServiceFilters({
+  environmentName,
+  filters,
+}: {
+  environmentName: string;
+  filters: ReturnType<typeof parseServiceListFilters>;
+}) {
+  const submit = useSubmit();
+  const formRef = useRef<HTMLFormElement>(null);
+  const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  useEffect(() => () => clearTimeout(timer.current), []);
+  const apply = (delayMs: number) => {
+    clearTimeout(timer.current);
+    timer.current = setTimeout(() => {
+      if (formRef.current) submit(formRef.current, { replace: true, preventScrollReset: true });
+    }, delayMs);
+  };
+
+  return (
+    <Form
+      ref={formRef}
+      method="get"
+      action={servicePagePaths.list(environmentName)}
+      role="search"
+      aria-label="Filter services"
+    >
+      <Group align="flex-end" gap="sm">
+        <TextInput
+          name="text"
+          label="Search"
+          placeholder="Service name"
+          defaultValue={filters.text ?? ""}
+          onChange={() => apply(SEARCH_DEBOUNCE_MS)}
+          w={260}
+          type="search"
+          autoComplete="off"
+        />
+        <NativeSelect
+          name="serviceType"
+          label="Type"
+          defaultValue={filters.serviceType ?? ""}
+          onChange={() => apply(0)}
+          data={[
+            { value: "", label: "All types" },
+            ...serviceTypes.map((type) => ({ value: type, label: serviceTypeLabels[type] })),
+          ]}
+        />
+        <NativeSelect
+          name="stage"
+          label="Stage"
+          defaultValue={filters.stage ?? ""}
+          onChange={() => apply(0)}
+          data={[
+            { value: "", label: "All stages" },
+            ...stages.map((stage) => ({ value: stage, label: stageLabel(stage) })),
+          ]}
+        />
+        <Button type="submit" variant="secondary">
+          Search
+        </Button>
+      </Group>
+    </Form>
+  );
+}

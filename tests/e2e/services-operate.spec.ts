@@ -1,0 +1,189 @@
+import { expect, test, type Page } from "@playwright/test";
+import { createEnvironmentThroughForm, uniqueEnvironmentName } from "../setup/environments";
+import { waitForHydration } from "../setup/hydration";
+import { signIn } from "../setup/sign-in";
+
+// Each test creates its environment and a queue (a type whose defaults are complete) through the UI, then
+// waits for the engine (ENGINE_TIME_SCALE in playwright.config.ts) to deploy it.
+test.setTimeout(150_000);
+
+const RETRY_LIMIT =
+  "Maximum number of retries reached. Please contact support for assistance or alter your infrastructure configuration.";
+
+/** Creates and deploys a queue named `name`; ends on its details page, hydrated. */
+async function createQueue(page: Page, environment: string, name: string): Promise<string> {
+  await page.goto(`/env/${environment}/services/queue/create`);
+  await waitForHydration(page);
+  await page.getByRole("textbox", { name: "Name", exact: true }).fill(name);
+  await page.getByRole("button", { name: "Create", exact: true }).click();
+  await expect(page.getByTestId("service-title")).toHaveText(name);
+  await waitForHydration(page);
+  const match = /\/services\/([^/?]+)/.exec(new URL(page.url()).pathname);
+  expect(match).not.toBeNull();
+  return match?.[1] ?? "";
+}
+
+async function expectStage(page: Page, stage: string, timeout = 90_000) {
+  await expect(page.getByTestId("service-title").locator("xpath=..")).toContainText(stage, { timeout });
+}
+
+async function openTab(page: Page, name: string) {
+  await page.getByRole("tab", { name, exact: true }).click();
+  await expect(page.getByRole("tab", { name, exact: true })).toHaveAttribute("aria-selected", "true");
+}
+
+test("a deploy is followed to completion, its logs and metrics read, an attribute revealed, and it is deleted", async ({
+  page,
+}) => {
+  const environment = uniqueEnvironmentName("svc-op");
+  await signIn(page, "ada@example.com");
+  await createEnvironmentThroughForm(page, environment);
+  const serviceId = await createQueue(page, environment, "orders");
+
+  // The page polls while the engine works, without a reload.
+  await expectStage(page, "Completed");
+  await expect(page.getByTestId("overview-retries-used")).toHaveText("0 of 3");
+  await expect(page.getByRole("table", { name: "Pods" })).toContainText("Running");
+  await expect(page.getByRole("button", { name: "Relaunch" })).toBeVisible();
+
+  // LIVE logs: the tail shows the deployment's lines and can be paused.
+  await openTab(page, "Logs");
+  const live = page.getByRole("log", { name: "Live logs" });
+  await expect(live.getByTestId("log-line").first()).toBeVisible();
+  await page.getByRole("button", { name: "Pause" }).click();
+  await expect(page.getByText(/^Paused ·/)).toBeVisible();
+  await page.getByRole("button", { name: "Resume" }).click();
+
+  // SEARCH logs: results newest first; a range that ends before it starts is refused on the form.
+  await page.getByText("Search", { exact: true }).click();
+  await expect(page).toHaveURL(/logType=SEARCH/);
+  await page.getByRole("button", { name: "Search", exact: true }).click();
+  const results = page.getByRole("log", { name: "Search results" });
+  await expect(results.getByTestId("log-line").first()).toBeVisible();
+  const times = (await results.getByTestId("log-line").allTextContents()).map((line) => line.slice(0, 19));
+  expect([...times].sort().reverse()).toEqual(times);
+  await page.getByLabel("Text").fill("no line says this 42");
+  await page.getByRole("button", { name: "Search", exact: true }).click();
+  await expect(page.getByTestId("logs-empty")).toHaveText("No log lines match this search.");
+  await page.goto(
+    `/env/${environment}/services/${serviceId}?tab=logs&logType=SEARCH&from=2025-02-01+00:00:00&to=2025-01-01+00:00:00`,
+  );
+  await expect(page.getByText("The end must not be before the start")).toBeVisible();
+
+  // History links to the logs of its deployment.
+  await page.goto(`/env/${environment}/services/${serviceId}?tab=history`);
+  await waitForHydration(page);
+  await expect(page.getByTestId("history-entry").first()).toContainText("Create");
+  await page.getByRole("link", { name: "View logs" }).first().click();
+  await expect(page).toHaveURL(/tab=logs&logType=SEARCH&podNames=.+&timestamps=/);
+  await expect(
+    page.getByRole("log", { name: "Search results" }).getByTestId("log-line").first(),
+  ).toBeVisible();
+
+  // Metrics: charts per metric, with a range selector.
+  await openTab(page, "Monitoring");
+  await expect(page.getByRole("figure", { name: "CPU chart" })).toBeVisible();
+  await expect(page.getByRole("figure", { name: "Latency chart" })).toBeVisible();
+  await page.getByText("24h", { exact: true }).click();
+  await expect(page).toHaveURL(/range=24h/);
+  await expect(page.getByRole("figure", { name: "CPU chart" })).toBeVisible();
+  await openTab(page, "Health");
+  await expect(page.getByTestId("current-cpu")).toContainText("%");
+
+  // Cost: the estimate and its breakdown.
+  await openTab(page, "Cost");
+  await expect(page.getByTestId("monthly-cost-estimate")).toHaveText(/^\$\d/);
+
+  // Attributes: masked until revealed.
+  await openTab(page, "Attributes");
+  const attribute = page.getByTestId("attribute-secretAccessKey");
+  const masked = await attribute.textContent();
+  await page.getByRole("button", { name: "Reveal secretAccessKey" }).click();
+  await expect(attribute).not.toHaveText(masked ?? "");
+  await expect(page.getByRole("button", { name: "Copy secretAccessKey" })).toBeVisible();
+
+  // Delete, confirmed by typing the name.
+  await page.getByRole("button", { name: "Delete", exact: true }).click();
+  const dialog = page.getByRole("dialog", { name: "Delete service" });
+  await expect(dialog.getByRole("button", { name: "Delete service" })).toBeDisabled();
+  await dialog.getByLabel("Type orders to confirm").fill("orders");
+  await dialog.getByRole("button", { name: "Delete service" }).click();
+  await expect(page).toHaveURL(new RegExp(`/env/${environment}/services$`));
+  await expect(page.getByRole("alert").filter({ hasText: "Service orders deleted" })).toBeVisible();
+});
+
+test("a failing deployment is retried until the retry limit", async ({ page }) => {
+  const environment = uniqueEnvironmentName("svc-fail");
+  await signIn(page, "ada@example.com");
+  await createEnvironmentThroughForm(page, environment);
+  await createQueue(page, environment, "jobs-fail-deploy");
+
+  for (let retry = 1; retry <= 3; retry++) {
+    await expectStage(page, "Failed");
+    await expect(page.getByTestId("service-failure")).toBeVisible();
+    await page.getByRole("button", { name: "Retry", exact: true }).click();
+    await expect(page.getByTestId("overview-retries-used")).toHaveText(`${retry} of 3`, { timeout: 90_000 });
+  }
+  await expectStage(page, "Failed");
+  await expect(page.getByTestId("service-failure")).toContainText(RETRY_LIMIT);
+  await page.getByRole("button", { name: "Retry", exact: true }).click();
+  await expect(page.getByTestId("service-action-error")).toContainText(RETRY_LIMIT);
+  await expect(page.getByRole("alert").filter({ hasText: RETRY_LIMIT }).first()).toBeVisible();
+});
+
+test("settings are guarded while edited, and a save on a stale version shows the other change", async ({
+  page,
+  context,
+}) => {
+  const environment = uniqueEnvironmentName("svc-edit");
+  await signIn(page, "ada@example.com");
+  await createEnvironmentThroughForm(page, environment);
+  const serviceId = await createQueue(page, environment, "events");
+  await expectStage(page, "Completed");
+
+  const scalingUrl = `/env/${environment}/services/${serviceId}?tab=settings&subTab=scaling`;
+  await page.goto(scalingUrl);
+  await waitForHydration(page);
+
+  // The guard: leaving an edited form asks first.
+  await page.getByLabel("Maximum instances").fill("6");
+  const guard = page.getByRole("dialog", { name: "You have unsaved changes" });
+  await page.getByRole("tab", { name: "Overview" }).click();
+  await expect(guard).toBeVisible();
+  await guard.getByRole("button", { name: "Review changes" }).click();
+  await expect(guard).toBeHidden();
+  await expect(page.getByLabel("Maximum instances")).toHaveValue("6");
+
+  // Someone else saves the same part from another tab first.
+  const other = await context.newPage();
+  await other.goto(scalingUrl);
+  await waitForHydration(other);
+  await other.getByLabel("Maximum instances").fill("9");
+  await other.getByRole("button", { name: "Save settings" }).click();
+  await expect(other.getByRole("alert").filter({ hasText: "Settings saved" })).toBeVisible();
+  await other.close();
+
+  // This save is refused as stale: the differences are shown and the input kept.
+  await page.getByRole("button", { name: "Save settings" }).click();
+  const notice = page.getByTestId("conflict-notice");
+  await expect(notice).toBeVisible();
+  await expect(notice.getByRole("row", { name: /maxInstances/ })).toContainText("6");
+  await expect(notice.getByRole("row", { name: /maxInstances/ })).toContainText("9");
+  await expect(page.getByLabel("Maximum instances")).toHaveValue("6");
+
+  // Saving again applies it on top of their version.
+  await page.getByRole("button", { name: "Save settings" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "Settings saved" })).toBeVisible();
+  await expect(notice).toBeHidden();
+  await page.reload();
+  await expect(page.getByLabel("Maximum instances")).toHaveValue("6");
+
+  // The sub-pages of SPEC §2.2 lead to the matching tab.
+  await page.goto(`/env/${environment}/services/${serviceId}/variables`);
+  await expect(page).toHaveURL(/tab=settings&subTab=envvars/);
+  await expect(page.getByRole("tab", { name: "Environment variables" })).toHaveAttribute(
+    "aria-selected",
+    "true",
+  );
+  await expect(page.getByRole("tab", { name: "Schedule" })).toHaveCount(0);
+});
