@@ -1,5 +1,5 @@
 import { data, type LoaderFunctionArgs } from "@remix-run/node";
-import type { RevealedValue } from "~/features/environments/variable-reveal";
+import type { RevealedSecret } from "~/components/secret-value";
 import { requireEnvironment } from "~/features/workspace/workspace.server";
 import { userMessageOf } from "~/platform/action-errors.server";
 import { isPlatformError } from "~/platform/client.server";
@@ -15,12 +15,12 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   try {
     const value = await revealVariableValue(api, tenantId, environment.id, params.variableId ?? "");
     if (value === null) {
-      return data<RevealedValue>({ kind: "error", message: "This variable no longer exists" }, { headers });
+      return data<RevealedSecret>({ kind: "error", message: "This variable no longer exists" }, { headers });
     }
-    return data<RevealedValue>({ kind: "value", value }, { headers });
+    return data<RevealedSecret>({ kind: "value", value }, { headers });
   } catch (error) {
     if (!isPlatformError(error)) throw error;
     const message = userMessageOf(error);
-    return data<RevealedValue>({ kind: "error", message }, { headers });
+    return data<RevealedSecret>({ kind: "error", message }, { headers });
   }
 }

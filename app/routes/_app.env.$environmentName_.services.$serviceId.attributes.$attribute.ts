@@ -1,5 +1,5 @@
 import { data, type LoaderFunctionArgs } from "@remix-run/node";
-import type { RevealedAttribute } from "~/features/services/details/attribute-reveal";
+import type { RevealedSecret } from "~/components/secret-value";
 import { requireEnvironment } from "~/features/workspace/workspace.server";
 import { userMessageOf } from "~/platform/action-errors.server";
 import { isPlatformError } from "~/platform/client.server";
@@ -20,9 +20,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       params.serviceId ?? "",
       params.attribute ?? "",
     );
-    return data<RevealedAttribute>({ kind: "value", value }, { headers });
+    return data<RevealedSecret>({ kind: "value", value }, { headers });
   } catch (error) {
     if (!isPlatformError(error)) throw error;
-    return data<RevealedAttribute>({ kind: "error", message: userMessageOf(error) }, { headers });
+    return data<RevealedSecret>({ kind: "error", message: userMessageOf(error) }, { headers });
   }
 }

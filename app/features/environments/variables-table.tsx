@@ -1,7 +1,8 @@
 import { Badge, Code, Group, Paper, Stack, Table, Text, Title, VisuallyHidden } from "@mantine/core";
 import type { EnvironmentVariable } from "#contract/environments";
 import { DeleteVariableButton } from "./delete-variable-dialog";
-import { SecretValue } from "./secret-value";
+import { SecretValue } from "~/components/secret-value";
+import { environmentPagePaths } from "./paths";
 import { EditVariableButton } from "./variable-form-dialog";
 
 export type VariableRow = EnvironmentVariable & {
@@ -58,9 +59,9 @@ export function VariablesTable({
             <Table.Td maw={360}>
               {variable.secret ? (
                 <SecretValue
-                  environmentName={environmentName}
-                  variableId={variable.id}
-                  variableName={variable.name}
+                  revealUrl={environmentPagePaths.variableValue(environmentName, variable.id)}
+                  label={variable.name}
+                  testId={`value-${variable.name}`}
                 />
               ) : (
                 <Code data-testid={`value-${variable.name}`} style={{ wordBreak: "break-all" }}>

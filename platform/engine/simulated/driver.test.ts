@@ -248,12 +248,23 @@ describe("metrics and alarms", () => {
       "latency",
     ]);
     for (const series of metrics.series) {
-      expect(series.points).toHaveLength(60);
-      expect(series.points.at(-1)?.at).toBe("2026-11-22T16:00:00.000Z");
+      // 60 steps, the last at 16:00, then the current value at 16:00:30.
+      expect(series.points).toHaveLength(61);
+      expect(series.points.at(-2)?.at).toBe("2026-11-22T16:00:00.000Z");
+      expect(series.points.at(-1)?.at).toBe(now.toISOString());
       for (const point of series.points) expect(point.value).toBeGreaterThanOrEqual(0);
     }
     for (const point of metrics.series[0]?.points ?? []) expect(point.value).toBeLessThanOrEqual(100);
     expect(driver.metrics(resourceOf("application"), "1h", 60, now)).toEqual(metrics);
+  });
+
+  it("has no extra point when now falls on a step", () => {
+    const onStep = new Date("2026-11-22T16:00:00.000Z");
+    const metrics = driver.metrics(resourceOf("application"), "1h", 60, onStep);
+    for (const series of metrics.series) {
+      expect(series.points).toHaveLength(60);
+      expect(series.points.at(-1)?.at).toBe(onStep.toISOString());
+    }
   });
 
   it("follows the day: more requests in the afternoon (UTC) than at night", () => {

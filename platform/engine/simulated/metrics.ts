@@ -148,13 +148,17 @@ export function valueAt(
   }
 }
 
-/** Series over `range` ending at `now`, one point per `step` seconds, aligned to multiples of the step. */
+/**
+ * Series over `range` ending at `now`, one point per `step` seconds aligned to multiples of the step, and the
+ * current value at `now` itself, so a service deployed seconds ago already has a reading.
+ */
 export function metricsOf(resource: DriverResource, range: MetricRange, step: number, now: Date): Metrics {
   const profile = profileOf(resource);
   const stepMs = step * 1000;
   const count = Math.max(1, Math.floor(metricRanges[range] / step));
   const last = Math.floor(now.getTime() / stepMs) * stepMs;
   const times = Array.from({ length: count }, (_, index) => last - (count - 1 - index) * stepMs);
+  if (now.getTime() > last) times.push(now.getTime());
   return {
     range,
     step,

@@ -1,0 +1,78 @@
+import { Code, CopyButton, Group } from "@mantine/core";
+import { useFetcher } from "@remix-run/react";
+import { useEffect, useState } from "react";
+import { SECRET_MASK } from "#contract/environments";
+import { Button } from "~/components/button";
+import { showToast } from "~/components/toaster";
+
+/** A secret's plaintext as a reveal route answers it, or why it could not be read. */
+export type RevealedSecret = { kind: "value"; value: string } | { kind: "error"; message: string };
+
+/**
+ * A secret: masked, revealed on request from `revealUrl` (a resource route answering RevealedSecret, read anew
+ * each time, so the value is never in page data), hidden again; `copyable` adds a copy button while it shows.
+ */
+export function SecretValue({
+  revealUrl,
+  label,
+  testId,
+  copyable = false,
+}: {
+  revealUrl: string;
+  /** Names the secret in the buttons' accessible names ("Reveal {label}"). */
+  label: string;
+  testId: string;
+  copyable?: boolean;
+}) {
+  const fetcher = useFetcher<RevealedSecret>();
+  const [revealed, setRevealed] = useState(false);
+  const answer = fetcher.state === "idle" ? fetcher.data : undefined;
+
+  useEffect(() => {
+    if (answer?.kind === "error") {
+      showToast({ variant: "error", message: answer.message });
+      setRevealed(false);
+    }
+  }, [answer]);
+
+  const shown = revealed && answer?.kind === "value" ? answer.value : null;
+  return (
+    <Group gap="xs" wrap="nowrap">
+      <Code data-testid={testId}>{shown ?? SECRET_MASK}</Code>
+      {shown === null ? (
+        <Button
+          variant="ghost"
+          size="small"
+          loading={fetcher.state !== "idle"}
+          aria-label={`Reveal ${label}`}
+          onClick={() => {
+            setRevealed(true);
+            fetcher.load(revealUrl);
+          }}
+        >
+          Reveal
+        </Button>
+      ) : (
+        <>
+          <Button
+            variant="ghost"
+            size="small"
+            aria-label={`Hide ${label}`}
+            onClick={() => setRevealed(false)}
+          >
+            Hide
+          </Button>
+          {copyable ? (
+            <CopyButton value={shown}>
+              {({ copied, copy }) => (
+                <Button variant="ghost" size="small" aria-label={`Copy ${label}`} onClick={copy}>
+                  {copied ? "Copied" : "Copy"}
+                </Button>
+              )}
+            </CopyButton>
+          ) : null}
+        </>
+      )}
+    </Group>
+  );
+}

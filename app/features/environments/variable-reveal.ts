@@ -1,2 +1,0 @@
-/** A secret's plaintext as the reveal route answers it, or why it could not be read. */
-export type RevealedValue = { kind: "value"; value: string } | { kind: "error"; message: string };
