@@ -84,6 +84,10 @@ test("a deploy is followed to completion, its logs and metrics read, an attribut
   await openTab(page, "Monitoring");
   await expect(page.getByRole("figure", { name: "CPU chart" })).toBeVisible();
   await expect(page.getByRole("figure", { name: "Latency chart" })).toBeVisible();
+  // The line is drawn in a colour of the theme (a name the theme lacks leaves it invisible).
+  await expect(
+    page.getByRole("figure", { name: "CPU chart" }).locator("path.recharts-line-curve").first(),
+  ).toHaveAttribute("stroke", /purple-6/);
   await page.getByText("24h", { exact: true }).click();
   await expect(page).toHaveURL(/range=24h/);
   await expect(page.getByRole("figure", { name: "CPU chart" })).toBeVisible();

@@ -85,7 +85,7 @@ export function MonitoringPanel({
                     {
                       name: "value",
                       label: `${metricTitles[series.metric]} (${series.unit})`,
-                      color: "primary.6",
+                      color: "purple.6",
                     },
                   ]}
                   curveType="linear"
