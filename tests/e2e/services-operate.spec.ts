@@ -201,3 +201,35 @@ test("a deployed service's metrics are drawn as lines in the theme's colour", as
     ).toHaveAttribute("stroke", /purple-6/);
   }
 });
+
+test("a configuration change saved as a draft is reviewed before deploy, then deployed", async ({ page }) => {
+  const environment = uniqueEnvironmentName("svc-draft");
+  await signIn(page, "ada@example.com");
+  await createEnvironmentThroughForm(page, environment);
+  await createQueue(page, environment, "events");
+  await expectStage(page, "Completed");
+
+  await openTab(page, "Pre-deploy");
+  await expect(page.getByTestId("pre-deploy-empty")).toBeVisible();
+
+  await openTab(page, "Configuration");
+  const timeout = page.getByRole("textbox", { name: /^Visibility timeout \(seconds\)/ });
+  await expect(timeout).toHaveValue("30");
+  await timeout.fill("90");
+  await page.getByRole("button", { name: "Save draft" }).click();
+  await expect(page.getByText("A draft is waiting")).toBeVisible();
+  await expect(timeout).toHaveValue("90");
+
+  await openTab(page, "Pre-deploy");
+  const changes = page.getByRole("table", { name: "Configuration changes" });
+  await expect(changes).toContainText("visibilityTimeoutSeconds");
+  await expect(changes).toContainText("30");
+  await expect(changes).toContainText("90");
+  await page.getByRole("button", { name: "Deploy changes" }).last().click();
+  await expectStage(page, "Completed");
+  await expect(page.getByTestId("pre-deploy-empty")).toBeVisible();
+
+  await openTab(page, "History");
+  await expect(page.getByTestId("history-entry").first()).toContainText("Provision");
+  await expect(page.getByTestId("history-entry").first()).toContainText("visibilityTimeoutSeconds");
+});

@@ -24,7 +24,12 @@ export function ConfigPanel({
 }) {
   const mine = actionData?.form === "config" ? actionData : undefined;
   const navigation = useNavigation();
-  const baseline = useFormBaseline(service.version);
+  // The draft when there is one: that is what a save edits.
+  const current = {
+    version: service.version,
+    config: configFormDefaults(service.serviceType, service.draft?.config ?? service.config),
+  };
+  const baseline = useFormBaseline(service.version, current);
   const schema = useMemo(
     () =>
       z.object({
@@ -35,21 +40,20 @@ export function ConfigPanel({
     [service.serviceType],
   );
   const fields = useMemo(() => configFields(service.serviceType), [service.serviceType]);
-  const edited = service.draft?.config ?? service.config;
   const [form, formFields] = useForm({
-    id: `service-config-${baseline[0]}`,
+    id: `service-config-${baseline[0].version}`,
     lastResult: mine?.result,
     // The form holds text for lists; conform types defaults by the parsed values.
-    defaultValue: { config: configFormDefaults(service.serviceType, edited) } as never,
+    defaultValue: baseline[0].values as never,
     constraint: getZodConstraint(z.object({ config: serviceConfigSchemas[service.serviceType] })),
     onValidate: ({ formData }) => parseWithZod(formData, { schema }),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
   });
-  useFollowVersion(service.version, form.dirty, baseline);
+  useFollowVersion(service.version, current, form.dirty, baseline);
   const unsavedChanges = useUnsavedChanges(form.dirty, { formId: form.id });
   const configFieldset = formFields.config.getFieldset();
-  const submitVersion = mine?.conflict?.version ?? baseline[0];
+  const submitVersion = mine?.conflict?.version ?? baseline[0].version;
   const saving = (intent: string) =>
     navigation.state !== "idle" && navigation.formData?.get("intent") === intent;
 

@@ -104,20 +104,21 @@ function SettingsForm({
   actionData: ServiceActionData | undefined;
 }) {
   const navigation = useNavigation();
-  const baseline = useFormBaseline(service.version);
+  const current = settingsFormDefaults(service.settings, settingsKey, service.version);
+  const baseline = useFormBaseline(service.version, current);
   const schema = useMemo(() => settingsFormSchema(settingsKey), [settingsKey]);
   const [form, fields] = useForm({
-    id: `service-settings-${settingsKey}-${baseline[0]}`,
+    id: `service-settings-${settingsKey}-${baseline[0].version}`,
     lastResult: actionData?.result,
-    defaultValue: settingsFormDefaults(service.settings, settingsKey, service.version),
+    defaultValue: baseline[0].values,
     constraint: getZodConstraint(schema),
     onValidate: ({ formData }) => parseWithZod(formData, { schema }),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
   });
-  useFollowVersion(service.version, form.dirty, baseline);
+  useFollowVersion(service.version, current, form.dirty, baseline);
   const unsavedChanges = useUnsavedChanges(form.dirty, { formId: form.id });
-  const submitVersion = actionData?.conflict?.version ?? baseline[0];
+  const submitVersion = actionData?.conflict?.version ?? baseline[0].version;
   const saving = navigation.state !== "idle" && navigation.formData?.get("section") === settingsKey;
   const part = (fields as unknown as Record<string, FieldMetadata<unknown>>)[settingsKey];
 

@@ -1,21 +1,26 @@
 import { useEffect, useState } from "react";
 
 /**
- * The version a form edits. It follows the service's version while the form is clean, so a clean form shows what
- * the polling brought; while the user edits it stays put, so a revalidation never throws their input away. Forms
- * put it in their id: when it changes, conform starts the form afresh from the new values.
+ * The version a form edits and the values it started from. Both follow the service while the form is clean, so a
+ * clean form shows what the polling (or a save) brought; while the user edits they stay put, so a revalidation
+ * never throws their input away. Forms put the version in their id (when it changes, conform starts the form
+ * afresh) and take their defaults from the baseline, so "dirty" is measured against what the form showed, not
+ * against newer values it has not taken yet (a saved draft that differs from the live configuration, another
+ * person's change).
  */
-export function useFormBaseline(version: number) {
-  return useState(version);
+export function useFormBaseline<Values>(version: number, values: Values) {
+  const [baseline, setBaseline] = useState({ version, values });
+  return [baseline, setBaseline] as const;
 }
 
-/** Moves the baseline to the service's version once the form is clean. */
-export function useFollowVersion(
+/** Moves the baseline to the service's version and values once the form is clean. */
+export function useFollowVersion<Values>(
   version: number,
+  values: Values,
   dirty: boolean,
-  [baseline, setBaseline]: ReturnType<typeof useFormBaseline>,
+  [baseline, setBaseline]: ReturnType<typeof useFormBaseline<Values>>,
 ) {
   useEffect(() => {
-    if (!dirty && version !== baseline) setBaseline(version);
-  }, [dirty, version, baseline, setBaseline]);
+    if (!dirty && version !== baseline.version) setBaseline({ version, values });
+  }, [dirty, version, values, baseline.version, setBaseline]);
 }
