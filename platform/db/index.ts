@@ -31,6 +31,9 @@ export async function openDb({
 }): Promise<OpenDatabase> {
   if (databaseUrl) {
     const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
+    // An idle connection the server closes (a restart, a failover, a dropped test database) is replaced by the
+    // pool on the next query; without a listener its error would crash the process.
+    pool.on("error", (error) => console.warn(`database: an idle connection was closed: ${error.message}`));
     const db = drizzlePostgres(pool, { schema });
     await migratePostgres(db, { migrationsFolder });
     return { db: db as unknown as Database, driver: "postgres", close: () => pool.end() };
