@@ -78,3 +78,32 @@ export const servicePatterns = {
   },
   email: { regex: /^[^\s@]+@[^\s@]+\.[^\s@]+$/, message: messages.email },
 } as const;
+
+/**
+ * U+0000 (NUL) is refused in every text a caller sends: PostgreSQL text cannot store it, and nothing a user means
+ * to type contains it.
+ */
+export const NUL_CHARACTER_MESSAGE = "Value must not contain the NUL character (U+0000).";
+
+/**
+ * Field errors (`{ "a.b": [message] }`, as contract/errors.ts's fieldErrorsOf) for every string in `value`, at any
+ * depth and in object keys too, that contains U+0000. Checked before any schema, so every schema's text fields
+ * and query parameters refuse it the same way.
+ */
+export function nulCharacterFieldErrors(value: unknown): Record<string, string[]> {
+  const fieldErrors: Record<string, string[]> = {};
+  const visit = (node: unknown, path: string[]) => {
+    if (typeof node === "string") {
+      if (node.includes("\u0000")) fieldErrors[path.length ? path.join(".") : "_"] = [NUL_CHARACTER_MESSAGE];
+    } else if (Array.isArray(node)) {
+      node.forEach((item, index) => visit(item, [...path, String(index)]));
+    } else if (node && typeof node === "object") {
+      for (const [key, item] of Object.entries(node)) {
+        visit(key, path);
+        visit(item, [...path, key]);
+      }
+    }
+  };
+  visit(value, []);
+  return fieldErrors;
+}

@@ -1,3 +1,4 @@
+import { DrizzleQueryError } from "drizzle-orm/errors";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { apiErrorCodes, apiErrorMessages, apiErrorSchema } from "#contract/errors";
 import { healthSchema } from "#contract/identity";
@@ -67,6 +68,44 @@ describe("unexpected failures", () => {
         expect.stringContaining("GET /api/v2/organizations/"),
         expect.any(Error),
       );
+    } finally {
+      logged.mockRestore();
+    }
+  });
+
+  it("log a failed query without its statement, its parameters or the query string", async () => {
+    const failedQuery = new DrizzleQueryError(
+      'insert into "environment_variables" ("name", "value") values ($1, $2)',
+      ["API_KEY", "plaintext-secret-value"],
+      Object.assign(new Error('invalid byte sequence for encoding "UTF8": 0x00'), { code: "22021" }),
+    );
+    const brokenDb = new Proxy({} as Database, {
+      get() {
+        throw failedQuery;
+      },
+    });
+    const config = testPlatformConfig();
+    const tokens = await createTestTokenIssuer({ issuer: config.issuer, audience: config.audience });
+    const app = createApiApp({ db: brokenDb, config, jwks: tokens.jwks });
+    const logged = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    try {
+      const response = await app.request(
+        "/api/tenant/00000000-0000-0000-0000-000000000000?text=typed-by-a-user",
+        {
+          headers: { Authorization: `Bearer ${await tokens.sign({ sub: "user_anyone" })}` },
+        },
+      );
+      expect(response.status).toBe(500);
+      const output = logged.mock.calls
+        .flat()
+        .map((argument) =>
+          argument instanceof Error ? `${argument.message}\n${argument.stack}` : String(argument),
+        )
+        .join("\n");
+      expect(output).toContain("SQLSTATE 22021");
+      expect(output).not.toContain("plaintext-secret-value");
+      expect(output).not.toContain("environment_variables");
+      expect(output).not.toContain("typed-by-a-user");
     } finally {
       logged.mockRestore();
     }

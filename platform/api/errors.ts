@@ -1,3 +1,4 @@
+import { DrizzleQueryError } from "drizzle-orm/errors";
 import type { Context, ErrorHandler, NotFoundHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
@@ -77,10 +78,28 @@ export const handleError: ErrorHandler = (error, c) => {
   if (error instanceof HTTPException && error.status < 500) {
     return c.json({ message: error.message || "Request rejected" }, error.status);
   }
-  console.error(`platform api: ${describeRequest(c)} failed`, error);
+  console.error(`platform api: ${describeRequest(c)} failed`, loggable(error));
   return c.json({ message: apiErrorMessages.internal }, 500);
 };
 
+/**
+ * A failed database query is logged without its text and parameters: Drizzle's error message carries every
+ * parameter of the statement (a batch of variable values, in plain text) and the driver's can quote one. What
+ * stays is where it failed and the SQLSTATE, enough to find the cause.
+ */
+function loggable(error: Error): Error {
+  if (!(error instanceof DrizzleQueryError)) return error;
+  const cause: unknown = error.cause;
+  const code = cause && typeof cause === "object" && "code" in cause ? String(cause.code) : "unknown";
+  const summary = new Error(`database query failed (SQLSTATE ${code})`);
+  summary.stack = [
+    summary.message,
+    ...(error.stack ?? "").split("\n").filter((line) => /^\s+at /.test(line)),
+  ].join("\n");
+  return summary;
+}
+
+/** Method and path only: query parameters can carry what a user typed, so they are never logged. */
 function describeRequest(c: Context): string {
   const requestId: unknown = c.get("requestId");
   return `${c.req.method} ${c.req.path}${typeof requestId === "string" ? ` (request ${requestId})` : ""}`;

@@ -24,6 +24,7 @@ import {
 } from "#contract/services";
 import { apiErrorCodes } from "#contract/errors";
 import type { CloudProvider } from "#contract/cloud-providers";
+import { NUL_CHARACTER_MESSAGE } from "#contract/validation";
 import type { Database } from "../db/index";
 import { resourceHistory, resources, serverlessUploads } from "../db/schema";
 import { activeDeployOf } from "../engine/deploys";
@@ -286,6 +287,7 @@ export function serviceRoutes({
     if (!(file instanceof File) || file.size === 0)
       throw invalidFields({ file: [serviceErrorMessages.uploadMissing] });
     if (file.size > SERVERLESS_UPLOAD_MAX_BYTES) throw tooLarge();
+    if (file.name.includes("\u0000")) throw invalidFields({ file: [NUL_CHARACTER_MESSAGE] });
     const bytes = Buffer.from(await file.arrayBuffer());
     if (!bytes.subarray(0, 4).equals(Buffer.from([0x50, 0x4b, 0x03, 0x04]))) {
       throw invalidFields({ file: [serviceErrorMessages.uploadNotZip] });

@@ -2,7 +2,8 @@ import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { z } from "zod";
 import { apiErrorCodes, apiErrorMessages, fieldErrorsOf } from "#contract/errors";
-import { HttpError } from "./errors";
+import { nulCharacterFieldErrors } from "#contract/validation";
+import { HttpError, invalidFields } from "./errors";
 
 /** Reads the JSON body and validates it with a contract schema; a 400 is thrown before any handler writes. */
 export async function readJsonBody<Schema extends z.ZodType>(
@@ -37,6 +38,8 @@ export function sendJson<Schema extends z.ZodType>(
 }
 
 function validate<Schema extends z.ZodType>(schema: Schema, input: unknown): z.output<Schema> {
+  const nulCharacters = nulCharacterFieldErrors(input);
+  if (Object.keys(nulCharacters).length) throw invalidFields(nulCharacters);
   const result = schema.safeParse(input);
   if (result.success) return result.data;
   const message = result.error.issues[0]?.message ?? "Request is not valid";
