@@ -13,12 +13,16 @@ import { renderToPipeableStream } from "react-dom/server";
 import { getEnv } from "~/env.server";
 import { reportServerError } from "~/features/error-reporting/error-reporting.server";
 import { NonceProvider } from "~/nonce";
-import { applySecurityHeaders } from "~/security-headers.server";
+import { crossOriginRefusal, isCrossOriginWrite } from "~/cross-origin.server";
+import { applySecurityHeaders, completeSecurityHeaders } from "~/security-headers.server";
 
 // Fail fast: a bad configuration stops the server at start-up, naming the variable.
 getEnv();
 
 const ABORT_DELAY = 5_000;
+
+/** What the app server (scripts/app-server.mjs) runs around every request, before Remix and static files. */
+export const appServerHooks = { isCrossOriginWrite, crossOriginRefusal, completeSecurityHeaders };
 
 export default function handleRequest(
   request: Request,

@@ -34,3 +34,17 @@ export function applySecurityHeaders(headers: Headers, nonce?: string): Headers 
   headers.set("X-Frame-Options", "DENY");
   return headers;
 }
+
+/**
+ * Completes the headers of any answer the app server sends, static files and redirects included: the security
+ * headers (documents already carry them with their nonce), HSTS when the app is served over https, and
+ * `Cache-Control: no-store` unless the answer says how it may be cached, since pages and data carry a user's data.
+ */
+export function completeSecurityHeaders(headers: Headers): Headers {
+  if (!headers.has("Content-Security-Policy")) applySecurityHeaders(headers);
+  if (new URL(getEnv().appUrl).protocol === "https:") {
+    headers.set("Strict-Transport-Security", "max-age=31536000; includeSubDomains");
+  }
+  if (!headers.has("Cache-Control")) headers.set("Cache-Control", "no-store");
+  return headers;
+}

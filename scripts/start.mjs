@@ -1,4 +1,4 @@
-// `npm start`: builds when needed, then runs the embedded platform and the app (remix-serve) together.
+// `npm start`: builds when needed, then runs the embedded platform and the app (scripts/app-server.mjs) together.
 // `npm run platform` (--platform-only): the embedded platform alone. With PLATFORM_API_URL and AUTH0_DOMAIN
 // set (external platform and Auth0), only the app starts.
 import { spawnSync } from "node:child_process";
@@ -31,11 +31,11 @@ function buildWhenNeeded() {
 
 buildWhenNeeded();
 const processes = supervise();
-const remixServe = path.resolve("node_modules/@remix-run/serve/dist/cli.js");
+const appServer = ["--enable-source-maps", path.resolve("scripts/app-server.mjs"), "build/server/index.js"];
 
 try {
   if (isExternalMode()) {
-    processes.start("app", process.execPath, [remixServe, "build/server/index.js"], {
+    processes.start("app", process.execPath, appServer, {
       ...process.env,
       NODE_ENV: "production",
     });
@@ -53,7 +53,7 @@ try {
     if (platformOnly) {
       console.info(`start: platform ready at ${environments.platformUrl} in ${Date.now() - startedAt} ms`);
     } else {
-      processes.start("app", process.execPath, [remixServe, "build/server/index.js"], {
+      processes.start("app", process.execPath, appServer, {
         ...environments.app,
         NODE_ENV: "production",
       });

@@ -1,4 +1,5 @@
 import { expect, test } from "@playwright/test";
+import { createEnvironmentThroughForm, openEnvironment, uniqueEnvironmentName } from "../setup/environments";
 import { signIn } from "../setup/sign-in";
 
 test("pages carry the security headers and no script may be evaluated from strings", async ({ page }) => {
@@ -22,4 +23,67 @@ test("the session lives in an httpOnly, SameSite=Lax cookie and no token reaches
   const html = await page.content();
   expect(html).not.toMatch(/eyJ[\w-]+\.eyJ[\w-]+\./);
   expect(await page.evaluate(() => document.cookie)).not.toContain("__session");
+});
+
+/** A page of another site on the same host (another port: same-site, so SameSite=Lax cookies still go along). */
+const FOREIGN_ORIGIN = `http://localhost:${Number(process.env.E2E_APP_PORT ?? 3310) + 1}`;
+
+test("a form auto-submitted from a page on another port cannot delete an environment", async ({ page }) => {
+  await signIn(page, "ada@example.com");
+  const name = uniqueEnvironmentName("csrf");
+  await createEnvironmentThroughForm(page, name);
+
+  const target = new URL(`/env/${name}/delete`, page.url()).href;
+  await page.route(`${FOREIGN_ORIGIN}/attack.html`, (route) =>
+    route.fulfill({
+      contentType: "text/html",
+      body: `<form method="post" action="${target}"><input name="confirmation" value="${name}"></form>
+<script>document.forms[0].submit()</script>`,
+    }),
+  );
+  const refused = page.waitForResponse((response) => response.url() === target);
+  await page.goto(`${FOREIGN_ORIGIN}/attack.html`);
+  expect((await refused).status()).toBe(403);
+
+  await openEnvironment(page, name);
+});
+
+test("every write from another origin is refused with 403: organization switch, upload, page action", async ({
+  page,
+}) => {
+  await signIn(page, "ada@example.com");
+  const foreign = { headers: { Origin: FOREIGN_ORIGIN } };
+  const writes = [
+    "/organizations/switch",
+    "/env/production/services/serverless-upload",
+    "/environments/create",
+    "/env/production/delete",
+  ];
+  for (const path of writes) {
+    const response = await page.request.post(path, { ...foreign, form: { organizationId: "x" } });
+    expect(response.status(), path).toBe(403);
+  }
+  // The same write from the app's own origin gets past the gate to the action, which then judges the form.
+  const own = await page.request.post("/organizations/switch", {
+    headers: { Origin: new URL(page.url()).origin },
+    form: { organizationId: "x" },
+    maxRedirects: 0,
+  });
+  expect(own.status()).not.toBe(403);
+});
+
+test("redirects and static files carry the security headers too", async ({ request }) => {
+  const redirect = await request.get("/", { maxRedirects: 0 });
+  expect(redirect.status()).toBe(302);
+  const page = await (await request.get("/404")).text();
+  const stylesheet = /href="(\/build\/[^"]+\.css)"/.exec(page)?.[1] ?? "no stylesheet on the page";
+  const asset = await request.get(stylesheet);
+  expect(asset.status()).toBe(200);
+  for (const response of [redirect, asset]) {
+    const headers = response.headers();
+    expect(headers["content-security-policy"]).toContain("frame-ancestors 'none'");
+    expect(headers["x-content-type-options"]).toBe("nosniff");
+    expect(headers["x-frame-options"]).toBe("DENY");
+  }
+  expect(redirect.headers()["cache-control"]).toBe("no-store");
 });
