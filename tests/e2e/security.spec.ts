@@ -1,5 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { createEnvironmentThroughForm, openEnvironment, uniqueEnvironmentName } from "../setup/environments";
+import { waitForHydration } from "../setup/hydration";
 import { signIn } from "../setup/sign-in";
 
 test("pages carry the security headers and no script may be evaluated from strings", async ({ page }) => {
@@ -86,4 +87,24 @@ test("redirects and static files carry the security headers too", async ({ reque
     expect(headers["x-frame-options"]).toBe("DENY");
   }
   expect(redirect.headers()["cache-control"]).toBe("no-store");
+});
+
+test("the applications page runs its inline script under the page's CSP, without hydration errors", async ({
+  page,
+}) => {
+  await signIn(page, "ada@example.com");
+  await page.evaluate(() => window.localStorage.setItem("persist:app-listing-view-type", "grid"));
+  const problems: string[] = [];
+  page.on("console", (message) => {
+    if (message.type() === "error") problems.push(message.text());
+  });
+  page.on("pageerror", (error) => problems.push(error.message));
+  page.on("response", (response) => {
+    if (response.status() === 404) problems.push(`404 ${response.url()}`);
+  });
+  await page.goto("/env/production/applications");
+  await waitForHydration(page);
+  // The stored choice applied before paint by the inline script, and kept by the hydrated page.
+  await expect(page.getByTestId("applications")).toHaveAttribute("data-view", "grid");
+  expect(problems).toEqual([]);
 });

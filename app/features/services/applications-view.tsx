@@ -3,6 +3,7 @@ import { Link, useNavigate } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import type { ResourceSummary } from "#contract/services";
 import { formatUsd } from "~/features/environments/cost";
+import { useNonce } from "~/nonce";
 import { StageBadge } from "~/features/environments/stage-badge";
 import { formatUpdatedAt } from "./format";
 import { servicePagePaths, type ApplicationsView } from "./paths";
@@ -56,6 +57,7 @@ export function ApplicationsListing({
 }) {
   const navigate = useNavigate();
   const [view, setView] = useState<ApplicationsView>(forcedView ?? "list");
+  const nonce = useNonce();
   useEffect(() => {
     if (!forcedView) setView(readStoredView() ?? "list");
   }, [forcedView]);
@@ -106,8 +108,16 @@ export function ApplicationsListing({
         </Paper>
       ) : (
         <div data-view={view} data-testid="applications" suppressHydrationWarning>
-          {forcedView ? null : <script dangerouslySetInnerHTML={{ __html: applyStoredViewScript }} />}
-          <style>{viewStyles}</style>
+          {forcedView ? null : (
+            // The page's CSP runs inline scripts only with its nonce; the browser hides the nonce after parsing.
+            <script
+              nonce={nonce}
+              suppressHydrationWarning
+              dangerouslySetInnerHTML={{ __html: applyStoredViewScript }}
+            />
+          )}
+          {/* As markup, not a text child: React would escape its quotes and ">" and the CSS would not match. */}
+          <style dangerouslySetInnerHTML={{ __html: viewStyles }} />
           <div data-view-panel="list">
             <ServicesTable environmentName={environmentName} services={applications} label="Applications" />
           </div>
