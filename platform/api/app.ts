@@ -7,6 +7,7 @@ import { createEngine, type Engine } from "../engine/engine";
 import { secretCipherFor, type SecretCipher } from "../secrets/cipher";
 import { createTerraformJobs, type TerraformJobs } from "../terraform/jobs";
 import { authenticate } from "./auth";
+import { limitRequestBodies } from "./body-limits";
 import { cloningRoutes } from "./cloning";
 import { environmentVariableRoutes } from "./environment-variables";
 import { environmentRoutes } from "./environments";
@@ -15,6 +16,7 @@ import { handleError, handleNotFound } from "./errors";
 import { featureFlagRoutes } from "./feature-flags";
 import { healthRoutes } from "./health";
 import { resourceTelemetryRoutes } from "./resource-telemetry";
+import { apiSecurityHeaders } from "./security-headers";
 import { tenantRoutes } from "./tenants";
 import { serviceRoutes } from "./services";
 import { requireOrganizationAccess } from "./tenancy";
@@ -48,6 +50,8 @@ export function createApiApp(deps: ApiDependencies): Hono {
   app.notFound(handleNotFound);
   // Reuses the caller's X-Request-ID (the app sends one per call) so logs on both sides line up.
   app.use(requestId({ headerName: "X-Request-ID" }));
+  app.use(apiSecurityHeaders());
+  app.use(limitRequestBodies());
 
   app.route("/", healthRoutes());
 
