@@ -1,6 +1,7 @@
 import { createCookieSessionStorage, type Session } from "@remix-run/node";
 import type { OrganizationClaim } from "#contract/identity";
 import { getEnv } from "~/env.server";
+import { createEncryptedCookie } from "./encrypted-cookie.server";
 
 export type SessionUser = { sub: string; name: string; email: string; picture?: string };
 
@@ -34,8 +35,8 @@ let storage: ReturnType<typeof createStorage> | undefined;
 function createStorage() {
   const env = getEnv();
   return createCookieSessionStorage<SessionData, SessionFlashData>({
-    cookie: {
-      name: "__session",
+    // Encrypted, not only signed: the cookie holds the access and refresh tokens.
+    cookie: createEncryptedCookie("__session", {
       httpOnly: true,
       sameSite: "lax",
       path: "/",
@@ -44,7 +45,7 @@ function createStorage() {
       // With organizations on subdomains the session must follow the user from one to another.
       ...(env.baseDomain ? { domain: `.${env.baseDomain}` } : {}),
       maxAge: 60 * 60 * 24 * 7,
-    },
+    }),
   });
 }
 
