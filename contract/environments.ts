@@ -9,7 +9,13 @@ export const environmentSchema = z.object({
   name: z.string(),
   /** The tenant id (SPEC §3 organizationId). */
   organizationId: z.string(),
+  /** The clone's stage: IN_PROGRESS while a clone of the environment runs (SPEC §3). */
   cloningStage: stageSchema,
+  /**
+   * The environment's stage as its services make it (deploying, deployed, failed, drafts), and the clone's while
+   * it runs; what the pages show.
+   */
+  stage: stageSchema,
   cloudProvider: cloudProviderSchema,
   region: z.string(),
   serviceCount: z.number().int().nonnegative(),

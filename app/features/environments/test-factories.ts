@@ -6,6 +6,7 @@ export function anEnvironment(overrides: Partial<Environment> & { name: string }
     id: `id-${overrides.name}`,
     organizationId: "t",
     cloningStage: "STAGE_UNSPECIFIED",
+    stage: "STAGE_UNSPECIFIED",
     cloudProvider: "AWS",
     region: "us-east-1",
     serviceCount: 0,
