@@ -162,6 +162,15 @@ export const cloneStateSchema = z.object({
   history: z.array(z.object({ state: cloningStateSchema, at: z.string() })),
   /** What went wrong when the state is a _FAILED one. */
   details: z.string().nullable(),
+  /**
+   * The environment's resources (its services other than applications), which the launch deploys: how many,
+   * how many run (STAGE_COMPLETED), and their stage taken together (STAGE_UNSPECIFIED when there are none).
+   */
+  resources: z.object({
+    total: z.number().int().nonnegative(),
+    running: z.number().int().nonnegative(),
+    stage: stageSchema,
+  }),
 });
 export type CloneState = z.infer<typeof cloneStateSchema>;
 

@@ -29,5 +29,11 @@ export function aVariable(overrides: Partial<EnvironmentVariable> & { name: stri
 }
 
 export function aCloneState(overrides: Partial<CloneState> = {}): CloneState {
-  return { infraState: "UNSPECIFIED", history: [], details: null, ...overrides };
+  return {
+    infraState: "UNSPECIFIED",
+    history: [],
+    details: null,
+    resources: { total: 0, running: 0, stage: "STAGE_UNSPECIFIED" },
+    ...overrides,
+  };
 }
