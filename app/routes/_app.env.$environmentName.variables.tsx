@@ -5,7 +5,7 @@ import { useLoaderData } from "@remix-run/react";
 import { errorCodes } from "#contract/errors";
 import { Button } from "~/components/button";
 import { previewSummary } from "~/features/environments/env-import";
-import { applyEnvImport, planEnvImport } from "~/features/environments/env-import.server";
+import { applyEnvImport, EnvImportRejected, planEnvImport } from "~/features/environments/env-import.server";
 import { ImportEnvFileButton } from "~/features/environments/import-env-file-dialog";
 import { mapWithConcurrency } from "~/features/environments/map-with-concurrency";
 import { environmentPagePaths } from "~/features/environments/paths";
@@ -78,7 +78,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
       case "preview-import":
       case "apply-import": {
         const plan = await planEnvImport(api, tenantId, environment.id, value.content);
-        const preview = { ...previewSummary(plan.preview), rejected: plan.rejected };
+        const preview = { ...previewSummary(plan.preview), skipped: plan.skipped };
         if (plan.problem) {
           return data<VariablesActionData>(
             { ...submission.reply({ formErrors: [plan.problem] }), preview },
@@ -88,7 +88,15 @@ export async function action({ request, params }: ActionFunctionArgs) {
         if (value.intent === "preview-import") {
           return data<VariablesActionData>({ ...submission.reply(), preview }, { headers });
         }
-        await applyEnvImport(api, tenantId, environment.id, plan.preview, { secret: value.secret });
+        try {
+          await applyEnvImport(api, tenantId, environment.id, plan.preview, { secret: value.secret });
+        } catch (error) {
+          if (!(error instanceof EnvImportRejected)) throw error;
+          return data<VariablesActionData>(
+            { ...submission.reply({ formErrors: error.lineErrors }), preview },
+            { status: 400, headers },
+          );
+        }
         return done(importMessage(plan.preview.added.length, plan.preview.changed.length));
       }
     }

@@ -165,14 +165,23 @@ function ImportPreviewList({ preview }: { preview: ImportPreview }) {
           )}
         </Stack>
       ))}
-      {preview.rejected.length ? (
+      {preview.skipped.length ? (
         <Stack gap={4} role="group" aria-label="Skipped variables">
-          <Title order={5}>Skipped</Title>
-          {preview.rejected.map(({ name, reason }) => (
-            <Text key={name} size="sm">
-              <Text span ff="monospace" fw={600}>
-                {name}
-              </Text>
+          <Title order={5}>Skipped lines</Title>
+          <Text size="sm" c="dimmed">
+            Applying leaves these lines out; correct the file and preview again to import them.
+          </Text>
+          {preview.skipped.map(({ line, name, reason }) => (
+            <Text key={line} size="sm" data-testid={`skipped-line-${line}`}>
+              Line {line}
+              {name ? (
+                <>
+                  {" "}
+                  <Text span ff="monospace" fw={600}>
+                    {name}
+                  </Text>
+                </>
+              ) : null}
               : {reason}
             </Text>
           ))}

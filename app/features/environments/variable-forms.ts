@@ -2,7 +2,7 @@ import type { SubmissionResult } from "@conform-to/react";
 import { z } from "zod";
 import { environmentVariableNameSchema } from "#contract/environments";
 import { messages } from "#contract/validation";
-import type { EnvImportSummary } from "./env-import";
+import type { EnvImportSummary, SkippedEnvFileLine } from "./env-import";
 
 /** The variables page's forms, told apart by their `intent` field. */
 export const variableIntents = ["create", "update", "delete", "preview-import", "apply-import"] as const;
@@ -69,7 +69,7 @@ export function intentOf(formData: FormData): VariableIntent | null {
   return variableIntents.find((candidate) => candidate === intent) ?? null;
 }
 
-export type ImportPreview = EnvImportSummary & { rejected: { name: string; reason: string }[] };
+export type ImportPreview = EnvImportSummary & { skipped: SkippedEnvFileLine[] };
 
 /**
  * What the variables action answers (each form submits through its own fetcher): the form's result and, for an
