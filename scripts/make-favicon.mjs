@@ -1,6 +1,7 @@
 // Renders public/favicon.ico (16, 32 and 48 px PNGs in one ICO) from the shapes of public/favicon.svg: the
 // brand's purple rounded square with a white cloud. Browsers ask for /favicon.ico whatever the page links, so
 // the product ships both. Run it again after changing the shapes below: `node scripts/make-favicon.mjs`.
+import { Buffer } from "node:buffer";
 import { writeFileSync } from "node:fs";
 import { deflateSync } from "node:zlib";
 

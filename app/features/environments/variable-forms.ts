@@ -76,3 +76,26 @@ export type ImportPreview = EnvImportSummary & { skipped: SkippedEnvFileLine[] }
  * import, what it would do.
  */
 export type VariablesActionData = SubmissionResult<string[]> & { preview?: ImportPreview };
+
+/**
+ * The variables page's dialogs as the address names them (`?dialog=edit&variable={id}`): without JavaScript the
+ * page renders the dialog's form in place, as a plain HTML form.
+ */
+export type VariableDialog = { kind: "add" | "import" } | { kind: "edit" | "delete"; variableId: string };
+
+export function variableDialogOf(query: URLSearchParams): VariableDialog | null {
+  const kind = query.get("dialog");
+  const variableId = query.get("variable");
+  if (kind === "add" || kind === "import") return { kind };
+  if ((kind === "edit" || kind === "delete") && variableId) return { kind, variableId };
+  return null;
+}
+
+export function variableDialogQuery(dialog: VariableDialog): Record<string, string> {
+  return "variableId" in dialog
+    ? { dialog: dialog.kind, variable: dialog.variableId }
+    : { dialog: dialog.kind };
+}
+
+/** The query that reveals one secret without JavaScript (the page then shows its value). */
+export const revealQuery = (variableId: string) => ({ reveal: variableId });
