@@ -33,8 +33,11 @@ import { useNonce } from "~/nonce";
 import { theme } from "~/theme";
 import { getToast } from "~/toast.server";
 
-export const links: LinksFunction = () =>
-  [
+export const links: LinksFunction = () => [
+  // The ICO answers browsers that ask for /favicon.ico; those that read SVG take the sharp one.
+  { rel: "icon", href: "/favicon.ico", sizes: "48x48" },
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+  ...[
     inter400,
     inter500,
     inter600,
@@ -44,7 +47,8 @@ export const links: LinksFunction = () =>
     notificationStyles,
     unsupportedDeviceStyles,
     globalStyles,
-  ].map((href) => ({ rel: "stylesheet", href }));
+  ].map((href) => ({ rel: "stylesheet", href })),
+];
 
 export const meta: MetaFunction = () => [{ title: "Cloud Console" }];
 

@@ -9,7 +9,13 @@ export const environmentSchema = z.object({
   name: z.string(),
   /** The tenant id (SPEC §3 organizationId). */
   organizationId: z.string(),
+  /** The clone's stage: IN_PROGRESS while a clone of the environment runs (SPEC §3). */
   cloningStage: stageSchema,
+  /**
+   * The environment's stage as its services make it (deploying, deployed, failed, drafts), and the clone's while
+   * it runs; what the pages show.
+   */
+  stage: stageSchema,
   cloudProvider: cloudProviderSchema,
   region: z.string(),
   serviceCount: z.number().int().nonnegative(),
@@ -136,6 +142,24 @@ export const updateEnvironmentVariablesRequestSchema = z.object({
     .min(1, "envVariables must contain at least one variable")
     .max(500, "envVariables must contain at most 500 variables"),
 });
+/** The most variables one .env import writes. */
+export const MAX_IMPORTED_VARIABLES = 1000;
+/**
+ * PUT .../environment-variables/import: a .env import applied whole or not at all. A name the environment has
+ * gets the value (its secrecy stays); a new name is created, secret when `secret`.
+ */
+export const importEnvironmentVariablesRequestSchema = z.object({
+  envVariables: z
+    .array(
+      z.object({
+        name: environmentVariableNameSchema,
+        value: variableValueSchema,
+        secret: z.boolean().default(false),
+      }),
+    )
+    .min(1, "envVariables must contain at least one variable")
+    .max(MAX_IMPORTED_VARIABLES, `envVariables must contain at most ${MAX_IMPORTED_VARIABLES} variables`),
+});
 export const deleteEnvironmentVariablesRequestSchema = z.object({
   envVariableIds: z.array(z.string().min(1)).min(1, "envVariableIds must contain at least one id"),
 });
@@ -156,6 +180,15 @@ export const cloneStateSchema = z.object({
   history: z.array(z.object({ state: cloningStateSchema, at: z.string() })),
   /** What went wrong when the state is a _FAILED one. */
   details: z.string().nullable(),
+  /**
+   * The environment's resources (its services other than applications), which the launch deploys: how many,
+   * how many run (STAGE_COMPLETED), and their stage taken together (STAGE_UNSPECIFIED when there are none).
+   */
+  resources: z.object({
+    total: z.number().int().nonnegative(),
+    running: z.number().int().nonnegative(),
+    stage: stageSchema,
+  }),
 });
 export type CloneState = z.infer<typeof cloneStateSchema>;
 
@@ -174,6 +207,8 @@ export const environmentPaths = {
   addons: (tenantId: string, environmentId: string) => `${one(tenantId, environmentId)}/addons`,
   variables: (tenantId: string, environmentId: string, { reveal }: { reveal?: string } = {}) =>
     `${one(tenantId, environmentId)}/environment-variables${reveal ? `?${new URLSearchParams({ reveal })}` : ""}`,
+  variablesImport: (tenantId: string, environmentId: string) =>
+    `${one(tenantId, environmentId)}/environment-variables/import`,
   referencedServices: (tenantId: string, environmentId: string, variableName: string) =>
     `${one(tenantId, environmentId)}/environment-variables/${encodeURIComponent(variableName)}/referenced-services`,
   clone: (tenantId: string, environmentId: string) => `${workspace(tenantId, environmentId)}/clone`,
@@ -194,7 +229,8 @@ export const environmentPaths = {
  * - Variables: GET → environmentVariableListSchema; POST → 201 and PUT → 200 with the variables written (masked);
  *   DELETE → 204. A write is all or nothing. While a clone is still copying the settings into the environment,
  *   writes to its config, add-ons and variables answer 409. A PUT value equal to SECRET_MASK on a secret keeps its
- *   stored value (also when the PUT turns it into a plain variable).
+ *   stored value (also when the PUT turns it into a plain variable). PUT import → 200 with the variables written
+ *   (masked), in the request's order; an invalid or repeated entry is a 400 naming it (`envVariables.{i}.name`).
  * - Clone: POST clone → 201 environmentResponseSchema (the new environment, STAGE_IN_PROGRESS); GET clone/state →
  *   cloneStateSchema (UNSPECIFIED with no history for an environment that was never cloned); POST
  *   clone/launch/resources → cloneStateSchema, 409 unless the state is WAITING_FOR_LAUNCH_RESOURCES_EVENT; PUT

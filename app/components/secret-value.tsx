@@ -3,6 +3,7 @@ import { useFetcher } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { SECRET_MASK } from "#contract/environments";
 import { Button } from "~/components/button";
+import { GetFormButton } from "~/components/get-form-button";
 import { showToast } from "~/components/toaster";
 
 /** A secret's plaintext as a reveal route answers it, or why it could not be read. */
@@ -11,21 +12,28 @@ export type RevealedSecret = { kind: "value"; value: string } | { kind: "error";
 /**
  * A secret: masked, revealed on request from `revealUrl` (a resource route answering RevealedSecret, read anew
  * each time, so the value is never in page data), hidden again; `copyable` adds a copy button while it shows.
+ * With `revealQuery` the buttons also work without JavaScript: Reveal asks for the page with that query, whose
+ * loader then passes this one value as `revealedValue`, and Hide for the page without it.
  */
 export function SecretValue({
   revealUrl,
   label,
   testId,
   copyable = false,
+  revealQuery,
+  revealedValue = null,
 }: {
   revealUrl: string;
   /** Names the secret in the buttons' accessible names ("Reveal {label}"). */
   label: string;
   testId: string;
   copyable?: boolean;
+  revealQuery?: Record<string, string>;
+  revealedValue?: string | null;
 }) {
   const fetcher = useFetcher<RevealedSecret>();
   const [revealed, setRevealed] = useState(false);
+  const [hiddenAgain, setHiddenAgain] = useState(false);
   const answer = fetcher.state === "idle" ? fetcher.data : undefined;
 
   useEffect(() => {
@@ -35,33 +43,59 @@ export function SecretValue({
     }
   }, [answer]);
 
-  const shown = revealed && answer?.kind === "value" ? answer.value : null;
+  const revealedByPage = revealedValue !== null && !hiddenAgain ? revealedValue : null;
+  const shown = revealed && answer?.kind === "value" ? answer.value : revealedByPage;
+  const reveal = () => {
+    setRevealed(true);
+    fetcher.load(revealUrl);
+  };
+  const hide = () => {
+    setRevealed(false);
+    setHiddenAgain(true);
+  };
   return (
     <Group gap="xs" wrap="nowrap">
       <Code data-testid={testId}>{shown ?? SECRET_MASK}</Code>
       {shown === null ? (
-        <Button
-          variant="ghost"
-          size="small"
-          loading={fetcher.state !== "idle"}
-          aria-label={`Reveal ${label}`}
-          onClick={() => {
-            setRevealed(true);
-            fetcher.load(revealUrl);
-          }}
-        >
-          Reveal
-        </Button>
-      ) : (
-        <>
+        revealQuery ? (
+          <GetFormButton
+            variant="ghost"
+            size="small"
+            loading={fetcher.state !== "idle"}
+            aria-label={`Reveal ${label}`}
+            query={revealQuery}
+            onActivate={reveal}
+          >
+            Reveal
+          </GetFormButton>
+        ) : (
           <Button
             variant="ghost"
             size="small"
-            aria-label={`Hide ${label}`}
-            onClick={() => setRevealed(false)}
+            loading={fetcher.state !== "idle"}
+            aria-label={`Reveal ${label}`}
+            onClick={reveal}
           >
-            Hide
+            Reveal
           </Button>
+        )
+      ) : (
+        <>
+          {revealQuery ? (
+            <GetFormButton
+              variant="ghost"
+              size="small"
+              aria-label={`Hide ${label}`}
+              query={{}}
+              onActivate={hide}
+            >
+              Hide
+            </GetFormButton>
+          ) : (
+            <Button variant="ghost" size="small" aria-label={`Hide ${label}`} onClick={hide}>
+              Hide
+            </Button>
+          )}
           {copyable ? (
             <CopyButton value={shown}>
               {({ copied, copy }) => (

@@ -139,6 +139,21 @@ export async function updateVariables(
   return updated.envVariables;
 }
 
+/** A .env import: new names added, existing ones revalued, all in one platform transaction. */
+export async function importVariables(
+  api: PlatformClient,
+  tenantId: string,
+  environmentId: string,
+  envVariables: NewVariable[],
+) {
+  const written = await api.put(
+    environmentPaths.variablesImport(tenantId, environmentId),
+    environmentVariableListSchema,
+    { envVariables },
+  );
+  return written.envVariables;
+}
+
 export async function deleteVariables(
   api: PlatformClient,
   tenantId: string,

@@ -1,26 +1,13 @@
-import { redirect, type LoaderFunctionArgs } from "@remix-run/node";
-import { errorCodes } from "#contract/errors";
-import { resolveEnvironment } from "~/features/environments/current-environment";
-import { listEnvironments } from "~/platform/environments.server";
-import { requireOrganizationClient } from "~/platform/request.server";
-import { throwRouteError } from "~/platform/route-errors.server";
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { environmentPagePaths } from "~/features/environments/paths";
+import { redirectToEnvironmentPage } from "~/features/services/environment-redirect.server";
 
-/** Home: the selected environment (stored, else the first), or creating the first one. */
+/**
+ * Home: the selected environment (stored, else the first), or creating the first one. The workspace is loaded
+ * as the shell loads it, so an organization awaiting approval goes to the pending screen, not an error.
+ */
 export async function loader({ request }: LoaderFunctionArgs) {
-  const { api, tenantId, session, headers, saveSession } = await requireOrganizationClient(request);
-  const environments = await listEnvironments(api, tenantId).catch((error: unknown) =>
-    throwRouteError(error, errorCodes.workspaceListFetch, headers),
+  return redirectToEnvironmentPage(request, (environmentName) =>
+    environmentPagePaths.section(environmentName),
   );
-  const stored = session.get("environment");
-  const resolution = resolveEnvironment(environments, {
-    stored: stored?.tenantId === tenantId ? stored.name : null,
-  });
-  if (resolution.kind !== "selected") {
-    if (stored) {
-      session.unset("environment");
-      await saveSession();
-    }
-    throw redirect("/environments/create", { headers });
-  }
-  throw redirect(`/env/${encodeURIComponent(resolution.environment.name)}`, { headers });
 }

@@ -30,7 +30,7 @@ export default function EnvironmentOverview() {
   return (
     <SimpleGrid cols={{ base: 1, md: 3 }}>
       <Fact label="Stage">
-        <StageBadge stage={environment.cloningStage} mt="xs" />
+        <StageBadge stage={environment.stage} mt="xs" />
       </Fact>
       <Fact label="Cloud">
         <Text fw={600} mt="xs">

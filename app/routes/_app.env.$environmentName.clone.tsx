@@ -2,7 +2,11 @@ import { Anchor, Paper, Stack, Text } from "@mantine/core";
 import { data, type ActionFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useRouteLoaderData } from "@remix-run/react";
 import { CloneProgress } from "~/features/environments/clone-progress";
-import { cloneExitMessage, isCloneStepRunning } from "~/features/environments/clone-steps";
+import {
+  areCloneResourcesDeploying,
+  cloneExitMessage,
+  isCloneStepRunning,
+} from "~/features/environments/clone-steps";
 import { environmentPagePaths } from "~/features/environments/paths";
 import {
   RUNNING_CLONE_STEP_REFRESH_MS,
@@ -55,7 +59,10 @@ export default function EnvironmentClonePage() {
   const cloneState = scope?.cloneState ?? null;
   const inProgress = environment?.cloningStage === "STAGE_IN_PROGRESS";
   useCloneStateRefresh({
-    enabled: inProgress && cloneState !== null && isCloneStepRunning(cloneState.infraState),
+    enabled:
+      inProgress &&
+      cloneState !== null &&
+      (isCloneStepRunning(cloneState.infraState) || areCloneResourcesDeploying(cloneState)),
     intervalMs: RUNNING_CLONE_STEP_REFRESH_MS,
   });
   if (!environment) return null;

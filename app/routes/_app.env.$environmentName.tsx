@@ -42,7 +42,7 @@ export default function EnvironmentScope() {
             <Title order={2} data-testid="environment-title">
               {environment.name}
             </Title>
-            <StageBadge stage={environment.cloningStage} />
+            <StageBadge stage={environment.stage} />
           </Group>
           {environment.clonedFrom ? (
             <Text size="sm" c="dimmed">

@@ -1,19 +1,23 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import { Group, Stack, Text } from "@mantine/core";
+import { Group, Paper, Stack, Text, Title } from "@mantine/core";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
+import type { EnvironmentVariable } from "#contract/environments";
 import { errorCodes } from "#contract/errors";
 import { Button } from "~/components/button";
 import { previewSummary } from "~/features/environments/env-import";
-import { applyEnvImport, planEnvImport } from "~/features/environments/env-import.server";
-import { ImportEnvFileButton } from "~/features/environments/import-env-file-dialog";
+import { applyEnvImport, EnvImportRejected, planEnvImport } from "~/features/environments/env-import.server";
+import { DeleteVariableForm } from "~/features/environments/delete-variable-dialog";
+import { ImportEnvFileButton, ImportEnvFileForm } from "~/features/environments/import-env-file-dialog";
 import { mapWithConcurrency } from "~/features/environments/map-with-concurrency";
 import { environmentPagePaths } from "~/features/environments/paths";
-import { AddVariableButton } from "~/features/environments/variable-form-dialog";
+import { AddVariableButton, VariableForm } from "~/features/environments/variable-form-dialog";
 import {
   intentOf,
   variableChangeOf,
+  variableDialogOf,
   variableFormSchemas,
+  type VariableDialog,
   type VariablesActionData,
 } from "~/features/environments/variable-forms";
 import { VariablesTable } from "~/features/environments/variables-table";
@@ -24,10 +28,11 @@ import {
   deleteVariables,
   listReferencedServices,
   listVariables,
+  revealVariableValue,
   updateVariables,
 } from "~/platform/environments.server";
 import { throwRouteError } from "~/platform/route-errors.server";
-import { dataWithToast } from "~/toast.server";
+import { dataWithToast, redirectWithToast } from "~/toast.server";
 
 export const meta: MetaFunction = ({ params }) => [
   { title: `Variables · ${params.environmentName ?? "Environment"} · Cloud Console` },
@@ -37,6 +42,7 @@ const REFERENCED_SERVICES_CONCURRENCY = 8;
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { api, tenantId, environment, headers } = await requireEnvironment(request, params.environmentName);
+  const query = new URL(request.url).searchParams;
   const variables = await listVariables(api, tenantId, environment.id)
     .then((listed) =>
       mapWithConcurrency(listed, REFERENCED_SERVICES_CONCURRENCY, async (variable) => ({
@@ -45,7 +51,20 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       })),
     )
     .catch((error: unknown) => throwRouteError(error, errorCodes.workspaceListFetch, headers));
-  return data({ environmentName: environment.name, variables }, { headers });
+  // Without JavaScript a secret is revealed by asking for the page with ?reveal={id}: never cached.
+  const revealId = query.get("reveal");
+  let revealed: { id: string; value: string } | null = null;
+  if (revealId && variables.some((variable) => variable.id === revealId && variable.secret)) {
+    headers.set("Cache-Control", "no-store");
+    const value = await revealVariableValue(api, tenantId, environment.id, revealId).catch((error: unknown) =>
+      throwRouteError(error, errorCodes.workspaceListFetch, headers),
+    );
+    if (value !== null) revealed = { id: revealId, value };
+  }
+  return data(
+    { environmentName: environment.name, variables, dialog: variableDialogOf(query), revealed },
+    { headers },
+  );
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -57,9 +76,20 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (submission.status !== "success") {
     return data<VariablesActionData>(submission.reply(), { status: 400, headers });
   }
-  // The form's dialog closes on a success, so the reply keeps no values to reset.
-  const done = (message: string) =>
-    dataWithToast<VariablesActionData>(submission.reply(), { variant: "success", message }, { headers });
+  // The form's dialog closes on a success, so the reply keeps no values to reset. A form the page showed in place
+  // of its dialog (?dialog=, without JavaScript) leads back to the page.
+  const shownInPage = new URL(request.url).searchParams.has("dialog");
+  const done = async (message: string) =>
+    shownInPage
+      ? redirectWithToast(
+          environmentPagePaths.section(environment.name, "variables"),
+          {
+            variant: "success",
+            message,
+          },
+          { headers },
+        )
+      : dataWithToast<VariablesActionData>(submission.reply(), { variant: "success", message }, { headers });
 
   try {
     const value = submission.value;
@@ -78,7 +108,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
       case "preview-import":
       case "apply-import": {
         const plan = await planEnvImport(api, tenantId, environment.id, value.content);
-        const preview = { ...previewSummary(plan.preview), rejected: plan.rejected };
+        const preview = { ...previewSummary(plan.preview), skipped: plan.skipped };
         if (plan.problem) {
           return data<VariablesActionData>(
             { ...submission.reply({ formErrors: [plan.problem] }), preview },
@@ -88,7 +118,15 @@ export async function action({ request, params }: ActionFunctionArgs) {
         if (value.intent === "preview-import") {
           return data<VariablesActionData>({ ...submission.reply(), preview }, { headers });
         }
-        await applyEnvImport(api, tenantId, environment.id, plan.preview, { secret: value.secret });
+        try {
+          await applyEnvImport(api, tenantId, environment.id, plan.preview, { secret: value.secret });
+        } catch (error) {
+          if (!(error instanceof EnvImportRejected)) throw error;
+          return data<VariablesActionData>(
+            { ...submission.reply({ formErrors: error.lineErrors }), preview },
+            { status: 400, headers },
+          );
+        }
         return done(importMessage(plan.preview.added.length, plan.preview.changed.length));
       }
     }
@@ -104,7 +142,7 @@ function importMessage(added: number, changed: number): string {
 }
 
 export default function EnvironmentVariablesPage() {
-  const { environmentName, variables } = useLoaderData<typeof loader>();
+  const { environmentName, variables, dialog, revealed } = useLoaderData<typeof loader>();
   return (
     <Stack gap="md">
       <Group justify="space-between">
@@ -126,7 +164,40 @@ export default function EnvironmentVariablesPage() {
           <AddVariableButton />
         </Group>
       </Group>
-      <VariablesTable environmentName={environmentName} variables={variables} />
+      {dialog ? <VariableDialogInPage dialog={dialog} variables={variables} /> : null}
+      <VariablesTable environmentName={environmentName} variables={variables} revealed={revealed} />
     </Stack>
+  );
+}
+
+/**
+ * A dialog the address names (`?dialog=`), shown in the page as a plain form: how the variables are added,
+ * edited, deleted and imported without JavaScript.
+ */
+function VariableDialogInPage({
+  dialog,
+  variables,
+}: {
+  dialog: VariableDialog;
+  variables: EnvironmentVariable[];
+}) {
+  const variable = "variableId" in dialog ? variables.find(({ id }) => id === dialog.variableId) : undefined;
+  if ("variableId" in dialog && !variable) return null;
+  const title = {
+    add: "Add variable",
+    import: "Import a .env file",
+    edit: `Edit ${variable?.name ?? ""}`,
+    delete: "Delete variable",
+  }[dialog.kind];
+  return (
+    <Paper withBorder p="lg" component="section" aria-label={title}>
+      <Stack gap="md">
+        <Title order={3}>{title}</Title>
+        {dialog.kind === "add" ? <VariableForm inline /> : null}
+        {dialog.kind === "edit" && variable ? <VariableForm variable={variable} inline /> : null}
+        {dialog.kind === "delete" && variable ? <DeleteVariableForm variable={variable} inline /> : null}
+        {dialog.kind === "import" ? <ImportEnvFileForm inline /> : null}
+      </Stack>
+    </Paper>
   );
 }

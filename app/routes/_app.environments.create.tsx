@@ -99,8 +99,9 @@ export async function action({ request }: ActionFunctionArgs) {
       { headers },
     );
   }
+  // The new environment opens, which also selects it in the switcher.
   throw await redirectWithToast(
-    environmentPagePaths.list,
+    environmentPagePaths.section(created.name),
     { variant: "success", message: `Environment ${created.name} created` },
     { headers },
   );

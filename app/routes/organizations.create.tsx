@@ -1,6 +1,6 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { Button, Stack, Text, Title } from "@mantine/core";
+import { Button, Group, Stack, Text, Title } from "@mantine/core";
 import {
   data,
   redirect,
@@ -8,7 +8,7 @@ import {
   type LoaderFunctionArgs,
   type MetaFunction,
 } from "@remix-run/node";
-import { Form, useActionData, useNavigation } from "@remix-run/react";
+import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { z } from "zod";
 import {
   tenantDisplayNameSchema,
@@ -27,8 +27,8 @@ export const meta: MetaFunction = () => [{ title: "Create organization · Cloud 
 const schema = z.object({ displayName: tenantDisplayNameSchema, name: tenantNameSchema });
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const { headers } = await requirePlatformClient(request);
-  return data(null, { headers });
+  const { user, headers } = await requirePlatformClient(request);
+  return data({ user: { name: user.name, email: user.email } }, { headers });
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -53,6 +53,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function CreateOrganization() {
+  const { user } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   const navigation = useNavigation();
   const [form, fields] = useForm({
@@ -64,6 +65,7 @@ export default function CreateOrganization() {
   });
   return (
     <Stack gap="md">
+      <SignedInAs user={user} />
       <Title order={2}>Create your organization</Title>
       <Text c="dimmed">Your organization holds your team, its environments and the services you deploy.</Text>
       <Form method="post" {...getFormProps(form)}>
@@ -82,5 +84,25 @@ export default function CreateOrganization() {
         </Stack>
       </Form>
     </Stack>
+  );
+}
+
+/** Outside the app shell there is no user menu: who is signed in, and a way out (for another account, say). */
+function SignedInAs({ user }: { user: { name: string; email: string } }) {
+  return (
+    <Group justify="space-between" gap="sm" wrap="nowrap">
+      <Text size="sm" c="dimmed" data-testid="signed-in-as">
+        Signed in as{" "}
+        <Text span fw={600} c="dark">
+          {user.name}
+        </Text>{" "}
+        ({user.email})
+      </Text>
+      <Form method="post" action="/auth/logout" reloadDocument>
+        <Button type="submit" variant="subtle" size="compact-sm">
+          Logout
+        </Button>
+      </Form>
+    </Group>
   );
 }

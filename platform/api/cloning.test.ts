@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CloningState } from "#contract/cloning";
 import {
@@ -116,6 +116,7 @@ describe("cloning an environment", () => {
       infraState: "CREATING_DRAFT_RESOURCES",
       history: [{ state: "CREATING_DRAFT_RESOURCES", at: expect.any(String) }],
       details: null,
+      resources: { total: 0, running: 0, stage: "STAGE_UNSPECIFIED" },
     });
 
     await api.engine.runner.runUntilIdle();
@@ -173,6 +174,7 @@ describe("cloning an environment", () => {
       infraState: "REVIEW_AND_DEPLOY_APPLICATIONS",
       history: expect.any(Array),
       details: null,
+      resources: { total: 0, running: 0, stage: "STAGE_UNSPECIFIED" },
     });
     expect(done.history.map((entry) => entry.state)).toEqual([...throughLaunch, ...afterLaunch]);
     const times = done.history.map((entry) => Date.parse(entry.at));
@@ -262,6 +264,7 @@ describe("cloning an environment", () => {
       infraState: "UNSPECIFIED",
       history: [],
       details: null,
+      resources: { total: 0, running: 0, stage: "STAGE_UNSPECIFIED" },
     });
   });
 });
@@ -477,5 +480,46 @@ describe("cloning services", () => {
       ["Provision", "Platform", "STAGE_COMPLETED"],
       ["Save", "Platform", null],
     ]);
+    // The state tells where the resources stand; the draft application is not one of them.
+    expect((await stateOf(member, target.id)).resources).toEqual({
+      total: 1,
+      running: 1,
+      stage: "STAGE_COMPLETED",
+    });
+  });
+
+  it("tells at the last step that the launched resources are still deploying, or that one failed", async () => {
+    const { member, tenantId, source } = await sourceScene();
+    for (const name of ["sessions", "cache-two"]) {
+      await send(member, "POST", servicePaths.list(tenantId, source.id), {
+        serviceType: "cache",
+        name,
+        config: defaultServiceConfigs.cache,
+        launch: true,
+      });
+    }
+    await api.engine.runner.runUntilIdle();
+    const target = await clone(member, source.id, { name: "copy-still-deploying" });
+    await api.engine.runner.runUntilIdle();
+    await send(member, "POST", environmentPaths.cloneLaunchResources(tenantId, target.id));
+    await api.engine.runner.runUntilIdle();
+    const setStage = (name: string, stage: string) =>
+      api.db
+        .update(resources)
+        .set({ stage })
+        .where(and(eq(resources.environmentId, target.id), eq(resources.name, name)));
+
+    // A deployment takes minutes in a real cloud: the clone reaches its last step first.
+    await setStage("sessions", "STAGE_IN_PROGRESS");
+    const deploying = await stateOf(member, target.id);
+    expect(deploying.infraState).toBe("REVIEW_AND_DEPLOY_APPLICATIONS");
+    expect(deploying.resources).toEqual({ total: 2, running: 1, stage: "STAGE_IN_PROGRESS" });
+
+    await setStage("sessions", "STAGE_FAILED");
+    expect((await stateOf(member, target.id)).resources).toEqual({
+      total: 2,
+      running: 1,
+      stage: "STAGE_FAILED",
+    });
   });
 });

@@ -11,7 +11,7 @@ import { apiErrorMessages } from "#contract/errors";
 import { messages } from "#contract/validation";
 import type { Database } from "../db/index";
 import { environments } from "../db/schema";
-import { cloneJobOf, cloneStateOf } from "../engine/cloning";
+import { cloneJobOf, cloneResourcesOf, cloneStateOf } from "../engine/cloning";
 import type { Engine } from "../engine/engine";
 import { toEnvironment } from "../environments/records";
 import { noServices, serviceTotalsOf } from "../services/totals";
@@ -78,7 +78,8 @@ export function cloningRoutes({ db, engine }: { db: Database; engine: Engine }) 
   routes.get("/:environmentId/clone/state", async (c) => {
     const { tenantId } = currentOrganization(c);
     const environment = await findEnvironment(db, tenantId, c.req.param("environmentId"));
-    return sendJson(c, cloneStateSchema, cloneStateOf(await cloneJobOf(db, environment.id)));
+    const job = await cloneJobOf(db, environment.id);
+    return sendJson(c, cloneStateSchema, cloneStateOf(job, await cloneResourcesOf(db, environment.id)));
   });
 
   routes.post("/:environmentId/clone/launch/resources", async (c) => {
@@ -91,7 +92,7 @@ export function cloningRoutes({ db, engine }: { db: Database; engine: Engine }) 
       return launched;
     });
     engine.runner.wake();
-    return sendJson(c, cloneStateSchema, cloneStateOf(moved));
+    return sendJson(c, cloneStateSchema, cloneStateOf(moved, await cloneResourcesOf(db, environment.id)));
   });
 
   routes.put("/:environmentId/clone/exit", async (c) => {

@@ -382,6 +382,78 @@ describe("PUT environment-variables", () => {
   });
 });
 
+describe("PUT environment-variables/import", () => {
+  const importPath = (s: Scene) => environmentPaths.variablesImport(s.organization.tenantId, s.environmentId);
+
+  it("adds new names and revalues existing ones in one call, keeping each existing secrecy", async () => {
+    const s = await scene();
+    await create(s, [
+      { name: "PLAIN", value: "old" },
+      { name: "TOKEN", value: "old-secret", secret: true },
+    ]);
+    const response = await send(s, "PUT", importPath(s), {
+      envVariables: [
+        { name: "TOKEN", value: "new-secret" },
+        { name: "ADDED", value: "a", secret: true },
+        { name: "PLAIN", value: "new" },
+      ],
+    });
+    expect(response.status).toBe(200);
+    const written = environmentVariableListSchema.parse(await response.json()).envVariables;
+    expect(written.map(({ name, value, secret }) => [name, value, secret])).toEqual([
+      ["TOKEN", SECRET_MASK, true],
+      ["ADDED", SECRET_MASK, true],
+      ["PLAIN", "new", false],
+    ]);
+    const token = written.find((variable) => variable.name === "TOKEN");
+    expect((await list(s, token?.id)).find((variable) => variable.name === "TOKEN")?.value).toBe(
+      "new-secret",
+    );
+  });
+
+  it("answers 400 naming every bad or repeated entry and writes nothing of the batch", async () => {
+    const s = await scene();
+    await create(s, [{ name: "KEPT", value: "1" }]);
+    const before = await rawRows(s.environmentId);
+
+    const invalid = await send(s, "PUT", importPath(s), {
+      envVariables: [
+        { name: "KEPT", value: "2" },
+        { name: "bad-name", value: "x" },
+        { name: "GOOD", value: "y" },
+        { name: "TOO_LONG", value: "z".repeat(32_769) },
+      ],
+    });
+    expect(invalid.status).toBe(400);
+    const { fieldErrors } = apiErrorSchema.parse(await invalid.json());
+    expect(Object.keys(fieldErrors ?? {}).sort()).toEqual(["envVariables.1.name", "envVariables.3.value"]);
+
+    const repeated = await send(s, "PUT", importPath(s), {
+      envVariables: [
+        { name: "KEPT", value: "2" },
+        { name: "NEW", value: "3" },
+        { name: "NEW", value: "4" },
+      ],
+    });
+    expect(repeated.status).toBe(400);
+    expect(apiErrorSchema.parse(await repeated.json()).fieldErrors).toEqual({
+      "envVariables.2.name": [environmentErrorMessages.variableNameRepeated],
+    });
+    expect(await rawRows(s.environmentId)).toEqual(before);
+  });
+
+  it("is refused to a read-only member", async () => {
+    const s = await scene("admin");
+    const reader = await api.createUser();
+    await api.addMember(reader.id, s.organization.organizationId, "read-only");
+    const response = await send({ ...s, user: reader }, "PUT", importPath(s), {
+      envVariables: [{ name: "X", value: "1" }],
+    });
+    expect(response.status).toBe(403);
+    expect(await list(s)).toEqual([]);
+  });
+});
+
 describe("DELETE environment-variables", () => {
   it("deletes the named variables", async () => {
     const s = await scene();

@@ -9,6 +9,7 @@ import {
   environmentErrorMessages,
   environmentVariableListSchema,
   environmentVariableNameSchema,
+  importEnvironmentVariablesRequestSchema,
   referencedServicesSchema,
   updateEnvironmentVariablesRequestSchema,
 } from "#contract/environments";
@@ -238,6 +239,66 @@ export function environmentVariableRoutes({ db, secrets }: { db: Database; secre
       return results;
     });
     return sendJson(c, environmentVariableListSchema, { envVariables: updated.map((row) => view(row)) });
+  });
+
+  /** A .env import: every entry checked first, then all written in one transaction (upsert by name). */
+  routes.put("/import", async (c) => {
+    const { tenantId } = currentOrganization(c);
+    const { envVariables } = await readJsonBody(c, importEnvironmentVariablesRequestSchema);
+    const repeated = repeatedAt(
+      envVariables,
+      (variable) => variable.name,
+      (index) => `envVariables.${index}.name`,
+    );
+    if (Object.keys(repeated).length) {
+      throw invalidFields(withMessage(repeated, environmentErrorMessages.variableNameRepeated));
+    }
+
+    const written = await db.transaction(async (tx) => {
+      const environment = await findEnvironment(tx, tenantId, c.req.param("environmentId") ?? "", {
+        lock: "update",
+      });
+      await assertSettingsEditable(tx, environment.id);
+      const existing = new Map((await variablesOf(tx, environment.id)).map((row) => [row.name, row]));
+      const now = new Date();
+      const results: VariableRow[] = [];
+      const added: (typeof environmentVariables.$inferInsert)[] = [];
+      for (const variable of envVariables) {
+        const row = existing.get(variable.name);
+        if (!row) {
+          const id = randomUUID();
+          added.push({
+            id,
+            environmentId: environment.id,
+            name: variable.name,
+            secret: variable.secret,
+            ...storedValue(secrets, { environmentId: environment.id, variableId: id, ...variable }),
+            createdAt: now,
+            updatedAt: now,
+          });
+          continue;
+        }
+        const stored = storedValue(secrets, {
+          environmentId: environment.id,
+          variableId: row.id,
+          value: variable.value,
+          secret: row.secret,
+        });
+        const [saved] = await tx
+          .update(environmentVariables)
+          .set({ ...stored, updatedAt: now })
+          .where(eq(environmentVariables.id, row.id))
+          .returning();
+        if (!saved) throw new Error("the locked variable was not updated");
+        results.push(saved);
+      }
+      if (added.length) results.push(...(await tx.insert(environmentVariables).values(added).returning()));
+      return results;
+    });
+    const byName = new Map(written.map((row) => [row.name, row]));
+    return sendJson(c, environmentVariableListSchema, {
+      envVariables: envVariables.flatMap(({ name }) => byName.get(name) ?? []).map((row) => view(row)),
+    });
   });
 
   routes.delete("/", async (c) => {

@@ -48,6 +48,7 @@ describe("GET /api/v2/organizations/:tenantId/environments", () => {
         name: environment.name,
         organizationId: organization.tenantId,
         cloningStage: "STAGE_UNSPECIFIED",
+        stage: "STAGE_UNSPECIFIED",
         cloudProvider: "AWS",
         region: "us-east-1",
         serviceCount: 0,

@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { environmentPaths } from "#contract/environments";
+import { environmentListSchema, environmentPaths, environmentResponseSchema } from "#contract/environments";
 import {
   MAX_RETRIES,
   SERVERLESS_UPLOAD_MAX_BYTES,
@@ -129,6 +129,51 @@ describe("create and deploy", () => {
     };
     expect(withServices.serviceCount).toBe(2);
     expect(withServices.monthlyCostEstimate).toBeCloseTo(empty.monthlyCostEstimate + 12.5, 2);
+  });
+
+  it("gives the environment the stage its services are in", async () => {
+    const environment = await api.createEnvironment(tenantId);
+    const stageOf = async () => {
+      const one = await call("GET", environmentPaths.one(tenantId, environment.id));
+      const { environment: shown } = environmentResponseSchema.parse(await one.json());
+      const list = await call("GET", environmentPaths.list(tenantId));
+      const listed = environmentListSchema
+        .parse(await list.json())
+        .environments.find((candidate) => candidate.id === environment.id);
+      expect(listed?.stage).toBe(shown.stage);
+      return shown.stage;
+    };
+    expect(await stageOf()).toBe("STAGE_UNSPECIFIED");
+
+    await create({ ...database(), launch: false }, environment.id);
+    expect(await stageOf()).toBe("STAGE_DRAFT");
+
+    await create(database(), environment.id);
+    expect(await stageOf()).toBe("STAGE_IN_PROGRESS");
+    await run();
+    // A deployed service beside a draft: changes wait to be deployed.
+    expect(await stageOf()).toBe("STAGE_READY_TO_DEPLOY");
+
+    const running = await api.createEnvironment(tenantId);
+    await create(database(), running.id);
+    await create(database(), running.id);
+    await run();
+    const listed = environmentListSchema.parse(
+      await (await call("GET", environmentPaths.list(tenantId))).json(),
+    );
+    expect(listed.environments.find((candidate) => candidate.id === running.id)?.stage).toBe(
+      "STAGE_COMPLETED",
+    );
+    expect(listed.environments.find((candidate) => candidate.id === running.id)?.cloningStage).toBe(
+      "STAGE_UNSPECIFIED",
+    );
+
+    const failing = await api.createEnvironment(tenantId);
+    await create(database(), failing.id);
+    await create(database(uniqueName("db-fail-deploy")), failing.id);
+    await run();
+    const failed = await call("GET", environmentPaths.one(tenantId, failing.id));
+    expect(environmentResponseSchema.parse(await failed.json()).environment.stage).toBe("STAGE_FAILED");
   });
 
   it("refuses invalid bodies and configurations and stores nothing", async () => {

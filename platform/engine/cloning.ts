@@ -1,4 +1,4 @@
-import { and, desc, eq, ne } from "drizzle-orm";
+import { and, count, desc, eq, ne } from "drizzle-orm";
 import { z } from "zod";
 import { cloningStateSchema, type CloningState } from "#contract/cloning";
 import type { CloneState } from "#contract/environments";
@@ -11,6 +11,7 @@ import { copyVariables } from "../environments/variables";
 import { SecretDecryptionError, type SecretCipher } from "../secrets/cipher";
 import { copyServices } from "../services/copy";
 import { PLATFORM_ACTOR } from "../services/history";
+import { environmentStageOf } from "../services/stages";
 import type { Deploys } from "./deploys";
 import { enqueueJob, moveJob, type Job, type JobKind, type Transition } from "./jobs";
 
@@ -281,11 +282,33 @@ export async function cloneJobOf(
 }
 
 /** The contract's clone state; an environment that was never cloned is UNSPECIFIED. */
-export function cloneStateOf(job: Job | undefined): CloneState {
-  if (!job) return { infraState: "UNSPECIFIED", history: [], details: null };
+export function cloneStateOf(job: Job | undefined, resources: CloneState["resources"]): CloneState {
+  if (!job) return { infraState: "UNSPECIFIED", history: [], details: null, resources };
   return {
     infraState: cloningStateSchema.parse(job.state),
     history: job.history.map(({ state, at }) => ({ state: cloningStateSchema.parse(state), at })),
     details: job.details,
+    resources,
+  };
+}
+
+/**
+ * Where the environment's resources stand: the launch only queues their deployments, so at the clone's last
+ * step they may still be deploying (or have failed).
+ */
+export async function cloneResourcesOf(
+  db: Database,
+  environmentId: string,
+): Promise<CloneState["resources"]> {
+  const rows = await db
+    .select({ stage: resources.stage, count: count() })
+    .from(resources)
+    .where(and(eq(resources.environmentId, environmentId), ne(resources.serviceType, "application")))
+    .groupBy(resources.stage);
+  const stages = rows.map((row) => row.stage as Stage);
+  return {
+    total: rows.reduce((sum, row) => sum + row.count, 0),
+    running: rows.find((row) => row.stage === "STAGE_COMPLETED")?.count ?? 0,
+    stage: environmentStageOf("STAGE_UNSPECIFIED", stages),
   };
 }

@@ -9,6 +9,8 @@ import {
 import type { Stage } from "#contract/stages";
 import type { environments } from "../db/schema";
 import { estimateEnvironmentCost } from "../engine/pricing";
+import { environmentStageOf } from "../services/stages";
+import { noServices, type ServiceTotals } from "../services/totals";
 
 export type EnvironmentRow = typeof environments.$inferSelect;
 
@@ -44,17 +46,17 @@ export function costEstimateOf(row: EnvironmentRow) {
 
 /**
  * The contract names the tenant `organizationId`; the response schema rejects an unknown stage or provider. The
- * monthly estimate is the environment's baseline and add-ons plus its services' costs.
+ * monthly estimate is the environment's baseline and add-ons plus its services' costs; the stage follows the
+ * services' stages.
  */
-export function toEnvironment(
-  row: EnvironmentRow,
-  services: { count: number; monthlyCostCents: number } = { count: 0, monthlyCostCents: 0 },
-): Environment {
+export function toEnvironment(row: EnvironmentRow, services: ServiceTotals = noServices): Environment {
+  const cloningStage = row.cloningStage as Stage;
   return {
     id: row.id,
     name: row.name,
     organizationId: row.tenantId,
-    cloningStage: row.cloningStage as Stage,
+    cloningStage,
+    stage: environmentStageOf(cloningStage, services.stages),
     cloudProvider: row.cloudProvider as CloudProvider,
     region: row.region,
     serviceCount: services.count,

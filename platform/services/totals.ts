@@ -1,11 +1,15 @@
 import { count, inArray, sum } from "drizzle-orm";
+import type { Stage } from "#contract/stages";
 import type { Database } from "../db/index";
 import { resources } from "../db/schema";
 
-export type ServiceTotals = { count: number; monthlyCostCents: number };
-export const noServices: ServiceTotals = { count: 0, monthlyCostCents: 0 };
+export type ServiceTotals = { count: number; monthlyCostCents: number; stages: Set<Stage> };
+export const noServices: ServiceTotals = { count: 0, monthlyCostCents: 0, stages: new Set() };
 
-/** How many services each environment has and what they cost a month together, by environment id. */
+/**
+ * How many services each environment has, what they cost a month together and which stages they are in (the
+ * environment's own stage follows from them), by environment id.
+ */
 export async function serviceTotalsOf(
   db: Database,
   environmentIds: string[],
@@ -14,13 +18,20 @@ export async function serviceTotalsOf(
   const rows = await db
     .select({
       environmentId: resources.environmentId,
+      stage: resources.stage,
       count: count(),
       monthlyCostCents: sum(resources.monthlyCost).mapWith(Number),
     })
     .from(resources)
     .where(inArray(resources.environmentId, environmentIds))
-    .groupBy(resources.environmentId);
-  return new Map(
-    rows.map((row) => [row.environmentId, { count: row.count, monthlyCostCents: row.monthlyCostCents || 0 }]),
-  );
+    .groupBy(resources.environmentId, resources.stage);
+  const totals = new Map<string, ServiceTotals>();
+  for (const row of rows) {
+    const environment = totals.get(row.environmentId) ?? { count: 0, monthlyCostCents: 0, stages: new Set() };
+    environment.count += row.count;
+    environment.monthlyCostCents += row.monthlyCostCents || 0;
+    environment.stages.add(row.stage as Stage);
+    totals.set(row.environmentId, environment);
+  }
+  return totals;
 }

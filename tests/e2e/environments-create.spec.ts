@@ -34,9 +34,10 @@ test("an admin picks a cloud and a region, sees the cost estimate, and finds the
   await expect(estimate.getByRole("row").first()).toBeVisible();
 
   await page.getByRole("button", { name: "Create environment" }).click();
-  await expect(page).toHaveURL(/\/environments$/);
+  await expect(page).toHaveURL(new RegExp(`/env/${name}$`));
   await expect(page.getByRole("alert").filter({ hasText: `Environment ${name} created` })).toBeVisible();
 
+  await page.goto("/environments");
   const row = page.getByRole("table", { name: "Environments" }).getByRole("row").filter({ hasText: name });
   await expect(row.getByRole("cell")).toHaveText([
     name,

@@ -117,12 +117,15 @@ test("a .env file is previewed as new, changed and unchanged names before it is 
 
   dialog = await importEnvFile(
     page,
-    'ENVIRONMENT=staging\nDEBUG=true\nexport API_KEY="abc 123"\nbad-name=1\n',
+    'ENVIRONMENT=staging\nDEBUG=true\nexport API_KEY="abc 123"\nbad-name=1\nnot an assignment\n',
   );
   await expect(dialog.getByRole("group", { name: "New variables" })).toContainText("API_KEY");
   await expect(dialog.getByRole("group", { name: "Changed variables", exact: true })).toContainText("DEBUG");
   await expect(dialog.getByRole("group", { name: "Unchanged variables" })).toContainText("ENVIRONMENT");
-  await expect(dialog.getByRole("group", { name: "Skipped variables" })).toContainText("bad-name");
+  // Lines the import leaves out are listed by number, not dropped silently.
+  const skipped = dialog.getByRole("group", { name: "Skipped variables" });
+  await expect(skipped.getByTestId("skipped-line-4")).toContainText("Line 4 bad-name");
+  await expect(skipped.getByTestId("skipped-line-5")).toHaveText("Line 5: Not a NAME=value line");
   // Nothing was written by the preview.
   await expect(variableRow(page, "API_KEY")).toHaveCount(0);
   await expect(variableRow(page, "DEBUG").getByTestId("value-DEBUG")).toHaveText("false");

@@ -1,13 +1,14 @@
 import { expect, test } from "@playwright/test";
 import { signIn } from "../setup/sign-in";
 
-test("an admin creates an environment and finds it in the list", async ({ page }) => {
+test("an admin creates an environment, lands in it and finds it in the list", async ({ page }) => {
   const name = `qa-${Date.now().toString(36)}`;
   await signIn(page, "ada@example.com", "/environments");
   await page.getByRole("link", { name: "Create environment" }).click();
   await page.getByLabel("Name").fill(name);
   await page.getByRole("button", { name: "Create environment" }).click();
-  await expect(page).toHaveURL(/\/environments$/);
+  await expect(page).toHaveURL(new RegExp(`/env/${name}$`));
+  await page.goto("/environments");
   await expect(page.getByRole("table", { name: "Environments" }).getByRole("cell", { name })).toBeVisible();
 });
 

@@ -12,7 +12,7 @@ test("an action's redirect carries a success toast, shown bottom right, that hid
   await page.getByRole("button", { name: "Create environment" }).click();
 
   // Submitting the changed form is not leaving it: no unsaved-changes question.
-  await expect(page).toHaveURL(/\/environments$/);
+  await expect(page).toHaveURL(new RegExp(`/env/${name}$`));
   await expect(page.getByRole("dialog", { name: "You have unsaved changes" })).toHaveCount(0);
 
   const toast = page.getByRole("alert").filter({ hasText: `Environment ${name} created` });
@@ -30,7 +30,7 @@ test("an action's redirect carries a success toast, shown bottom right, that hid
   // The flash cookie was cleared: reloading does not show the toast again.
   await expect(toast).toBeHidden({ timeout: 6_000 });
   await page.reload();
-  await expect(page.getByRole("table", { name: "Environments" })).toBeVisible();
+  await expect(page.getByTestId("environment-title")).toHaveText(name);
   await expect(page.getByText(`Environment ${name} created`)).toHaveCount(0);
   expect((await page.context().cookies()).some((cookie) => cookie.name === "toast")).toBe(false);
 });

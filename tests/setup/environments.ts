@@ -22,7 +22,7 @@ export async function chooseOption(
   await page.getByRole("option", { name: option }).click();
 }
 
-/** Creates an environment through the create page (signed in already) and waits for the list. */
+/** Creates an environment through the create page (signed in already) and waits for it to open. */
 export async function createEnvironmentThroughForm(
   page: Page,
   name: string,
@@ -37,10 +37,8 @@ export async function createEnvironmentThroughForm(
   if (cloudProvider) await chooseOption(page, "Cloud provider", cloudProvider);
   if (region) await chooseOption(page, "Region", region.option, { type: region.search });
   await page.getByRole("button", { name: "Create environment" }).click();
-  await expect(page).toHaveURL(/\/environments$/);
-  await expect(
-    page.getByRole("table", { name: "Environments" }).getByRole("link", { name, exact: true }),
-  ).toBeVisible();
+  await expect(page).toHaveURL(new RegExp(`/env/${name}$`));
+  await expect(page.getByTestId("environment-title")).toHaveText(name);
 }
 
 /** Opens a section of an environment's pages, hydrated. */

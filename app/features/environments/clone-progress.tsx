@@ -4,7 +4,13 @@ import { isCloningFailure } from "#contract/cloning";
 import type { CloneState } from "#contract/environments";
 import { Button } from "~/components/button";
 import { servicePagePaths } from "~/features/services/paths";
-import { cloneStepLabels, cloneStepViews, type CloneStepStatus, type CloneStepView } from "./clone-steps";
+import {
+  cloneStepLabels,
+  cloneStepViews,
+  reviewStepMessage,
+  type CloneStepStatus,
+  type CloneStepView,
+} from "./clone-steps";
 
 const statusLooks: Record<CloneStepStatus, { label: string; color: string }> = {
   pending: { label: "Pending", color: "gray" },
@@ -39,7 +45,7 @@ export function CloneProgress({ state, environmentName }: { state: CloneState; e
               <LaunchResources />
             ) : null}
             {step.step === "REVIEW_AND_DEPLOY_APPLICATIONS" && step.status === "waiting" ? (
-              <ReviewAndDeploy environmentName={environmentName} />
+              <ReviewAndDeploy environmentName={environmentName} resources={state.resources} />
             ) : null}
           </Timeline.Item>
         ))}
@@ -120,13 +126,22 @@ function ExitButton({ label, variant }: { label: string; variant: "primary" | "s
   );
 }
 
-function ReviewAndDeploy({ environmentName }: { environmentName: string }) {
+function ReviewAndDeploy({
+  environmentName,
+  resources,
+}: {
+  environmentName: string;
+  resources: CloneState["resources"];
+}) {
   return (
     <Paper withBorder p="md" mt="xs" data-testid="review-and-deploy">
       <Stack gap="sm">
+        <Text size="sm" data-testid="review-resources">
+          {reviewStepMessage(resources)}
+        </Text>
         <Text size="sm">
-          The resources are running and the applications were created as drafts. It is over to you: review the
-          draft applications and deploy them. Finish cloning to leave the clone flow.
+          It is over to you: review the draft applications and deploy them. Finish cloning to leave the clone
+          flow.
         </Text>
         <Group gap="sm">
           <Button component={Link} to={servicePagePaths.list(environmentName)} variant="secondary">

@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { cloningStates } from "#contract/cloning";
-import { cloneExitMessage, cloneSteps, cloneStepViews, isCloneStepRunning } from "./clone-steps";
+import type { Stage } from "#contract/stages";
+import {
+  areCloneResourcesDeploying,
+  cloneExitMessage,
+  cloneSteps,
+  cloneStepViews,
+  isCloneStepRunning,
+  reviewStepMessage,
+} from "./clone-steps";
 import { aCloneState } from "./test-factories";
 
 const statuses = (infraState: (typeof cloningStates)[number]) =>
@@ -142,5 +150,35 @@ describe("cloneExitMessage", () => {
     expect(cloneExitMessage("STAGE_COMPLETED")).toBe("Cloning finished");
     expect(cloneExitMessage("STAGE_FAILED")).toBe("Left the failed clone; the environment is marked failed");
     expect(cloneExitMessage("STAGE_CANCELED")).toBe("Cloning cancelled");
+  });
+});
+
+describe("reviewStepMessage", () => {
+  const resources = (total: number, running: number, stage: Stage) => ({ total, running, stage });
+
+  it("says the resources run only when every one does", () => {
+    expect(reviewStepMessage(resources(2, 2, "STAGE_COMPLETED"))).toBe(
+      "The resources are running and the applications were created as drafts.",
+    );
+    const deploying = reviewStepMessage(resources(2, 1, "STAGE_IN_PROGRESS"));
+    expect(deploying).toContain("still being deployed (1 of 2 resources running)");
+    expect(deploying).not.toContain("are running");
+  });
+
+  it("points at a failed resource, and says when there was none to launch", () => {
+    expect(reviewStepMessage(resources(3, 2, "STAGE_FAILED"))).toContain(
+      "Some resources failed to deploy (2 of 3 resources running)",
+    );
+    expect(reviewStepMessage(resources(0, 0, "STAGE_UNSPECIFIED"))).toBe(
+      "There were no resources to launch, and the applications were created as drafts.",
+    );
+  });
+
+  it("keeps the page refreshing at the last step while resources deploy", () => {
+    const atReview = (stage: Stage) =>
+      aCloneState({ infraState: "REVIEW_AND_DEPLOY_APPLICATIONS", resources: resources(1, 0, stage) });
+    expect(areCloneResourcesDeploying(atReview("STAGE_IN_PROGRESS"))).toBe(true);
+    expect(areCloneResourcesDeploying(atReview("STAGE_COMPLETED"))).toBe(false);
+    expect(areCloneResourcesDeploying(atReview("STAGE_FAILED"))).toBe(false);
   });
 });

@@ -91,3 +91,29 @@ export function cloneExitMessage(stage: Stage): string {
   if (stage === "STAGE_FAILED") return "Left the failed clone; the environment is marked failed";
   return "Cloning cancelled";
 }
+
+/**
+ * What the last step says about the resources: the launch queues their deployments, so they may still be
+ * deploying, or have failed, when the applications are ready for review.
+ */
+export function reviewStepMessage(resources: CloneState["resources"]): string {
+  const drafts = "the applications were created as drafts";
+  const { total, running, stage } = resources;
+  if (total === 0) return `There were no resources to launch, and ${drafts}.`;
+  const count = `${running} of ${total} resource${total === 1 ? "" : "s"} running`;
+  if (stage === "STAGE_COMPLETED") return `The resources are running and ${drafts}.`;
+  if (stage === "STAGE_FAILED") {
+    return `Some resources failed to deploy (${count}): open them in the services to see why and retry. Meanwhile ${drafts}.`;
+  }
+  if (stage === "STAGE_IN_PROGRESS") {
+    return `The resources are still being deployed (${count}); ${drafts}. Deploy the applications once the resources run.`;
+  }
+  return `Some resources are not deployed (${count}); ${drafts}.`;
+}
+
+/** At the last step the page keeps looking while the resources are still being deployed. */
+export function areCloneResourcesDeploying(state: CloneState): boolean {
+  return (
+    state.infraState === "REVIEW_AND_DEPLOY_APPLICATIONS" && state.resources.stage === "STAGE_IN_PROGRESS"
+  );
+}

@@ -1,21 +1,21 @@
-import type { PlatformClient } from "~/platform/client.server";
-import {
-  createVariables,
-  listVariables,
-  revealVariableValue,
-  updateVariables,
-} from "~/platform/environments.server";
+import { MAX_IMPORTED_VARIABLES } from "#contract/environments";
+import { isPlatformError, type PlatformClient } from "~/platform/client.server";
+import { importVariables, listVariables, revealVariableValue } from "~/platform/environments.server";
 import { parseEnvFile } from "./env-file.server";
-import { previewEnvImport, type CurrentVariable, type EnvImportPreview } from "./env-import";
+import {
+  previewEnvImport,
+  type CurrentVariable,
+  type EnvFileEntry,
+  type EnvImportPreview,
+  type SkippedEnvFileLine,
+} from "./env-import";
 import { mapWithConcurrency } from "./map-with-concurrency";
 
-/** The platform takes at most this many variables per request (contract). */
-export const MAX_VARIABLES_PER_REQUEST = 500;
 const REVEAL_CONCURRENCY = 8;
 
 export type PlannedEnvImport = {
   preview: EnvImportPreview;
-  rejected: { name: string; reason: string }[];
+  skipped: SkippedEnvFileLine[];
   /** Why the import cannot be applied as it is, if it cannot. */
   problem: string | null;
 };
@@ -30,7 +30,7 @@ export async function planEnvImport(
   environmentId: string,
   content: string,
 ): Promise<PlannedEnvImport> {
-  const { entries, rejected } = parseEnvFile(content);
+  const { entries, skipped } = parseEnvFile(content);
   const namesInFile = new Set(entries.map((entry) => entry.name));
   const variables = await listVariables(api, tenantId, environmentId);
   const current = await mapWithConcurrency(
@@ -43,21 +43,28 @@ export async function planEnvImport(
     },
   );
   const preview = previewEnvImport(entries, current);
-  return { preview, rejected, problem: problemOf(entries.length, rejected.length, preview) };
+  return { preview, skipped, problem: problemOf(entries.length, skipped.length, preview) };
 }
 
-function problemOf(entries: number, rejected: number, preview: EnvImportPreview): string | null {
-  if (entries === 0 && rejected === 0) return "The file has no variables (lines like NAME=value).";
-  if (
-    preview.added.length > MAX_VARIABLES_PER_REQUEST ||
-    preview.changed.length > MAX_VARIABLES_PER_REQUEST
-  ) {
-    return `One import adds and changes at most ${MAX_VARIABLES_PER_REQUEST} variables each.`;
+function problemOf(entries: number, skipped: number, preview: EnvImportPreview): string | null {
+  if (entries === 0 && skipped === 0) return "The file has no variables (lines like NAME=value).";
+  if (preview.added.length + preview.changed.length > MAX_IMPORTED_VARIABLES) {
+    return `One import adds and changes at most ${MAX_IMPORTED_VARIABLES} variables.`;
   }
   return null;
 }
 
-/** Changes the variables whose values differ, then adds the new ones (as secrets when `secret`). */
+/** The platform refused entries of the import: what it said about each, by the line of the file it came from. */
+export class EnvImportRejected extends Error {
+  constructor(readonly lineErrors: string[]) {
+    super(lineErrors.join("\n"));
+  }
+}
+
+/**
+ * Changes the variables whose values differ and adds the new ones (as secrets when `secret`) in one platform
+ * call, which writes all of them or none. Entries the platform refuses are reported by their line.
+ */
 export async function applyEnvImport(
   api: PlatformClient,
   tenantId: string,
@@ -65,20 +72,32 @@ export async function applyEnvImport(
   preview: EnvImportPreview,
   { secret }: { secret: boolean },
 ) {
-  if (preview.changed.length) {
-    await updateVariables(
+  const written: EnvFileEntry[] = [...preview.changed, ...preview.added];
+  if (!written.length) return;
+  try {
+    await importVariables(
       api,
       tenantId,
       environmentId,
-      preview.changed.map(({ id, value }) => ({ id, value })),
+      written.map(({ name, value }) => ({ name, value, secret })),
     );
+  } catch (error) {
+    if (!isPlatformError(error) || !error.fieldErrors) throw error;
+    throw new EnvImportRejected(lineErrorsOf(written, error.fieldErrors));
   }
-  if (preview.added.length) {
-    await createVariables(
-      api,
-      tenantId,
-      environmentId,
-      preview.added.map(({ name, value }) => ({ name, value, secret })),
-    );
-  }
+}
+
+/** `envVariables.3.value: [message]` → "Line 12 (NAME): message", in line order. */
+export function lineErrorsOf(written: EnvFileEntry[], fieldErrors: Record<string, string[]>): string[] {
+  return Object.entries(fieldErrors)
+    .map(([field, messages]) => {
+      const index = Number(/^envVariables\.(\d+)\./.exec(field)?.[1] ?? Number.NaN);
+      const entry = written[index];
+      const message = messages.join(" ") || "Refused by the platform";
+      return entry
+        ? { line: entry.line, text: `Line ${entry.line} (${entry.name}): ${message}` }
+        : { line: Infinity, text: message };
+    })
+    .sort((a, b) => a.line - b.line)
+    .map(({ text }) => text);
 }

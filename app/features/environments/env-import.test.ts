@@ -11,35 +11,35 @@ describe("previewEnvImport", () => {
   it("sorts the file's names into new, changed and unchanged by comparing values", () => {
     const preview = previewEnvImport(
       [
-        { name: "REGION", value: "eu-west-1" },
-        { name: "DEBUG", value: "true" },
-        { name: "ENVIRONMENT", value: "staging" },
-        { name: "API_KEY", value: "old-key" },
+        { name: "REGION", value: "eu-west-1", line: 1 },
+        { name: "DEBUG", value: "true", line: 1 },
+        { name: "ENVIRONMENT", value: "staging", line: 1 },
+        { name: "API_KEY", value: "old-key", line: 1 },
       ],
       current,
     );
     expect(preview).toEqual({
-      added: [{ name: "ENVIRONMENT", value: "staging" }],
-      changed: [{ id: "v1", name: "DEBUG", value: "true", secret: false }],
+      added: [{ name: "ENVIRONMENT", value: "staging", line: 1 }],
+      changed: [{ id: "v1", name: "DEBUG", value: "true", line: 1, secret: false }],
       unchanged: ["API_KEY", "REGION"],
     });
   });
 
   it("keeps a changed secret's id and secrecy", () => {
-    const preview = previewEnvImport([{ name: "API_KEY", value: "new-key" }], current);
-    expect(preview.changed).toEqual([{ id: "v2", name: "API_KEY", value: "new-key", secret: true }]);
+    const preview = previewEnvImport([{ name: "API_KEY", value: "new-key", line: 1 }], current);
+    expect(preview.changed).toEqual([{ id: "v2", name: "API_KEY", value: "new-key", line: 1, secret: true }]);
   });
 
   it("leaves variables the file does not name alone", () => {
-    const preview = previewEnvImport([{ name: "NEW_ONE", value: "1" }], current);
+    const preview = previewEnvImport([{ name: "NEW_ONE", value: "1", line: 1 }], current);
     expect(previewSummary(preview)).toEqual({ added: ["NEW_ONE"], changed: [], unchanged: [] });
   });
 
   it("tells an empty value from a missing variable and from a changed one", () => {
     const preview = previewEnvImport(
       [
-        { name: "EMPTY", value: "" },
-        { name: "REGION", value: "" },
+        { name: "EMPTY", value: "", line: 1 },
+        { name: "REGION", value: "", line: 1 },
       ],
       [...current, { id: "v4", name: "EMPTY", value: "", secret: false }],
     );
@@ -47,16 +47,16 @@ describe("previewEnvImport", () => {
   });
 
   it("compares names case-sensitively, as the platform keeps them", () => {
-    const preview = previewEnvImport([{ name: "debug", value: "false" }], current);
+    const preview = previewEnvImport([{ name: "debug", value: "false", line: 1 }], current);
     expect(previewSummary(preview).added).toEqual(["debug"]);
   });
 
   it("lists every group by name", () => {
     const preview = previewEnvImport(
       [
-        { name: "ZED", value: "1" },
-        { name: "ALPHA", value: "1" },
-        { name: "MID", value: "1" },
+        { name: "ZED", value: "1", line: 1 },
+        { name: "ALPHA", value: "1", line: 1 },
+        { name: "MID", value: "1", line: 1 },
       ],
       [],
     );
@@ -64,7 +64,9 @@ describe("previewEnvImport", () => {
   });
 
   it("summarises names only, never values", () => {
-    const summary = previewSummary(previewEnvImport([{ name: "API_KEY", value: "new-key" }], current));
+    const summary = previewSummary(
+      previewEnvImport([{ name: "API_KEY", value: "new-key", line: 1 }], current),
+    );
     expect(JSON.stringify(summary)).not.toContain("new-key");
   });
 });

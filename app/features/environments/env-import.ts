@@ -1,5 +1,8 @@
-/** One name and value read from a .env file. */
-export type EnvFileEntry = { name: string; value: string };
+/** One name and value read from a .env file, with the (1-based) line it is on. */
+export type EnvFileEntry = { name: string; value: string; line: number };
+
+/** A line of a .env file the import leaves out: a name the platform refuses (`name`), or no assignment at all. */
+export type SkippedEnvFileLine = { line: number; name: string | null; reason: string };
 
 /** What the environment holds for a name, with the plaintext of a secret (so changes can be told apart). */
 export type CurrentVariable = { id: string; name: string; value: string; secret: boolean };

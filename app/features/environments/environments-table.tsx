@@ -36,7 +36,7 @@ export function EnvironmentsTable({ environments }: { environments: Environment[
               </Stack>
             </Table.Td>
             <Table.Td>
-              <StageBadge stage={environment.cloningStage} />
+              <StageBadge stage={environment.stage} />
             </Table.Td>
             <Table.Td>{cloudProviderLabels[environment.cloudProvider]}</Table.Td>
             <Table.Td>

@@ -1,17 +1,20 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { Anchor, Badge, FileInput, Group, Modal, Stack, Switch, Text, Textarea, Title } from "@mantine/core";
-import { useFetcher } from "@remix-run/react";
+import { Form, useActionData, useFetcher, useNavigation } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { Button } from "~/components/button";
+import { GetFormButton } from "~/components/get-form-button";
 import { FormErrors } from "~/components/forms";
 import { UnsavedChangesDialog } from "~/components/unsaved-changes-dialog";
 import { useUnsavedChanges } from "~/hooks/use-unsaved-changes";
 import { environmentPagePaths } from "./paths";
+import { CancelButton } from "./variable-form-dialog";
 import {
   importEnvFileSchema,
   MAX_ENV_FILE_CHARACTERS,
   type ImportPreview,
+  variableDialogQuery,
   type VariablesActionData,
 } from "./variable-forms";
 
@@ -19,9 +22,14 @@ export function ImportEnvFileButton() {
   const [opened, setOpened] = useState(false);
   return (
     <>
-      <Button variant="secondary" size="small" onClick={() => setOpened(true)}>
+      <GetFormButton
+        variant="secondary"
+        size="small"
+        query={variableDialogQuery({ kind: "import" })}
+        onActivate={() => setOpened(true)}
+      >
         Import .env file
-      </Button>
+      </GetFormButton>
       <Modal opened={opened} onClose={() => setOpened(false)} title="Import a .env file" centered size="lg">
         {opened ? <ImportEnvFileForm onDone={() => setOpened(false)} /> : null}
       </Modal>
@@ -33,13 +41,23 @@ export function ImportEnvFileButton() {
  * Step one reads a .env file (chosen or pasted) and previews which names are new, changed or unchanged; step
  * two applies exactly that file. Editing the text after a preview asks for a new preview.
  */
-function ImportEnvFileForm({ onDone }: { onDone: () => void }) {
+export function ImportEnvFileForm({ onDone, inline = false }: { onDone?: () => void; inline?: boolean }) {
   const fetcher = useFetcher<VariablesActionData>();
-  const [content, setContent] = useState("");
+  const actionData = useActionData<VariablesActionData>();
+  const navigation = useNavigation();
+  const FormElement = inline ? Form : fetcher.Form;
+  const answer = inline ? actionData : fetcher.state === "idle" ? fetcher.data : undefined;
+  // In the page (no JavaScript) the text comes back with the preview of it.
+  const submitted =
+    inline && typeof answer?.initialValue?.content === "string" ? answer.initialValue.content : "";
+  const [content, setContent] = useState(submitted);
   const [fileProblem, setFileProblem] = useState<string | null>(null);
   /** The text the shown preview is about. */
-  const [previewedContent, setPreviewedContent] = useState<string | null>(null);
-  const answer = fetcher.state === "idle" ? fetcher.data : undefined;
+  const [previewedContent, setPreviewedContent] = useState<string | null>(submitted || null);
+  const submitting = (intent: string) =>
+    inline
+      ? navigation.state === "submitting" && navigation.formData?.get("intent") === intent
+      : fetcher.state !== "idle" && fetcher.formData?.get("intent") === intent;
   const [form, fields] = useForm({
     id: "import-env-file",
     lastResult: answer,
@@ -48,9 +66,9 @@ function ImportEnvFileForm({ onDone }: { onDone: () => void }) {
     shouldValidate: "onSubmit",
   });
   const unsavedChanges = useUnsavedChanges(content !== "", { formId: form.id });
-  const applied = answer?.status === "success" && !answer.preview;
+  const applied = !inline && answer?.status === "success" && !answer.preview;
   useEffect(() => {
-    if (applied) onDone();
+    if (applied) onDone?.();
   }, [applied, onDone]);
 
   const preview = answer?.preview && previewedContent === content ? answer.preview : null;
@@ -67,7 +85,7 @@ function ImportEnvFileForm({ onDone }: { onDone: () => void }) {
   };
 
   return (
-    <fetcher.Form method="post" {...getFormProps(form)}>
+    <FormElement method="post" {...getFormProps(form)}>
       <Stack gap="md">
         <Text size="sm" c="dimmed">
           Lines like <code>NAME=value</code>; comments and quotes work as in dotenv. Start from the{" "}
@@ -77,14 +95,16 @@ function ImportEnvFileForm({ onDone }: { onDone: () => void }) {
           .
         </Text>
         <FormErrors errors={form.errors} id={form.errorId} />
-        <FileInput
-          label="Choose a .env file"
-          placeholder="No file chosen"
-          accept=".env,text/plain"
-          clearable
-          onChange={readFile}
-          error={fileProblem}
-        />
+        {inline ? null : (
+          <FileInput
+            label="Choose a .env file"
+            placeholder="No file chosen"
+            accept=".env,text/plain"
+            clearable
+            onChange={readFile}
+            error={fileProblem}
+          />
+        )}
         <Textarea
           id={fields.content.id}
           name={fields.content.name}
@@ -101,16 +121,15 @@ function ImportEnvFileForm({ onDone }: { onDone: () => void }) {
         {preview ? <ImportPreviewList preview={preview} /> : null}
         {preview && applicable ? <Switch name="secret" label="Store new variables as secrets" /> : null}
         <Group justify="flex-end" gap="sm">
-          <Button variant="secondary" onClick={onDone}>
-            Cancel
-          </Button>
+          <CancelButton inline={inline} onDone={onDone} />
           <Button
             type="submit"
             name="intent"
             value="preview-import"
             variant={preview ? "secondary" : "primary"}
-            disabled={content.trim() === ""}
-            loading={fetcher.state !== "idle" && fetcher.formData?.get("intent") === "preview-import"}
+            // Without JavaScript the button cannot follow the text area, so it stays enabled there.
+            disabled={!inline && content.trim() === ""}
+            loading={submitting("preview-import")}
             onClick={() => setPreviewedContent(content)}
           >
             Preview changes
@@ -121,7 +140,7 @@ function ImportEnvFileForm({ onDone }: { onDone: () => void }) {
               name="intent"
               value="apply-import"
               disabled={applicable === 0}
-              loading={fetcher.state !== "idle" && fetcher.formData?.get("intent") === "apply-import"}
+              loading={submitting("apply-import")}
             >
               Apply import
             </Button>
@@ -129,7 +148,7 @@ function ImportEnvFileForm({ onDone }: { onDone: () => void }) {
         </Group>
       </Stack>
       <UnsavedChangesDialog blocker={unsavedChanges} />
-    </fetcher.Form>
+    </FormElement>
   );
 }
 
@@ -165,14 +184,23 @@ function ImportPreviewList({ preview }: { preview: ImportPreview }) {
           )}
         </Stack>
       ))}
-      {preview.rejected.length ? (
+      {preview.skipped.length ? (
         <Stack gap={4} role="group" aria-label="Skipped variables">
-          <Title order={5}>Skipped</Title>
-          {preview.rejected.map(({ name, reason }) => (
-            <Text key={name} size="sm">
-              <Text span ff="monospace" fw={600}>
-                {name}
-              </Text>
+          <Title order={5}>Skipped lines</Title>
+          <Text size="sm" c="dimmed">
+            Applying leaves these lines out; correct the file and preview again to import them.
+          </Text>
+          {preview.skipped.map(({ line, name, reason }) => (
+            <Text key={line} size="sm" data-testid={`skipped-line-${line}`}>
+              Line {line}
+              {name ? (
+                <>
+                  {" "}
+                  <Text span ff="monospace" fw={600}>
+                    {name}
+                  </Text>
+                </>
+              ) : null}
               : {reason}
             </Text>
           ))}

@@ -6,6 +6,7 @@ export function anEnvironment(overrides: Partial<Environment> & { name: string }
     id: `id-${overrides.name}`,
     organizationId: "t",
     cloningStage: "STAGE_UNSPECIFIED",
+    stage: "STAGE_UNSPECIFIED",
     cloudProvider: "AWS",
     region: "us-east-1",
     serviceCount: 0,
@@ -28,5 +29,11 @@ export function aVariable(overrides: Partial<EnvironmentVariable> & { name: stri
 }
 
 export function aCloneState(overrides: Partial<CloneState> = {}): CloneState {
-  return { infraState: "UNSPECIFIED", history: [], details: null, ...overrides };
+  return {
+    infraState: "UNSPECIFIED",
+    history: [],
+    details: null,
+    resources: { total: 0, running: 0, stage: "STAGE_UNSPECIFIED" },
+    ...overrides,
+  };
 }

@@ -1,22 +1,32 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { Group, Modal, Stack } from "@mantine/core";
-import { useFetcher } from "@remix-run/react";
+import { Form, Link, useActionData, useFetcher, useNavigation } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import type { EnvironmentVariable } from "#contract/environments";
 import { Button } from "~/components/button";
+import { GetFormButton } from "~/components/get-form-button";
 import { FormErrors, SwitchField, TextareaField, TextField } from "~/components/forms";
 import { UnsavedChangesDialog } from "~/components/unsaved-changes-dialog";
 import { useUnsavedChanges } from "~/hooks/use-unsaved-changes";
-import { createVariableSchema, updateVariableSchema, type VariablesActionData } from "./variable-forms";
+import {
+  createVariableSchema,
+  updateVariableSchema,
+  variableDialogQuery,
+  type VariablesActionData,
+} from "./variable-forms";
 
 export function AddVariableButton() {
   const [opened, setOpened] = useState(false);
   return (
     <>
-      <Button size="small" onClick={() => setOpened(true)}>
+      <GetFormButton
+        size="small"
+        query={variableDialogQuery({ kind: "add" })}
+        onActivate={() => setOpened(true)}
+      >
         Add variable
-      </Button>
+      </GetFormButton>
       <Modal opened={opened} onClose={() => setOpened(false)} title="Add variable" centered size="lg">
         {opened ? <VariableForm onDone={() => setOpened(false)} /> : null}
       </Modal>
@@ -28,14 +38,15 @@ export function EditVariableButton({ variable }: { variable: EnvironmentVariable
   const [opened, setOpened] = useState(false);
   return (
     <>
-      <Button
+      <GetFormButton
         variant="ghost"
         size="small"
         aria-label={`Edit ${variable.name}`}
-        onClick={() => setOpened(true)}
+        query={variableDialogQuery({ kind: "edit", variableId: variable.id })}
+        onActivate={() => setOpened(true)}
       >
         Edit
-      </Button>
+      </GetFormButton>
       <Modal
         opened={opened}
         onClose={() => setOpened(false)}
@@ -51,15 +62,27 @@ export function EditVariableButton({ variable }: { variable: EnvironmentVariable
 
 /**
  * Adds a variable, or edits `variable`. A secret's value is not shown here: its field starts empty and, left
- * empty, keeps the stored value.
+ * empty, keeps the stored value. In a dialog it submits through a fetcher; `inline` (the page's no-JavaScript
+ * rendering of `?dialog=`) it is a plain form whose success leads back to the page.
  */
-function VariableForm({ variable, onDone }: { variable?: EnvironmentVariable; onDone: () => void }) {
+export function VariableForm({
+  variable,
+  onDone,
+  inline = false,
+}: {
+  variable?: EnvironmentVariable;
+  onDone?: () => void;
+  inline?: boolean;
+}) {
   const fetcher = useFetcher<VariablesActionData>();
+  const actionData = useActionData<VariablesActionData>();
+  const navigation = useNavigation();
+  const FormElement = inline ? Form : fetcher.Form;
   const schema = variable ? updateVariableSchema : createVariableSchema;
   const valueHidden = variable?.secret ?? false;
   const [form, fields] = useForm({
     id: variable ? `edit-variable-${variable.id}` : "add-variable",
-    lastResult: fetcher.state === "idle" ? fetcher.data : undefined,
+    lastResult: inline ? actionData : fetcher.state === "idle" ? fetcher.data : undefined,
     defaultValue: variable
       ? { name: variable.name, value: valueHidden ? "" : variable.value, secret: variable.secret }
       : { secret: false },
@@ -69,13 +92,13 @@ function VariableForm({ variable, onDone }: { variable?: EnvironmentVariable; on
     shouldRevalidate: "onInput",
   });
   const unsavedChanges = useUnsavedChanges(form.dirty, { formId: form.id });
-  const saved = fetcher.state === "idle" && fetcher.data?.status === "success";
+  const saved = !inline && fetcher.state === "idle" && fetcher.data?.status === "success";
   useEffect(() => {
-    if (saved) onDone();
+    if (saved) onDone?.();
   }, [saved, onDone]);
 
   return (
-    <fetcher.Form method="post" {...getFormProps(form)}>
+    <FormElement method="post" {...getFormProps(form)}>
       <input type="hidden" name="intent" value={variable ? "update" : "create"} />
       {variable ? <input type="hidden" name="id" value={variable.id} /> : null}
       {valueHidden ? <input type="hidden" name="valueHidden" value="on" /> : null}
@@ -104,15 +127,29 @@ function VariableForm({ variable, onDone }: { variable?: EnvironmentVariable; on
           description="Stored encrypted and shown masked; revealing it is a deliberate step."
         />
         <Group justify="flex-end" gap="sm">
-          <Button variant="secondary" onClick={onDone}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={fetcher.state !== "idle"}>
+          <CancelButton inline={inline} onDone={onDone} />
+          <Button
+            type="submit"
+            loading={inline ? navigation.state === "submitting" : fetcher.state !== "idle"}
+          >
             {variable ? "Save variable" : "Add variable"}
           </Button>
         </Group>
       </Stack>
       <UnsavedChangesDialog blocker={unsavedChanges} />
-    </fetcher.Form>
+    </FormElement>
+  );
+}
+
+/** Cancel closes the dialog, or, for a form shown in the page, leads back to the page without it. */
+export function CancelButton({ inline, onDone }: { inline: boolean; onDone?: () => void }) {
+  return inline ? (
+    <Button component={Link} to="." variant="secondary">
+      Cancel
+    </Button>
+  ) : (
+    <Button variant="secondary" onClick={onDone}>
+      Cancel
+    </Button>
   );
 }

@@ -2,7 +2,7 @@ import type { SubmissionResult } from "@conform-to/react";
 import { z } from "zod";
 import { environmentVariableNameSchema } from "#contract/environments";
 import { messages } from "#contract/validation";
-import type { EnvImportSummary } from "./env-import";
+import type { EnvImportSummary, SkippedEnvFileLine } from "./env-import";
 
 /** The variables page's forms, told apart by their `intent` field. */
 export const variableIntents = ["create", "update", "delete", "preview-import", "apply-import"] as const;
@@ -69,10 +69,33 @@ export function intentOf(formData: FormData): VariableIntent | null {
   return variableIntents.find((candidate) => candidate === intent) ?? null;
 }
 
-export type ImportPreview = EnvImportSummary & { rejected: { name: string; reason: string }[] };
+export type ImportPreview = EnvImportSummary & { skipped: SkippedEnvFileLine[] };
 
 /**
  * What the variables action answers (each form submits through its own fetcher): the form's result and, for an
  * import, what it would do.
  */
 export type VariablesActionData = SubmissionResult<string[]> & { preview?: ImportPreview };
+
+/**
+ * The variables page's dialogs as the address names them (`?dialog=edit&variable={id}`): without JavaScript the
+ * page renders the dialog's form in place, as a plain HTML form.
+ */
+export type VariableDialog = { kind: "add" | "import" } | { kind: "edit" | "delete"; variableId: string };
+
+export function variableDialogOf(query: URLSearchParams): VariableDialog | null {
+  const kind = query.get("dialog");
+  const variableId = query.get("variable");
+  if (kind === "add" || kind === "import") return { kind };
+  if ((kind === "edit" || kind === "delete") && variableId) return { kind, variableId };
+  return null;
+}
+
+export function variableDialogQuery(dialog: VariableDialog): Record<string, string> {
+  return "variableId" in dialog
+    ? { dialog: dialog.kind, variable: dialog.variableId }
+    : { dialog: dialog.kind };
+}
+
+/** The query that reveals one secret without JavaScript (the page then shows its value). */
+export const revealQuery = (variableId: string) => ({ reveal: variableId });

@@ -4,6 +4,7 @@ import { DeleteVariableButton } from "./delete-variable-dialog";
 import { SecretValue } from "~/components/secret-value";
 import { environmentPagePaths } from "./paths";
 import { EditVariableButton } from "./variable-form-dialog";
+import { revealQuery } from "./variable-forms";
 
 export type VariableRow = EnvironmentVariable & {
   referencedBy: { id: string; name: string; serviceType: string }[];
@@ -13,9 +14,12 @@ export type VariableRow = EnvironmentVariable & {
 export function VariablesTable({
   environmentName,
   variables,
+  revealed = null,
 }: {
   environmentName: string;
   variables: VariableRow[];
+  /** A secret the page revealed (`?reveal={id}`, the way without JavaScript). */
+  revealed?: { id: string; value: string } | null;
 }) {
   if (variables.length === 0) {
     return (
@@ -62,6 +66,8 @@ export function VariablesTable({
                   revealUrl={environmentPagePaths.variableValue(environmentName, variable.id)}
                   label={variable.name}
                   testId={`value-${variable.name}`}
+                  revealQuery={revealQuery(variable.id)}
+                  revealedValue={revealed?.id === variable.id ? revealed.value : null}
                 />
               ) : (
                 <Code data-testid={`value-${variable.name}`} style={{ wordBreak: "break-all" }}>

@@ -1,4 +1,5 @@
-import { Avatar, Group, Menu, Stack, Text, UnstyledButton } from "@mantine/core";
+import { Anchor, Avatar, Box, Group, Menu, Paper, Stack, Text, UnstyledButton } from "@mantine/core";
+import { useMounted } from "@mantine/hooks";
 import { Form } from "@remix-run/react";
 import { useState } from "react";
 import { useAnalytics } from "~/features/analytics/analytics-provider";
@@ -20,8 +21,70 @@ export function initials(name: string): string {
     .toUpperCase();
 }
 
+function Identity({ user, organization }: Pick<UserMenuProps, "user" | "organization">) {
+  return (
+    <Group gap="xs" wrap="nowrap">
+      <Avatar src={user.picture} alt="" radius="xl" size="sm" color="purple">
+        {initials(user.name)}
+      </Avatar>
+      <Stack gap={0}>
+        <Text size="sm" fw={600} data-testid="user-name">
+          {user.name}
+        </Text>
+        <Text size="xs" c="dimmed" data-testid="current-organization">
+          {organization.displayName}
+        </Text>
+      </Stack>
+    </Group>
+  );
+}
+
+/** The organization switch page: the dialog's way without JavaScript. */
+export const SWITCH_ORGANIZATION_PATH = "/organizations/switch";
+
 /** SPEC §2.6: avatar and name; the current organization, 'Switch organization' (several only) and 'Logout'. */
-export function UserMenu({ user, organization, organizations }: UserMenuProps) {
+export function UserMenu(props: UserMenuProps) {
+  // The menu needs JavaScript; until it runs (or without it) a disclosure offers the same items.
+  return useMounted() ? <UserMenuDropdown {...props} /> : <UserMenuDisclosure {...props} />;
+}
+
+function UserMenuDisclosure({ user, organization, organizations }: UserMenuProps) {
+  return (
+    <Box component="details" pos="relative">
+      <Box component="summary" aria-label={`Account menu of ${user.name}`} style={{ cursor: "pointer" }}>
+        <Identity user={user} organization={organization} />
+      </Box>
+      <Paper
+        withBorder
+        shadow="md"
+        p="xs"
+        pos="absolute"
+        right={0}
+        miw={MENU_MIN_WIDTH}
+        style={{ zIndex: 300 }}
+      >
+        <Stack gap={4}>
+          <Text size="xs" c="dimmed">
+            {user.email}
+          </Text>
+          <Text size="sm">{organization.displayName}</Text>
+          {organizations.length > 1 ? (
+            <Anchor href={SWITCH_ORGANIZATION_PATH} size="sm">
+              Switch organization
+            </Anchor>
+          ) : null}
+          <form method="post" action="/auth/logout">
+            <UnstyledButton type="submit" fz="sm" c="red">
+              Logout
+            </UnstyledButton>
+          </form>
+        </Stack>
+      </Paper>
+    </Box>
+  );
+}
+
+function UserMenuDropdown({ user, organization, organizations }: UserMenuProps) {
   const [switching, setSwitching] = useState(false);
   const analytics = useAnalytics();
   return (
@@ -29,19 +92,7 @@ export function UserMenu({ user, organization, organizations }: UserMenuProps) {
       <Menu position="bottom-end" withinPortal>
         <Menu.Target>
           <UnstyledButton aria-label={`Account menu of ${user.name}`}>
-            <Group gap="xs" wrap="nowrap">
-              <Avatar src={user.picture} alt="" radius="xl" size="sm" color="purple">
-                {initials(user.name)}
-              </Avatar>
-              <Stack gap={0}>
-                <Text size="sm" fw={600} data-testid="user-name">
-                  {user.name}
-                </Text>
-                <Text size="xs" c="dimmed" data-testid="current-organization">
-                  {organization.displayName}
-                </Text>
-              </Stack>
-            </Group>
+            <Identity user={user} organization={organization} />
           </UnstyledButton>
         </Menu.Target>
         <Menu.Dropdown miw={MENU_MIN_WIDTH}>

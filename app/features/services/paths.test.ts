@@ -12,6 +12,15 @@ describe("servicePagePaths", () => {
     );
   });
 
+  it("builds addresses below an environment's services and applications from a path without it", () => {
+    expect(servicePagePaths.underServices("prod", "r1")).toBe("/env/prod/services/r1");
+    expect(servicePagePaths.underServices("my env", "database/create")).toBe(
+      "/env/my%20env/services/database/create",
+    );
+    expect(servicePagePaths.underServices("prod", "a b/logs/")).toBe("/env/prod/services/a%20b/logs");
+    expect(servicePagePaths.underApplications("prod", "list")).toBe("/env/prod/applications/list");
+  });
+
   it("builds create, details and applications addresses", () => {
     expect(servicePagePaths.create("my env", "nosql-database")).toBe(
       "/env/my%20env/services/nosql-database/create",

@@ -46,6 +46,15 @@ function withQuery(path: string, values: Record<string, string | undefined>): st
   return search ? `${path}?${search}` : path;
 }
 
+/** Each segment of a path encoded again (a splat parameter arrives decoded). */
+function encodedSegments(path: string): string {
+  return path
+    .split("/")
+    .filter(Boolean)
+    .map((segment) => encodeURIComponent(segment))
+    .join("/");
+}
+
 /** The app's own addresses of the services pages and their resource routes. */
 export const servicePagePaths = {
   list: (environmentName: string, filters: ServiceListFilters = {}) =>
@@ -65,6 +74,12 @@ export const servicePagePaths = {
       podNames: options.podNames?.length ? options.podNames.join(",") : undefined,
       timestamps: options.timestamps?.length ? options.timestamps.join(",") : undefined,
     }),
+  /** A path below the environment's /services, given without the environment (`{id}`, `{type}/create`). */
+  underServices: (environmentName: string, subPath: string) =>
+    `${environmentRoot(environmentName)}/services/${encodedSegments(subPath)}`,
+  /** A path below the environment's /applications, given without the environment (`list`). */
+  underApplications: (environmentName: string, subPath: string) =>
+    `${environmentRoot(environmentName)}/applications/${encodedSegments(subPath)}`,
   applications: (environmentName: string, view?: ApplicationsView) =>
     `${environmentRoot(environmentName)}/applications${view === "list" ? "/list" : ""}`,
   /** GET resource route: the cost estimate of a create form's configuration (its `config.` fields). */

@@ -2,9 +2,9 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { redirectToEnvironmentPage } from "~/features/services/environment-redirect.server";
 import { servicePagePaths } from "~/features/services/paths";
 
-/** /applications/list → /env/{current}/applications/list. */
-export async function loader({ request }: LoaderFunctionArgs) {
+/** /applications/{anything} → /env/{current}/applications/{anything}, such as /applications/list. */
+export async function loader({ request, params }: LoaderFunctionArgs) {
   return redirectToEnvironmentPage(request, (environmentName) =>
-    servicePagePaths.applications(environmentName, "list"),
+    servicePagePaths.underApplications(environmentName, params["*"] ?? ""),
   );
 }
