@@ -78,8 +78,12 @@ async function loadPart<T>(load: () => Promise<T>): Promise<Loaded<T>> {
 }
 
 /** Only what the shown tab needs is loaded beside the service itself; secret attribute values never are. */
-export async function loader({ request, params }: LoaderFunctionArgs) {
-  const { api, tenantId, environment, headers } = await requireEnvironment(request, params.environmentName);
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  const { api, tenantId, environment, headers } = await requireEnvironment(
+    request,
+    params.environmentName,
+    context,
+  );
   const serviceId = params.serviceId ?? "";
   const search = new URL(request.url).searchParams;
   const view = readDetailsView(search);

@@ -30,8 +30,12 @@ const BUSY_POLL_INTERVAL_MS = 5000;
 /** The pause after the last keystroke before the search runs. */
 const SEARCH_DEBOUNCE_MS = 400;
 
-export async function loader({ request, params }: LoaderFunctionArgs) {
-  const { api, tenantId, environment, headers } = await requireEnvironment(request, params.environmentName);
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  const { api, tenantId, environment, headers } = await requireEnvironment(
+    request,
+    params.environmentName,
+    context,
+  );
   const filters = parseServiceListFilters(new URL(request.url).searchParams);
   const list = await listServices(api, tenantId, environment.id, {
     ...filters,

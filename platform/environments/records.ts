@@ -5,6 +5,7 @@ import {
   type Addon,
   type Environment,
   type EnvironmentConfig,
+  type EnvironmentSummary,
 } from "#contract/environments";
 import type { Stage } from "#contract/stages";
 import type { environments } from "../db/schema";
@@ -51,14 +52,21 @@ export function toEnvironment(
   services: { count: number; monthlyCostCents: number } = { count: 0, monthlyCostCents: 0 },
 ): Environment {
   return {
+    ...toEnvironmentSummary(row),
+    serviceCount: services.count,
+    monthlyCostEstimate: Math.round(costEstimateOf(row).monthlyCost * 100 + services.monthlyCostCents) / 100,
+  };
+}
+
+/** toEnvironment without the totals, which need the environment's services. */
+export function toEnvironmentSummary(row: EnvironmentRow): EnvironmentSummary {
+  return {
     id: row.id,
     name: row.name,
     organizationId: row.tenantId,
     cloningStage: row.cloningStage as Stage,
     cloudProvider: row.cloudProvider as CloudProvider,
     region: row.region,
-    serviceCount: services.count,
-    monthlyCostEstimate: Math.round(costEstimateOf(row).monthlyCost * 100 + services.monthlyCostCents) / 100,
     clonedFrom:
       row.clonedFromId && row.clonedFromName ? { id: row.clonedFromId, name: row.clonedFromName } : null,
     createdAt: row.createdAt.toISOString(),
