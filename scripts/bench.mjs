@@ -51,7 +51,7 @@ const ROUTE_IDS = {
  * Keep these in step with app/root.tsx's and app/routes/_app.tsx's shouldRevalidate.
  */
 const navigationRoutes = (leaf) => [ROUTE_IDS.root, leaf];
-const pollRoutes = () => null;
+const pollRoutes = (leaf) => [ROUTE_IDS.root, leaf];
 const unknownRoute = settings.routes.find((route) => !ROUTES.includes(route));
 if (unknownRoute) {
   console.error(`bench: BENCH_ROUTES takes ${ROUTES.join(", ")}, not ${unknownRoute}`);
