@@ -15,7 +15,7 @@ import {
   parseServiceListFilters,
 } from "~/features/services/list-filters";
 import { servicePagePaths } from "~/features/services/paths";
-import { ServicesTable } from "~/features/services/services-table";
+import { ServicesTable, serviceRowOf } from "~/features/services/services-table";
 import { requireEnvironment } from "~/features/workspace/workspace.server";
 import { usePolling } from "~/hooks/use-polling";
 import { listServices } from "~/platform/services.server";
@@ -45,7 +45,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     {
       environmentName: environment.name,
       filters,
-      services: list.infrastructure,
+      services: list.infrastructure.map(serviceRowOf),
       total: list.total,
       page: list.page,
       pageSize: list.pageSize,
