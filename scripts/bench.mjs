@@ -229,7 +229,7 @@ async function main() {
   log(`signed in as ${DEMO_EMAIL}`);
 
   // 4. The three pages through the app, and the platform calls behind them.
-  const { servicePaths } = await importContract();
+  const { servicePaths, environmentPaths } = await importContract();
   const { tenantId, environmentId, environmentName, hotService } = seed;
   const page = `${appUrl}/env/${encodeURIComponent(environmentName)}/services`;
   const scenarios = [
@@ -319,6 +319,16 @@ async function main() {
     });
   }
 
+  // Every page's other platform call: the environment names, to find the environment by name (before its own call).
+  log(`measuring the environment names: ${settings.warmup} warm-up + ${settings.iterations} calls`);
+  const environmentNames = (
+    await measure(
+      "environment names (platform)",
+      `${platformUrl}/api${environmentPaths.list(tenantId, { totals: false })}`,
+      bearer,
+    )
+  ).result;
+
   // 5. What a first visit to the list page downloads.
   const bytes = await firstVisitBytes(page, { jar, origin: appUrl });
 
@@ -335,6 +345,7 @@ async function main() {
       seededInMs: seed.seededInMs,
     },
     timings: results,
+    environmentNames,
     warnings,
     firstVisit: bytes,
     durationMs: Date.now() - startedAt,
@@ -368,6 +379,10 @@ async function main() {
       ]),
     ]),
   );
+  console.info(
+    `platform: the environment names every page looks its environment up in (before its own call): ` +
+      `p50 ${ms(environmentNames.p50)}, p95 ${ms(environmentNames.p95)} (${kb(environmentNames.bytes)})`,
+  );
   console.info("");
   console.info(
     table([
@@ -393,11 +408,15 @@ function singleFetchUrl(pageUrl, routeIds) {
   return url.href;
 }
 
-/** contract/services.ts's paths, so the platform calls are exactly the ones the app makes. */
+/** The contract's paths, so the platform calls are exactly the ones the app makes. */
 async function importContract() {
   const { register } = await import("tsx/esm/api");
   register();
-  return import("../contract/services.ts");
+  const [{ servicePaths }, { environmentPaths }] = await Promise.all([
+    import("../contract/services.ts"),
+    import("../contract/environments.ts"),
+  ]);
+  return { servicePaths, environmentPaths };
 }
 
 let exitCode = 0;
