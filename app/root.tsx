@@ -7,6 +7,7 @@ import mantineStyles from "@mantine/core/styles.css";
 import notificationStyles from "@mantine/notifications/styles.css";
 import unsupportedDeviceStyles from "./components/unsupported-device.css";
 import globalStyles from "./styles/global.css";
+import themeVariables from "./styles/theme-variables.css";
 import { ColorSchemeScript, MantineProvider, mantineHtmlProps } from "@mantine/core";
 import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import {
@@ -44,6 +45,7 @@ export const links: LinksFunction = () => [
     inter700,
     robotoMono400,
     mantineStyles,
+    themeVariables,
     notificationStyles,
     unsupportedDeviceStyles,
     globalStyles,
@@ -89,7 +91,8 @@ export function Layout({ children }: { children: ReactNode }) {
         />
       </head>
       <body>
-        <MantineProvider theme={theme} defaultColorScheme="light">
+        {/* The theme's CSS variables come from styles/theme-variables.css (scripts/theme-css.tsx). */}
+        <MantineProvider theme={theme} defaultColorScheme="light" withCssVariables={false}>
           <AnalyticsProvider config={root?.analytics}>
             {root?.unsupportedDevice ? (
               <UnsupportedDevicePage />

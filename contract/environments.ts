@@ -29,6 +29,23 @@ export type Environment = z.infer<typeof environmentSchema>;
 
 export const environmentListSchema = z.object({ environments: z.array(environmentSchema) });
 
+/**
+ * An environment without its totals (service count, monthly cost), which the platform sums over every service:
+ * what the shell and the pages of an environment need to find it by name.
+ */
+export const environmentSummarySchema = environmentSchema.omit({
+  serviceCount: true,
+  monthlyCostEstimate: true,
+});
+export type EnvironmentSummary = z.infer<typeof environmentSummarySchema>;
+
+export const environmentSummaryListSchema = z.object({ environments: z.array(environmentSummarySchema) });
+
+/** GET list's query: `totals=false` answers summaries (environmentSummaryListSchema). */
+export const environmentListQuerySchema = z.object({
+  totals: z.enum(["true", "false"], "totals must be true or false").default("true"),
+});
+
 export const environmentNameSchema = requiredText("Name", { min: 2, max: 40 }).regex(
   patterns.lowercaseAlphanumericHyphen.regex,
   patterns.lowercaseAlphanumericHyphen.message,
@@ -199,7 +216,8 @@ const workspace = (tenantId: string, environmentId: string) =>
   `/tenant/${encodeURIComponent(tenantId)}/workspace/${encodeURIComponent(environmentId)}`;
 
 export const environmentPaths = {
-  list: (tenantId: string) => `${organization(tenantId)}/environments`,
+  list: (tenantId: string, { totals = true }: { totals?: boolean } = {}) =>
+    `${organization(tenantId)}/environments${totals ? "" : "?totals=false"}`,
   one,
   estimateCost: (tenantId: string) => `${organization(tenantId)}/environments/estimate-cost`,
   configs: (tenantId: string) => `${organization(tenantId)}/environments/config`,
@@ -221,7 +239,7 @@ export const environmentPaths = {
 
 /**
  * What the platform answers (errors use contract/errors.ts's body; 400 VALIDATION_FAILED carries fieldErrors):
- * - GET list → environmentListSchema; POST list → 201 environmentResponseSchema; GET one → environmentResponseSchema;
+ * - GET list → environmentListSchema, or with `totals=false` environmentSummaryListSchema; POST list → 201 environmentResponseSchema; GET one → environmentResponseSchema;
  *   DELETE one → 204, or 409 while the environment or a clone of it is unfinished, or deletion protection is on.
  * - POST estimate-cost → costEstimateSchema. GET/PUT config → environmentConfigResponseSchema (PUT takes
  *   environmentConfigSchema); GET configs → environmentConfigListSchema. GET/PUT addons → addonListSchema (PUT takes

@@ -1,7 +1,8 @@
 // `npm run bench`: seeds an environment with 1,000 services and 100,000 log lines, starts the stack on it and
-// measures, through the app's server, the services list page, a details page and a log search (p50 and p95), the
-// same calls made directly to the platform API (the app's overhead as a ratio), and the JavaScript and CSS a first
-// visit to the list page downloads (gzip). docs/benchmarks.md explains the figures and the settings below.
+// measures, through the app's server, the services list page, a details page and a log search (p50 and p95) both as
+// the HTML document and as the `.data` requests of a client navigation and of polling, the same calls made directly
+// to the platform API (the app's overhead as a ratio), and the JavaScript and CSS a first visit to the list page
+// downloads (gzip). docs/benchmarks.md explains the figures and the settings below.
 //
 //   BENCH_ITERATIONS (50)  BENCH_WARMUP (5)  BENCH_APP_PORT (3610)  BENCH_PLATFORM_PORT (4610)
 //   BENCH_SERVICES (1000)  BENCH_LOG_LINES (100000)  BENCH_SEARCH_TEXT (timeout)  BENCH_KEEP_DATA (false)
@@ -33,6 +34,24 @@ const CLIENT_ID = "cloud-console";
 const START_TIMEOUT_MS = 10 * 60_000;
 
 const ROUTES = ["list", "details", "search"];
+
+/** Remix route ids (app/routes file names), for the `_routes` parameter of single-fetch `.data` requests. */
+const ROUTE_IDS = {
+  root: "root",
+  shell: "routes/_app",
+  list: "routes/_app.env.$environmentName_.services._index",
+  details: "routes/_app.env.$environmentName_.services.$serviceId._index",
+};
+/**
+ * The routes whose loaders the browser asks for, as Remix's client decides from the routes' shouldRevalidate:
+ * - a client navigation to the page from another page of the environment: the root (it reads the flash toast on
+ *   every navigation) and the page; the shell's params do not change, so it is not asked again;
+ * - the 5-second poll (useRevalidator) while a service is busy: what the routes' shouldRevalidate let through for a
+ *   revalidation of the same URL. `null` is every route (no `_routes` parameter).
+ * Keep these in step with app/root.tsx's and app/routes/_app.tsx's shouldRevalidate.
+ */
+const navigationRoutes = (leaf) => [ROUTE_IDS.root, leaf];
+const pollRoutes = (leaf) => [ROUTE_IDS.root, leaf];
 const unknownRoute = settings.routes.find((route) => !ROUTES.includes(route));
 if (unknownRoute) {
   console.error(`bench: BENCH_ROUTES takes ${ROUTES.join(", ")}, not ${unknownRoute}`);
@@ -119,6 +138,13 @@ function pageText(html) {
     .replace(/&amp;/g, "&");
 }
 
+/** A `.data` answer's strings as text: turbo-stream escapes them as JSON does. */
+function jsonText(body) {
+  return body.replace(/\\(u[0-9a-fA-F]{4}|.)/g, (_, escaped) =>
+    escaped.length === 5 ? String.fromCharCode(parseInt(escaped.slice(1), 16)) : JSON.parse(`"\\${escaped}"`),
+  );
+}
+
 const ms = (value) => value.toFixed(1);
 const kb = (bytes) => `${(bytes / 1024).toFixed(1)} kB`;
 
@@ -203,13 +229,14 @@ async function main() {
   log(`signed in as ${DEMO_EMAIL}`);
 
   // 4. The three pages through the app, and the platform calls behind them.
-  const { servicePaths } = await importContract();
+  const { servicePaths, environmentPaths } = await importContract();
   const { tenantId, environmentId, environmentName, hotService } = seed;
   const page = `${appUrl}/env/${encodeURIComponent(environmentName)}/services`;
   const scenarios = [
     {
       key: "list",
       name: "services list",
+      routeId: ROUTE_IDS.list,
       app: page,
       platform: servicePaths.list(tenantId, environmentId, { page: 1, pageSize: 50 }),
       expect: (answer) => [answer.infrastructure?.[0]?.name],
@@ -217,6 +244,7 @@ async function main() {
     {
       key: "details",
       name: "service details",
+      routeId: ROUTE_IDS.details,
       app: `${page}/${hotService.id}`,
       platform: servicePaths.one(tenantId, environmentId, hotService.id),
       expect: (answer) => [answer.resource?.config?.image],
@@ -224,6 +252,7 @@ async function main() {
     {
       key: "search",
       name: "log search",
+      routeId: ROUTE_IDS.details,
       app: `${page}/${hotService.id}?${new URLSearchParams({ tab: "logs", logType: "SEARCH", text: settings.searchText })}`,
       platform: servicePaths.logs(tenantId, environmentId, hotService.id, {
         logType: "SEARCH",
@@ -238,32 +267,67 @@ async function main() {
   const results = [];
   const warnings = [];
   for (const scenario of scenarios.filter(({ key }) => settings.routes.includes(key))) {
-    log(`measuring ${scenario.name}: ${settings.warmup} warm-up + ${settings.iterations} calls each way`);
-    const app = await measure(`${scenario.name} (app)`, scenario.app, {
+    log(
+      `measuring ${scenario.name}: ${settings.warmup} warm-up + ${settings.iterations} calls each of ` +
+        "HTML page, navigation .data, poll .data and platform",
+    );
+    const html = await measure(`${scenario.name} (app HTML)`, scenario.app, {
       jar,
       headers: { Accept: "text/html" },
     });
+    const navigation = await measure(
+      `${scenario.name} (app navigation .data)`,
+      singleFetchUrl(scenario.app, navigationRoutes(scenario.routeId)),
+      { jar },
+    );
+    const poll = await measure(
+      `${scenario.name} (app poll .data)`,
+      singleFetchUrl(scenario.app, pollRoutes(scenario.routeId)),
+      { jar },
+    );
     const platform = await measure(
       `${scenario.name} (platform)`,
       `${platformUrl}/api${scenario.platform}`,
       bearer,
     );
     // The app answers 200 even when a call behind a page fails (it shows the error on the page), so check that the
-    // page shows what the platform answered.
+    // page and its data show what the platform answered.
     const expected = scenario.expect(JSON.parse(platform.body)).filter(Boolean);
-    const text = pageText(app.body);
-    if (expected.length && !expected.some((value) => text.includes(value))) {
-      warnings.push(
-        `${scenario.name}: the app's page does not show "${expected[0]}", which the platform answered`,
-      );
+    const answers = [
+      ["page", pageText(html.body)],
+      // turbo-stream writes strings as JSON does.
+      ["navigation .data", jsonText(navigation.body)],
+      ["poll .data", jsonText(poll.body)],
+    ];
+    for (const [what, text] of answers) {
+      if (expected.length && !expected.some((value) => text.includes(value))) {
+        warnings.push(
+          `${scenario.name}: the app's ${what} does not show "${expected[0]}", which the platform answered`,
+        );
+      }
     }
+    const ratio = (app) => app.result.p50 / platform.result.p50;
     results.push({
       name: scenario.name,
-      app: app.result,
+      app: html.result,
+      navigation: navigation.result,
+      poll: poll.result,
       platform: platform.result,
-      ratio: app.result.p50 / platform.result.p50,
+      ratio: ratio(html),
+      navigationRatio: ratio(navigation),
+      pollRatio: ratio(poll),
     });
   }
+
+  // Every page's other platform call: the environment names, to find the environment by name (before its own call).
+  log(`measuring the environment names: ${settings.warmup} warm-up + ${settings.iterations} calls`);
+  const environmentNames = (
+    await measure(
+      "environment names (platform)",
+      `${platformUrl}/api${environmentPaths.list(tenantId, { totals: false })}`,
+      bearer,
+    )
+  ).result;
 
   // 5. What a first visit to the list page downloads.
   const bytes = await firstVisitBytes(page, { jar, origin: appUrl });
@@ -281,6 +345,7 @@ async function main() {
       seededInMs: seed.seededInMs,
     },
     timings: results,
+    environmentNames,
     warnings,
     firstVisit: bytes,
     durationMs: Date.now() - startedAt,
@@ -291,32 +356,32 @@ async function main() {
   console.info(
     `${seed.services} services and ${seed.logLines} log lines in environment "${environmentName}"; details and log search of ` +
       `${hotService.name} (${hotService.logLines} lines, ${hotService.timeoutLines} matching "${settings.searchText}"); ` +
-      `${settings.iterations} calls after ${settings.warmup} warm-up, one at a time, times in ms`,
+      `${settings.iterations} calls after ${settings.warmup} warm-up, one at a time, times in ms; ` +
+      `load average ${machine.loadAverageAtStart.toFixed(1)} at the start, ${loadavg()[0].toFixed(1)} at the end ` +
+      `(${machine.cpus} CPUs)`,
   );
   console.info("");
   console.info(
     table([
-      [
-        "route",
-        "app p50",
-        "app p95",
-        "platform p50",
-        "platform p95",
-        "app/platform (p50)",
-        "app page",
-        "platform answer",
-      ],
-      ...results.map(({ name, app, platform, ratio }) => [
-        name,
-        ms(app.p50),
-        ms(app.p95),
-        ms(platform.p50),
-        ms(platform.p95),
-        `${ratio.toFixed(1)}x`,
-        kb(app.bytes),
-        kb(platform.bytes),
+      ["route", "request", "p50", "p95", "× platform p50", "answer"],
+      ...results.flatMap(({ name, app, navigation, poll, platform, ratio, navigationRatio, pollRatio }) => [
+        [name, "HTML page", ms(app.p50), ms(app.p95), `${ratio.toFixed(1)}x`, kb(app.bytes)],
+        [
+          "",
+          "navigation .data",
+          ms(navigation.p50),
+          ms(navigation.p95),
+          `${navigationRatio.toFixed(1)}x`,
+          kb(navigation.bytes),
+        ],
+        ["", "poll .data", ms(poll.p50), ms(poll.p95), `${pollRatio.toFixed(1)}x`, kb(poll.bytes)],
+        ["", "platform", ms(platform.p50), ms(platform.p95), "", kb(platform.bytes)],
       ]),
     ]),
+  );
+  console.info(
+    `platform: the environment names every page looks its environment up in (before its own call): ` +
+      `p50 ${ms(environmentNames.p50)}, p95 ${ms(environmentNames.p95)} (${kb(environmentNames.bytes)})`,
   );
   console.info("");
   console.info(
@@ -332,11 +397,26 @@ async function main() {
   console.info(`bench: results in ${resultsFile} (${((Date.now() - startedAt) / 1000).toFixed(0)} s in all)`);
 }
 
-/** contract/services.ts's paths, so the platform calls are exactly the ones the app makes. */
+/**
+ * The single-fetch URL of a page's loader data, as Remix's client builds it: `<path>.data`, the page's query, and
+ * `_routes` when only some of the page's routes are asked for.
+ */
+function singleFetchUrl(pageUrl, routeIds) {
+  const url = new URL(pageUrl);
+  url.pathname = url.pathname === "/" ? "/_root.data" : `${url.pathname.replace(/\/$/, "")}.data`;
+  if (routeIds) url.searchParams.set("_routes", routeIds.join(","));
+  return url.href;
+}
+
+/** The contract's paths, so the platform calls are exactly the ones the app makes. */
 async function importContract() {
   const { register } = await import("tsx/esm/api");
   register();
-  return import("../contract/services.ts");
+  const [{ servicePaths }, { environmentPaths }] = await Promise.all([
+    import("../contract/services.ts"),
+    import("../contract/environments.ts"),
+  ]);
+  return { servicePaths, environmentPaths };
 }
 
 let exitCode = 0;

@@ -7,6 +7,7 @@ import {
   environmentListSchema,
   environmentPaths,
   environmentResponseSchema,
+  environmentSummaryListSchema,
   environmentVariableListSchema,
   referencedServicesSchema,
   type Addon,
@@ -22,6 +23,24 @@ const noContentSchema = z.unknown();
 export async function listEnvironments(api: PlatformClient, tenantId: string) {
   const { environments } = await api.get(environmentPaths.list(tenantId), environmentListSchema);
   return environments;
+}
+
+/** The environments without their totals: cheaper for the platform, and all that finding one by name needs. */
+export async function listEnvironmentSummaries(api: PlatformClient, tenantId: string) {
+  const { environments } = await api.get(
+    environmentPaths.list(tenantId, { totals: false }),
+    environmentSummaryListSchema,
+  );
+  return environments;
+}
+
+/** One environment with its totals (service count, monthly cost). */
+export async function getEnvironment(api: PlatformClient, tenantId: string, environmentId: string) {
+  const { environment } = await api.get(
+    environmentPaths.one(tenantId, environmentId),
+    environmentResponseSchema,
+  );
+  return environment;
 }
 
 export async function createEnvironment(

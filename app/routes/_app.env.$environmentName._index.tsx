@@ -1,15 +1,31 @@
 import { Card, SimpleGrid, Text } from "@mantine/core";
-import type { MetaFunction } from "@remix-run/node";
-import { useRouteLoaderData } from "@remix-run/react";
+import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
 import type { ReactNode } from "react";
+import { errorCodes } from "#contract/errors";
 import { cloudProviderLabels, regionLabel } from "~/features/environments/cloud-regions";
 import { formatUsd } from "~/features/environments/cost";
 import { StageBadge } from "~/features/environments/stage-badge";
-import type { loader as environmentLoader } from "./_app.env.$environmentName";
+import { requireEnvironment } from "~/features/workspace/workspace.server";
+import { getEnvironment } from "~/platform/environments.server";
+import { throwRouteError } from "~/platform/route-errors.server";
 
 export const meta: MetaFunction = ({ params }) => [
   { title: `${params.environmentName ?? "Environment"} · Cloud Console` },
 ];
+
+/** The environment with its totals, which only this page shows (the other pages find it without them). */
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  const { api, tenantId, environment, headers } = await requireEnvironment(
+    request,
+    params.environmentName,
+    context,
+  );
+  const withTotals = await getEnvironment(api, tenantId, environment.id).catch((error: unknown) =>
+    throwRouteError(error, errorCodes.workspaceListFetch, headers),
+  );
+  return data({ environment: withTotals }, { headers });
+}
 
 function Fact({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -24,9 +40,7 @@ function Fact({ label, children }: { label: string; children: ReactNode }) {
 
 /** The environment's overview: what it is, where it runs and where it stands. */
 export default function EnvironmentOverview() {
-  const scope = useRouteLoaderData<typeof environmentLoader>("routes/_app.env.$environmentName");
-  if (!scope) return null;
-  const { environment } = scope;
+  const { environment } = useLoaderData<typeof loader>();
   return (
     <SimpleGrid cols={{ base: 1, md: 3 }}>
       <Fact label="Stage">

@@ -27,8 +27,12 @@ export const meta: MetaFunction = ({ params }) => [
 const enabledNames = (addons: readonly Addon[]) =>
   addons.filter((addon) => addon.enabled).map((addon) => addon.name);
 
-export async function loader({ request, params }: LoaderFunctionArgs) {
-  const { api, tenantId, environment, headers } = await requireEnvironment(request, params.environmentName);
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  const { api, tenantId, environment, headers } = await requireEnvironment(
+    request,
+    params.environmentName,
+    context,
+  );
   const addons = await listAddons(api, tenantId, environment.id).catch((error: unknown) =>
     throwRouteError(error, errorCodes.workspaceListFetch, headers),
   );

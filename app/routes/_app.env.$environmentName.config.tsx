@@ -21,8 +21,12 @@ export const meta: MetaFunction = ({ params }) => [
   { title: `Configuration · ${params.environmentName ?? "Environment"} · Cloud Console` },
 ];
 
-export async function loader({ request, params }: LoaderFunctionArgs) {
-  const { api, tenantId, environment, headers } = await requireEnvironment(request, params.environmentName);
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  const { api, tenantId, environment, headers } = await requireEnvironment(
+    request,
+    params.environmentName,
+    context,
+  );
   const config = await getEnvironmentConfig(api, tenantId, environment.id).catch((error: unknown) =>
     throwRouteError(error, errorCodes.workspaceListFetch, headers),
   );

@@ -17,8 +17,12 @@ import { useFeatureFlag } from "~/features/feature-flags/use-feature-flags";
 import { requireEnvironment } from "~/features/workspace/workspace.server";
 
 /** Every /env/{environmentName}/... page: the named environment (else back to the root) and its cloning state. */
-export async function loader({ request, params }: LoaderFunctionArgs) {
-  const { api, tenantId, environment, headers } = await requireEnvironment(request, params.environmentName);
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  const { api, tenantId, environment, headers } = await requireEnvironment(
+    request,
+    params.environmentName,
+    context,
+  );
   const cloneState = await loadCloneState(api, tenantId, environment, headers);
   return data({ environment, cloneState }, { headers });
 }

@@ -40,8 +40,12 @@ export const meta: MetaFunction = ({ params }) => [
 
 const REFERENCED_SERVICES_CONCURRENCY = 8;
 
-export async function loader({ request, params }: LoaderFunctionArgs) {
-  const { api, tenantId, environment, headers } = await requireEnvironment(request, params.environmentName);
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  const { api, tenantId, environment, headers } = await requireEnvironment(
+    request,
+    params.environmentName,
+    context,
+  );
   const query = new URL(request.url).searchParams;
   const variables = await listVariables(api, tenantId, environment.id)
     .then((listed) =>

@@ -7,8 +7,8 @@ export const meta: MetaFunction = ({ params }) => [
   { title: `Applications · ${params.environmentName ?? "Environment"} · Cloud Console` },
 ];
 
-export async function loader({ request, params }: LoaderFunctionArgs) {
-  return loadApplications(request, params.environmentName);
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  return loadApplications(request, params.environmentName, context);
 }
 
 /** /applications/list: always the table. */

@@ -78,28 +78,34 @@ async function loadPart<T>(load: () => Promise<T>): Promise<Loaded<T>> {
 }
 
 /** Only what the shown tab needs is loaded beside the service itself; secret attribute values never are. */
-export async function loader({ request, params }: LoaderFunctionArgs) {
-  const { api, tenantId, environment, headers } = await requireEnvironment(request, params.environmentName);
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  const { api, tenantId, environment, headers } = await requireEnvironment(
+    request,
+    params.environmentName,
+    context,
+  );
   const serviceId = params.serviceId ?? "";
   const search = new URL(request.url).searchParams;
   const view = readDetailsView(search);
-  const service = await getService(api, tenantId, environment.id, serviceId).catch((error: unknown) =>
-    throwRouteError(error, errorCodes.resourceListFetch, headers),
-  );
   const at = { api, tenantId, environmentId: environment.id, serviceId };
-  const [telemetry, logs, cost] = await Promise.all([
+  // The tab's data does not depend on the service, except the cost estimate (of its configuration).
+  const [service, telemetry, logs] = await Promise.all([
+    getService(api, tenantId, environment.id, serviceId).catch((error: unknown) =>
+      throwRouteError(error, errorCodes.resourceListFetch, headers),
+    ),
     view.tab === "monitoring" || view.tab === "monitor" ? loadTelemetry(at, view.range) : null,
     view.tab === "logs" ? loadLogs(at, view.logType, search) : null,
+  ]);
+  const cost =
     view.tab === "cost"
-      ? loadPart(() =>
+      ? await loadPart(() =>
           estimateServiceCost(api, tenantId, environment.id, {
             serviceType: service.serviceType,
             config: service.config,
             settings: service.settings,
           }),
         )
-      : null,
-  ]);
+      : null;
   headers.set("Cache-Control", "no-store");
   return data({ environmentName: environment.name, service, view, telemetry, logs, cost }, { headers });
 }
@@ -125,14 +131,15 @@ async function loadLogs(at: ServiceAt, logType: "LIVE" | "SEARCH", search: URLSe
     return { logType, tail } as const;
   }
   const query = buildLogSearch(search);
-  const results =
+  const [results, pods] = await Promise.all([
     query.kind === "query"
-      ? await loadPart(() => getServiceLogs(at.api, at.tenantId, at.environmentId, at.serviceId, query.query))
-      : null;
-  // The pods to choose from: those the service has logged from, even when the search is not valid.
-  const pods = await loadPart(() =>
-    getServiceLogs(at.api, at.tenantId, at.environmentId, at.serviceId, { logType: "LIVE", limit: 1 }),
-  );
+      ? loadPart(() => getServiceLogs(at.api, at.tenantId, at.environmentId, at.serviceId, query.query))
+      : null,
+    // The pods to choose from: those the service has logged from, even when the search is not valid.
+    loadPart(() =>
+      getServiceLogs(at.api, at.tenantId, at.environmentId, at.serviceId, { logType: "LIVE", limit: 1 }),
+    ),
+  ]);
   return {
     logType,
     search: query,

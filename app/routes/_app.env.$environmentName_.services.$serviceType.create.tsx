@@ -54,8 +54,12 @@ function serviceTypeOf(value: string | undefined) {
 export const shouldRevalidate: ShouldRevalidateFunction = ({ formAction, defaultShouldRevalidate }) =>
   formAction?.endsWith("/serverless-upload") ? false : defaultShouldRevalidate;
 
-export async function loader({ request, params }: LoaderFunctionArgs) {
-  const { api, tenantId, environment, headers } = await requireEnvironment(request, params.environmentName);
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  const { api, tenantId, environment, headers } = await requireEnvironment(
+    request,
+    params.environmentName,
+    context,
+  );
   const serviceType = serviceTypeOf(params.serviceType);
   const estimate = await loadServiceCostEstimate(
     { api, tenantId, environmentId: environment.id },

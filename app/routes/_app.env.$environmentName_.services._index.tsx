@@ -15,7 +15,7 @@ import {
   parseServiceListFilters,
 } from "~/features/services/list-filters";
 import { servicePagePaths } from "~/features/services/paths";
-import { ServicesTable } from "~/features/services/services-table";
+import { ServicesTable, serviceRowOf } from "~/features/services/services-table";
 import { requireEnvironment } from "~/features/workspace/workspace.server";
 import { usePolling } from "~/hooks/use-polling";
 import { listServices } from "~/platform/services.server";
@@ -30,8 +30,12 @@ const BUSY_POLL_INTERVAL_MS = 5000;
 /** The pause after the last keystroke before the search runs. */
 const SEARCH_DEBOUNCE_MS = 400;
 
-export async function loader({ request, params }: LoaderFunctionArgs) {
-  const { api, tenantId, environment, headers } = await requireEnvironment(request, params.environmentName);
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  const { api, tenantId, environment, headers } = await requireEnvironment(
+    request,
+    params.environmentName,
+    context,
+  );
   const filters = parseServiceListFilters(new URL(request.url).searchParams);
   const list = await listServices(api, tenantId, environment.id, {
     ...filters,
@@ -41,7 +45,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     {
       environmentName: environment.name,
       filters,
-      services: list.infrastructure,
+      services: list.infrastructure.map(serviceRowOf),
       total: list.total,
       page: list.page,
       pageSize: list.pageSize,

@@ -11,8 +11,8 @@ import { EnvironmentPicker } from "~/features/environments/environment-picker";
 import { UserMenu } from "~/features/organizations/user-menu";
 import { loadWorkspace } from "~/features/workspace/workspace.server";
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  const workspace = await loadWorkspace(request);
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const workspace = await loadWorkspace(request, context);
   const { api, tenantId, user, organization, memberships, environments, currentEnvironment, headers } =
     workspace;
   const featureFlags = await getFeatureFlags(api, { tenantId, environmentId: currentEnvironment?.id }).catch(
@@ -43,6 +43,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     { headers },
   );
 }
+
+export { shouldRevalidate } from "~/features/workspace/shell-revalidation";
 
 export default function AppShellRoute() {
   const { user, organization, organizations, environments, currentEnvironment, analyticsUser, tenantId } =

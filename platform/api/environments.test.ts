@@ -9,6 +9,7 @@ import {
   environmentListSchema,
   environmentPaths,
   environmentResponseSchema,
+  environmentSummaryListSchema,
   environmentVariableListSchema,
   type EnvironmentConfig,
 } from "#contract/environments";
@@ -66,6 +67,40 @@ describe("GET /api/v2/organizations/:tenantId/environments", () => {
     });
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ environments: [] });
+  });
+
+  it("answers the same environments without their totals when asked for totals=false", async () => {
+    const { user, organization } = await api.createMember({ role: "read-only" });
+    for (const name of ["prod", "dev"]) await api.createEnvironment(organization.tenantId, name);
+    const full = environmentListSchema.parse(
+      await (
+        await api.call("GET", environmentPaths.list(organization.tenantId), { token: user.token })
+      ).json(),
+    );
+
+    const response = await api.call("GET", environmentPaths.list(organization.tenantId, { totals: false }), {
+      token: user.token,
+    });
+
+    expect(response.status).toBe(200);
+    const body = await response.json();
+    expect(environmentSummaryListSchema.parse(body)).toEqual(body);
+    expect(body).toEqual({
+      environments: full.environments.map(
+        ({ serviceCount: _count, monthlyCostEstimate: _cost, ...summary }) => summary,
+      ),
+    });
+  });
+
+  it("answers 400 for a totals value other than true or false", async () => {
+    const { user, organization } = await api.createMember();
+    const response = await api.call("GET", `${environmentPaths.list(organization.tenantId)}?totals=no`, {
+      token: user.token,
+    });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({
+      fieldErrors: { totals: ["totals must be true or false"] },
+    });
   });
 
   it("answers 'Tenant approval required' while the organization awaits approval", async () => {

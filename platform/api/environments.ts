@@ -10,8 +10,10 @@ import {
   environmentConfigResponseSchema,
   environmentConfigSchema,
   environmentErrorMessages,
+  environmentListQuerySchema,
   environmentListSchema,
   environmentResponseSchema,
+  environmentSummaryListSchema,
   estimateCostRequestSchema,
   addonNames,
   type Addon,
@@ -23,12 +25,18 @@ import { engineJobs, environments } from "../db/schema";
 import { CLONE_JOB_KIND } from "../engine/cloning";
 import { unfinishedJobStatuses } from "../engine/jobs";
 import { estimateEnvironmentCost } from "../engine/pricing";
-import { addonsOf, configOf, toEnvironment, type EnvironmentRow } from "../environments/records";
+import {
+  addonsOf,
+  configOf,
+  toEnvironment,
+  toEnvironmentSummary,
+  type EnvironmentRow,
+} from "../environments/records";
 import { noServices, serviceTotalsOf } from "../services/totals";
 import { conflict, conflictOn, invalidFields, notFound } from "./errors";
 import { flagsOfTenant } from "./feature-flags";
 import { currentOrganization, type OrganizationEnv } from "./tenancy";
-import { readJsonBody, sendJson } from "./validation";
+import { readJsonBody, readQuery, sendJson } from "./validation";
 
 const initialCloningStage: Stage = "STAGE_UNSPECIFIED";
 
@@ -142,7 +150,11 @@ export function environmentRoutes({ db }: { db: Database }) {
 
   routes.get("/", async (c) => {
     const { tenantId } = currentOrganization(c);
+    const { totals: withTotals } = readQuery(c, environmentListQuerySchema);
     const rows = await environmentsOfTenant(tenantId);
+    if (withTotals === "false") {
+      return sendJson(c, environmentSummaryListSchema, { environments: rows.map(toEnvironmentSummary) });
+    }
     const totals = await serviceTotalsOf(
       db,
       rows.map((row) => row.id),

@@ -5,6 +5,7 @@ import {
   type Addon,
   type Environment,
   type EnvironmentConfig,
+  type EnvironmentSummary,
 } from "#contract/environments";
 import type { Stage } from "#contract/stages";
 import type { environments } from "../db/schema";
@@ -52,6 +53,15 @@ export function costEstimateOf(row: EnvironmentRow) {
 export function toEnvironment(row: EnvironmentRow, services: ServiceTotals = noServices): Environment {
   const cloningStage = row.cloningStage as Stage;
   return {
+    ...toEnvironmentSummary(row),
+    serviceCount: services.count,
+    monthlyCostEstimate: Math.round(costEstimateOf(row).monthlyCost * 100 + services.monthlyCostCents) / 100,
+  };
+}
+
+/** toEnvironment without the totals, which need the environment's services. */
+export function toEnvironmentSummary(row: EnvironmentRow): EnvironmentSummary {
+  return {
     id: row.id,
     name: row.name,
     organizationId: row.tenantId,
@@ -59,8 +69,6 @@ export function toEnvironment(row: EnvironmentRow, services: ServiceTotals = noS
     stage: environmentStageOf(cloningStage, services.stages),
     cloudProvider: row.cloudProvider as CloudProvider,
     region: row.region,
-    serviceCount: services.count,
-    monthlyCostEstimate: Math.round(costEstimateOf(row).monthlyCost * 100 + services.monthlyCostCents) / 100,
     clonedFrom:
       row.clonedFromId && row.clonedFromName ? { id: row.clonedFromId, name: row.clonedFromName } : null,
     createdAt: row.createdAt.toISOString(),

@@ -1,4 +1,4 @@
-import type { Environment } from "#contract/environments";
+import type { EnvironmentSummary } from "#contract/environments";
 import { errorCodes } from "#contract/errors";
 import { isPlatformError, type PlatformClient } from "~/platform/client.server";
 import { getCloneState } from "~/platform/environments.server";
@@ -11,7 +11,7 @@ import { throwRouteError } from "~/platform/route-errors.server";
 export async function loadCloneState(
   api: PlatformClient,
   tenantId: string,
-  environment: Environment,
+  environment: Pick<EnvironmentSummary, "id" | "cloningStage">,
   headers: Headers,
 ) {
   if (environment.cloningStage !== "STAGE_IN_PROGRESS") return null;

@@ -1,19 +1,17 @@
-import type { Environment } from "#contract/environments";
-
-export type EnvironmentResolution =
+export type EnvironmentResolution<E> =
   | { kind: "none" }
   | { kind: "unknown" }
-  | { kind: "selected"; environment: Environment };
+  | { kind: "selected"; environment: E };
 
 /**
  * SPEC §4 environment selection: the environment named in the URL, else the stored one, else the first.
  * A URL naming an environment that does not exist is "unknown" (the caller goes to the root); no environments
  * at all is "none" (the caller clears the stored selection and offers to create one).
  */
-export function resolveEnvironment(
-  environments: Environment[],
+export function resolveEnvironment<E extends { name: string }>(
+  environments: E[],
   { fromUrl, stored }: { fromUrl?: string | null; stored?: string | null },
-): EnvironmentResolution {
+): EnvironmentResolution<E> {
   if (environments.length === 0) return { kind: "none" };
   if (fromUrl) {
     const named = environments.find((environment) => environment.name === fromUrl);

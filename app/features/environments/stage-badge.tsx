@@ -1,5 +1,6 @@
-import { Badge } from "@mantine/core";
+import type { MantineSpacing } from "@mantine/core";
 import type { Stage } from "#contract/stages";
+import { mantineClasses } from "~/components/mantine-classes";
 
 const stageColors: Partial<Record<Stage, string>> = {
   STAGE_COMPLETED: "teal",
@@ -20,10 +21,19 @@ export function stageLabel(stage: Stage): string {
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
-export function StageBadge({ stage, ...props }: { stage: Stage; mt?: string }) {
+/**
+ * Mantine's light Badge in the stage's colour, written as plain elements: lists show one per row. The colours
+ * are `.stage-badge[data-color]` in styles/global.css.
+ */
+export function StageBadge({ stage, mt }: { stage: Stage; mt?: MantineSpacing }) {
   return (
-    <Badge variant="light" color={stageColors[stage] ?? "purple"} {...props}>
-      {stageLabel(stage)}
-    </Badge>
+    <div
+      className={`${mantineClasses.badge} stage-badge`}
+      data-variant="light"
+      data-color={stageColors[stage] ?? "purple"}
+      style={mt ? { marginTop: `var(--mantine-spacing-${mt})` } : undefined}
+    >
+      <span className={mantineClasses.badgeLabel}>{stageLabel(stage)}</span>
+    </div>
   );
 }

@@ -1,4 +1,4 @@
-import { data } from "@remix-run/node";
+import { data, type AppLoadContext } from "@remix-run/node";
 import { errorCodes } from "#contract/errors";
 import { requireEnvironment } from "~/features/workspace/workspace.server";
 import { throwRouteError } from "~/platform/route-errors.server";
@@ -8,8 +8,12 @@ import { listServices } from "~/platform/services.server";
 const APPLICATIONS_PAGE_SIZE = 200;
 
 /** The loader of /env/{name}/applications and its /list: the environment's services of type application. */
-export async function loadApplications(request: Request, environmentName: string | undefined) {
-  const { api, tenantId, environment, headers } = await requireEnvironment(request, environmentName);
+export async function loadApplications(
+  request: Request,
+  environmentName: string | undefined,
+  context: AppLoadContext,
+) {
+  const { api, tenantId, environment, headers } = await requireEnvironment(request, environmentName, context);
   const list = await listServices(api, tenantId, environment.id, {
     serviceType: "application",
     pageSize: APPLICATIONS_PAGE_SIZE,

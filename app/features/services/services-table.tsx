@@ -1,10 +1,21 @@
-import { Anchor, Table, Text } from "@mantine/core";
+import { Table } from "@mantine/core";
 import { Link } from "@remix-run/react";
 import { serviceTypeLabels, type ResourceSummary } from "#contract/services";
+import { mantineClasses, stripedHoverRowAttributes } from "~/components/mantine-classes";
 import { formatUsd } from "~/features/environments/cost";
 import { StageBadge } from "~/features/environments/stage-badge";
 import { formatUpdatedAt } from "./format";
 import { servicePagePaths } from "./paths";
+
+/** What a row shows: all a list page needs to send to the browser of each service. */
+export type ServiceRow = Pick<
+  ResourceSummary,
+  "id" | "name" | "serviceType" | "stage" | "monthlyCost" | "endpoint" | "updatedAt"
+>;
+
+export function serviceRowOf({ id, name, serviceType, stage, monthlyCost, endpoint, updatedAt }: ServiceRow) {
+  return { id, name, serviceType, stage, monthlyCost, endpoint, updatedAt };
+}
 
 export function ServicesTable({
   environmentName,
@@ -12,12 +23,12 @@ export function ServicesTable({
   label = "Services",
 }: {
   environmentName: string;
-  services: readonly ResourceSummary[];
+  services: readonly ServiceRow[];
   label?: string;
 }) {
   return (
     <Table.ScrollContainer minWidth={760}>
-      <Table striped highlightOnHover aria-label={label}>
+      <Table striped highlightOnHover aria-label={label} className="services-table">
         <Table.Thead>
           <Table.Tr>
             <Table.Th>Name</Table.Th>
@@ -29,33 +40,40 @@ export function ServicesTable({
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
+          {/* Plain elements with Mantine's classes: a page has up to 50 rows (see mantine-classes.ts). */}
           {services.map((service) => (
-            <Table.Tr key={service.id}>
-              <Table.Td>
-                <Anchor component={Link} to={servicePagePaths.details(environmentName, service.id)} fw={600}>
+            <tr key={service.id} className={mantineClasses.tr} {...stripedHoverRowAttributes}>
+              <td className={mantineClasses.td}>
+                <Link
+                  to={servicePagePaths.details(environmentName, service.id)}
+                  className={`${mantineClasses.anchor} services-table-name`}
+                  data-underline="hover"
+                >
                   {service.name}
-                </Anchor>
-              </Table.Td>
-              <Table.Td>{serviceTypeLabels[service.serviceType]}</Table.Td>
-              <Table.Td>
+                </Link>
+              </td>
+              <td className={mantineClasses.td}>{serviceTypeLabels[service.serviceType]}</td>
+              <td className={mantineClasses.td}>
                 <StageBadge stage={service.stage} />
-              </Table.Td>
-              <Table.Td ta="right">{formatUsd(service.monthlyCost)}</Table.Td>
-              <Table.Td>
+              </td>
+              <td className={`${mantineClasses.td} services-table-cost`}>{formatUsd(service.monthlyCost)}</td>
+              <td className={mantineClasses.td}>
                 {service.endpoint ? (
-                  <Text size="sm" ff="monospace" style={{ wordBreak: "break-all" }}>
+                  <p className={`${mantineClasses.text} services-table-endpoint`} data-size="sm">
                     {service.endpoint}
-                  </Text>
+                  </p>
                 ) : (
-                  <Text size="sm" c="dimmed">
+                  <p className={`${mantineClasses.text} services-table-none`} data-size="sm">
                     —
-                  </Text>
+                  </p>
                 )}
-              </Table.Td>
-              <Table.Td>
-                <Text size="sm">{formatUpdatedAt(service.updatedAt)}</Text>
-              </Table.Td>
-            </Table.Tr>
+              </td>
+              <td className={mantineClasses.td}>
+                <p className={mantineClasses.text} data-size="sm">
+                  {formatUpdatedAt(service.updatedAt)}
+                </p>
+              </td>
+            </tr>
           ))}
         </Table.Tbody>
       </Table>

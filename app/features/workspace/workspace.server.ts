@@ -1,9 +1,11 @@
-import { redirect } from "@remix-run/node";
+import { redirect, type AppLoadContext } from "@remix-run/node";
 import { errorCodes, errorMessages } from "#contract/errors";
 import { tenantPaths, tenantResponseSchema } from "#contract/tenants";
 import { resolveEnvironment } from "~/features/environments/current-environment";
 import { isPlatformError } from "~/platform/client.server";
-import { listEnvironments } from "~/platform/environments.server";
+import { listEnvironmentSummaries } from "~/platform/environments.server";
+import type { PlatformClient } from "~/platform/client.server";
+import { memoizeForRequest } from "~/platform/request-memo.server";
 import { requireOrganizationClient } from "~/platform/request.server";
 import { throwRouteError } from "~/platform/route-errors.server";
 
@@ -13,24 +15,29 @@ export function environmentNameInPath(pathname: string): string | null {
   return first === "env" && second ? decodeURIComponent(second) : null;
 }
 
+/** The organization's environments (names and ids, no totals), fetched once per request (see memoizeForRequest). */
+function environmentsOf(api: PlatformClient, tenantId: string, context: AppLoadContext | undefined) {
+  return memoizeForRequest(context, `environments:${tenantId}`, () =>
+    listEnvironmentSummaries(api, tenantId),
+  );
+}
+
 /**
  * Everything the application shell needs: the resolved organization (approved, else the pending screen), its
  * environments (a failure is KE-WK-001) and the selected environment (SPEC §4 order; remembered per tenant).
+ * The tenant and the environments are asked for together: an unapproved tenant's list fails too, and the
+ * tenant's answer decides which error wins.
  */
-export async function loadWorkspace(request: Request) {
+export async function loadWorkspace(request: Request, context?: AppLoadContext) {
   const client = await requireOrganizationClient(request);
   const { api, tenantId, session, headers } = client;
-  try {
-    await api.get(tenantPaths.one(tenantId), tenantResponseSchema);
-  } catch (error) {
-    if (isPlatformError(error) && error.message === errorMessages.tenantApprovalRequired) {
-      throw redirect("/pending-approval", { headers });
-    }
-    throwRouteError(error, errorCodes.workspaceListFetch, headers);
-  }
-  const environments = await listEnvironments(api, tenantId).catch((error: unknown) =>
-    throwRouteError(error, errorCodes.workspaceListFetch, headers),
-  );
+  const [tenant, listed] = await Promise.allSettled([
+    api.get(tenantPaths.one(tenantId), tenantResponseSchema),
+    environmentsOf(api, tenantId, context),
+  ]);
+  if (tenant.status === "rejected") throwWorkspaceError(tenant.reason, headers);
+  if (listed.status === "rejected") throwWorkspaceError(listed.reason, headers);
+  const environments = listed.value;
   const stored = session.get("environment");
   const resolution = resolveEnvironment(environments, {
     fromUrl: environmentNameInPath(new URL(request.url).pathname),
@@ -47,10 +54,25 @@ export async function loadWorkspace(request: Request) {
   };
 }
 
-/** For routes under /env/{environmentName}: the named environment, remembered; an unknown name goes to the root. */
-export async function requireEnvironment(request: Request, environmentName: string | undefined) {
+/** An unapproved tenant goes to the pending screen; any other failure is KE-WK-001. */
+function throwWorkspaceError(error: unknown, headers: Headers): never {
+  if (isPlatformError(error) && error.message === errorMessages.tenantApprovalRequired) {
+    throw redirect("/pending-approval", { headers });
+  }
+  return throwRouteError(error, errorCodes.workspaceListFetch, headers);
+}
+
+/**
+ * For routes under /env/{environmentName}: the named environment, remembered; an unknown name goes to the root.
+ * A loader passes its `context` so the list is the one the shell's loader asks for in the same request.
+ */
+export async function requireEnvironment(
+  request: Request,
+  environmentName: string | undefined,
+  context?: AppLoadContext,
+) {
   const client = await requireOrganizationClient(request);
-  const environments = await listEnvironments(client.api, client.tenantId).catch((error: unknown) =>
+  const environments = await environmentsOf(client.api, client.tenantId, context).catch((error: unknown) =>
     throwRouteError(error, errorCodes.workspaceListFetch, client.headers),
   );
   const resolution = resolveEnvironment(environments, { fromUrl: environmentName ?? "" });

@@ -15,6 +15,7 @@ import { Form, useFetcher, useNavigate } from "@remix-run/react";
 import { useEffect, useMemo, useState } from "react";
 import { DATE_RANGE, type LogLine, type Resource } from "#contract/services";
 import { Button } from "~/components/button";
+import { mantineClasses } from "~/components/mantine-classes";
 import { usePolling } from "~/hooks/use-polling";
 import { servicePagePaths } from "../paths";
 import { SEARCH_LOGS_LOG_LIMIT, TAIL_LOGS_FETCH_INTERVAL_MS, TAIL_LOGS_LOG_LIMIT } from "./dynamic-settings";
@@ -34,13 +35,6 @@ type LogList = { logs: LogLine[]; podNames: string[] };
 export type LogsData =
   | { logType: "LIVE"; tail: LoadedPart<LogList> }
   | { logType: "SEARCH"; search: LogSearch; results: LoadedPart<LogList> | null; podNames: string[] };
-
-const levelColors: Record<LogLine["level"], string> = {
-  error: "var(--mantine-color-red-4)",
-  warn: "var(--mantine-color-yellow-4)",
-  info: "var(--mantine-color-gray-3)",
-  debug: "var(--mantine-color-gray-6)",
-};
 
 export function LogsPanel({
   environmentName,
@@ -268,19 +262,18 @@ function LogViewer({ lines, label, empty }: { lines: LogLine[]; label: string; e
       <ScrollArea.Autosize mah={480}>
         {lines.length ? (
           lines.map((line) => (
-            <Text
+            // Plain elements with Mantine's Text classes: a search shows up to 200 lines. The level's colour and
+            // the monospace font are `.log-line` in styles/global.css.
+            <div
               key={line.id}
-              component="div"
-              size="xs"
-              ff="'Roboto Mono', monospace"
-              c={levelColors[line.level]}
+              className={`${mantineClasses.text} log-line`}
+              data-size="xs"
               data-level={line.level}
               data-testid="log-line"
-              style={{ whiteSpace: "pre-wrap", wordBreak: "break-word" }}
             >
               {line.at.slice(0, 19).replace("T", " ")} [{line.level.toUpperCase()}] {line.podName}{" "}
               {line.message}
-            </Text>
+            </div>
           ))
         ) : (
           <Text size="sm" c="gray.5" data-testid="logs-empty">
