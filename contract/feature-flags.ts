@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { messages } from "./validation";
 
 export const featureFlagsSchema = z.object({ featureFlags: z.record(z.string(), z.boolean()) });

@@ -1,6 +1,6 @@
 import { and, eq, isNull, or } from "drizzle-orm";
 import { Hono } from "hono";
-import { z } from "zod";
+import * as z from "zod";
 import { apiErrorMessages } from "#contract/errors";
 import { featureFlagDefaults, featureFlagQuerySchema, featureFlagsSchema } from "#contract/feature-flags";
 import type { Database } from "../db/index";
