@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiErrorSchema } from "#contract/error-body";
 import { apiErrorCodes, apiErrorMessages, errorMessages } from "#contract/errors";
-import { featureFlagDefaults, featureFlagPaths, featureFlagsSchema } from "#contract/feature-flags";
+import { featureFlagsSchema } from "#contract/feature-flag-schemas";
+import { featureFlagDefaults, featureFlagPaths } from "#contract/feature-flags";
 import { openTestApi, type TestApi } from "./test-harness";
 
 let api: TestApi;
