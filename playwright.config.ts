@@ -50,7 +50,8 @@ export default defineConfig({
     },
     {
       command: "node scripts/start.mjs",
-      url: `${appUrl}/healthz`,
+      // The app and the platform start at once; the script says "ready" once both answer.
+      wait: { stdout: /^start: ready at /m },
       reuseExistingServer: false,
       timeout: 180_000,
       stdout: "pipe",

@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { createCookie, data, redirect, type Cookie } from "@remix-run/node";
+import * as z from "zod";
 import { getEnv } from "~/env.server";
-import { toastSchema, type Toast, type ToastInput } from "~/toast";
+import { toastVariants, type Toast, type ToastInput } from "~/toast";
 
 /**
  * The one way a server response carries a toast: a signed flash cookie, set by an action's (or loader's)
@@ -20,6 +21,14 @@ export function createToastCookie({ secrets, secure }: { secrets: string[]; secu
     maxAge: 60,
   });
 }
+
+const toastSchema = z.object({
+  id: z.string().min(1),
+  variant: z.enum(toastVariants).default("default"),
+  title: z.string().optional(),
+  message: z.string().min(1),
+  autoClose: z.number().int().positive().optional(),
+}) satisfies z.ZodType<Toast, ToastInput & { id: string }>;
 
 let cookie: Cookie | undefined;
 

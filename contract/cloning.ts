@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /** SPEC §4 cloning states, in the order a clone passes them (failures branch off). */
 export const cloningStates = [

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { awsRegions } from "./aws-regions";
 
 /** SPEC §3 cloud providers; Azure is offered only when the `azure-connection` flag is on. */

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { cloningStateSchema } from "./cloning";
 import { cloudProviderSchema } from "./cloud-providers";
 import { stageSchema } from "./stages";

@@ -1,12 +1,6 @@
-import { z } from "zod";
-
-/** The one error body every platform endpoint answers with. */
-export const apiErrorSchema = z.object({
-  message: z.string(),
-  code: z.string().optional(),
-  fieldErrors: z.record(z.string(), z.array(z.string())).optional(),
-});
-export type ApiErrorBody = z.infer<typeof apiErrorSchema>;
+// Messages and codes only: the error page shows them on every page, so this module stays free of zod schemas (the
+// error body's schema is in error-body.ts).
+import type * as z from "zod";
 
 /** Messages and codes named by the specification (SPEC §8). */
 export const errorMessages = {

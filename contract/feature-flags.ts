@@ -1,16 +1,8 @@
-import { z } from "zod";
-import { messages } from "./validation";
+// The flag catalogue and paths only, without zod: the app shell reads the defaults on every page (the request and
+// response schemas are in feature-flag-schemas.ts).
 
-export const featureFlagsSchema = z.object({ featureFlags: z.record(z.string(), z.boolean()) });
-export type FeatureFlags = z.infer<typeof featureFlagsSchema>["featureFlags"];
-
-export const featureFlagQuerySchema = z.object({
-  // The message is given for a missing parameter too; zod's own would otherwise reach the caller.
-  organizationId: z
-    .string({ error: messages.required("organizationId") })
-    .min(1, messages.required("organizationId")),
-  environmentId: z.string().optional(),
-});
+/** Flag name to on/off, as GET /v2/feature-flags answers. */
+export type FeatureFlags = Record<string, boolean>;
 
 export const featureFlagPaths = {
   list: ({ organizationId, environmentId }: { organizationId: string; environmentId?: string }) =>

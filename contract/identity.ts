@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /** One entry of the ID token's `organizations` claim (SPEC §3). */
 export const organizationClaimSchema = z.object({

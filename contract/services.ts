@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { costEstimateSchema, environmentVariableNameSchema } from "./environments";
 import { stageSchema, type Stage } from "./stages";
 import { messages, patterns, requiredText, servicePatterns } from "./validation";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { patterns, requiredText } from "./validation";
 
 export const tenantSchema = z.object({

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /** Patterns and messages from SPEC §5, shared by the app's forms and the platform's checks. */
 export const patterns = {

@@ -1,5 +1,5 @@
 import path from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 
 const url = z.url().transform((value) => value.replace(/\/+$/, ""));
 

@@ -1,7 +1,26 @@
 import { loadPlatformConfig } from "./config";
+import { openDb } from "./db/index";
+import {
+  isFreshPgliteDataDir,
+  PREPARE_DATABASE_ARGUMENT,
+  prepareDatabase,
+  prepareDatabaseInChildProcess,
+} from "./db/prepare";
 import { startPlatform } from "./server";
 
 const config = loadPlatformConfig();
+
+if (process.argv.includes(PREPARE_DATABASE_ARGUMENT)) {
+  const database = await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  await prepareDatabase(database, config);
+  await database.close();
+  process.exit(0);
+}
+
+// A new PGlite data dir is created and seeded by a short-lived process, so the server never carries the memory
+// that work grew (docs/decisions/014-first-visit-bytes.md).
+if (isFreshPgliteDataDir(config)) await prepareDatabaseInChildProcess();
+
 const platform = await startPlatform(config);
 console.info(
   `platform: listening on ${config.publicUrl} (API ${config.publicUrl}/api, issuer ${config.issuer})`,

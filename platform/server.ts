@@ -5,7 +5,7 @@ import { createApiApp } from "./api/app";
 import { createFilesApp } from "./api/files";
 import type { PlatformConfig } from "./config";
 import { openDb } from "./db/index";
-import { ensureRoles, seedDemoData } from "./db/seed";
+import { prepareDatabase } from "./db/prepare";
 import { createEngine } from "./engine/engine";
 import { createIdentityProvider } from "./identity/provider";
 import { secretCipherFor } from "./secrets/cipher";
@@ -20,11 +20,9 @@ export type RunningPlatform = { url: string; server: Server; close: () => Promis
  */
 export async function startPlatform(config: PlatformConfig): Promise<RunningPlatform> {
   const database = await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-  await ensureRoles(database.db);
+  // Already done by a short-lived process when the data dir was new (see main.ts): then these are quick no-ops.
+  await prepareDatabase(database, config);
   const secrets = secretCipherFor(config);
-  if (config.seedDemoData && (await seedDemoData(database.db, { secrets }))) {
-    console.info("platform: demo data seeded");
-  }
   // Started before the server listens: jobs a previous process left unfinished resume right away.
   const engine = createEngine({ db: database.db, config, secrets });
   engine.runner.start();

@@ -39,10 +39,11 @@ const server = spawn(process.execPath, ["scripts/start.mjs"], {
 });
 
 try {
+  // The app and the platform start at once, so each is waited for.
   await waitForHttp(`http://localhost:${appPort}/healthz`, 90_000);
   check("the app answers /healthz", true);
-  const api = await fetch(`http://localhost:${platformPort}/api/healthz`);
-  check("the embedded platform answers /api/healthz", api.ok);
+  await waitForHttp(`http://localhost:${platformPort}/api/healthz`, 90_000);
+  check("the embedded platform answers /api/healthz", true);
   const home = await fetch(`http://localhost:${appPort}/`, { redirect: "manual" });
   check(
     "a visitor is sent to sign in",

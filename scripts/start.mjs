@@ -1,4 +1,5 @@
-// `npm start`: builds when needed, then runs the embedded platform and the app (scripts/app-server.mjs) together.
+// `npm start`: builds when needed, then starts the embedded platform and the app (scripts/app-server.mjs) at once
+// and reports ready when both answer.
 // `npm run platform` (--platform-only): the embedded platform alone. With PLATFORM_API_URL and AUTH0_DOMAIN
 // set (external platform and Auth0), only the app starts.
 import { spawnSync } from "node:child_process";
@@ -49,15 +50,20 @@ try {
       ...environments.platform,
       NODE_ENV: "production",
     });
-    await waitForHttp(`${environments.platformUrl}/api/healthz`);
-    if (platformOnly) {
-      console.info(`start: platform ready at ${environments.platformUrl} in ${Date.now() - startedAt} ms`);
-    } else {
+    // The app boots without the platform (it calls it per request), so both start at once: ready when both are.
+    if (!platformOnly) {
       processes.start("app", process.execPath, appServer, {
         ...environments.app,
         NODE_ENV: "production",
       });
-      await waitForHttp(`${environments.appUrl}/healthz`);
+    }
+    await Promise.all([
+      waitForHttp(`${environments.platformUrl}/api/healthz`),
+      platformOnly ? undefined : waitForHttp(`${environments.appUrl}/healthz`),
+    ]);
+    if (platformOnly) {
+      console.info(`start: platform ready at ${environments.platformUrl} in ${Date.now() - startedAt} ms`);
+    } else {
       console.info(`start: ready at ${environments.appUrl} in ${Date.now() - startedAt} ms`);
     }
   }

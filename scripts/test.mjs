@@ -1,4 +1,5 @@
-// `npm test`: typecheck, lint, unit tests, then the end-to-end tests in Debian's Chromium against the real stack.
+// `npm test`: typecheck, lint, unit tests, the production build and its first-visit byte budget, then the end-to-end
+// tests in Debian's Chromium against the real stack.
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 
@@ -28,5 +29,6 @@ run("npm", ["run", "-s", "lint"]);
 run("npx", ["vitest", "run"]);
 ensureChromium();
 run("npm", ["run", "-s", "build"]);
+run("node", ["scripts/check-first-visit-bytes.mjs"]);
 run("node", ["scripts/check-production.mjs"]);
 run("npx", ["playwright", "test"]);

@@ -1,6 +1,6 @@
 import { compactVerify, decodeJwt, decodeProtectedHeader } from "jose";
 import type { JWTPayload, JWTVerifyGetKey, ProtectedHeaderParameters } from "jose";
-import { z } from "zod";
+import * as z from "zod";
 import { ORGANIZATIONS_CLAIM, organizationClaimSchema } from "#contract/identity";
 import type { OrganizationClaim } from "#contract/identity";
 

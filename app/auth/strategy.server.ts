@@ -8,7 +8,7 @@ import {
 } from "arctic";
 import { Auth0Strategy } from "remix-auth-auth0";
 import type { Strategy } from "remix-auth/strategy";
-import { z } from "zod";
+import * as z from "zod";
 
 export const discoverySchema = z.object({
   issuer: z.string(),

@@ -1,7 +1,7 @@
 import { HttpResponse, delay, http } from "msw";
 import { setupServer } from "msw/node";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { z } from "zod";
+import * as z from "zod";
 import { errorMessages } from "#contract/errors";
 import {
   DEFAULT_RETRY_DELAYS_MS,

@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { z } from "zod";
-import { apiErrorSchema, errorCodes, errorMessages } from "#contract/errors";
+import * as z from "zod";
+import { apiErrorSchema } from "#contract/error-body";
+import { errorCodes, errorMessages } from "#contract/errors";
 
 /** The one error type for every failed platform call (SPEC §8). `status` 0 means the server was not reached. */
 export class PlatformError extends Error {

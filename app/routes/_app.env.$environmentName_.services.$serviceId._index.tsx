@@ -10,7 +10,7 @@ import {
   type MetaFunction,
 } from "@remix-run/node";
 import { Link, useActionData, useLoaderData, useRevalidator } from "@remix-run/react";
-import { z } from "zod";
+import * as z from "zod";
 import { errorCodes } from "#contract/errors";
 import { isBusyStage, type Resource } from "#contract/services";
 import { ErrorPage } from "~/components/error-page";
@@ -30,8 +30,7 @@ import {
 } from "~/features/services/details/dynamic-settings";
 import { HistoryPanel } from "~/features/services/details/history-panel";
 import { buildLogSearch } from "~/features/services/details/log-query";
-import { LogsPanel } from "~/features/services/details/logs-panel";
-import { MonitorPanel, MonitoringPanel } from "~/features/services/details/monitoring-panel";
+import { LogsPanel, MonitorPanel, MonitoringPanel } from "~/features/services/details/lazy-panels";
 import { OverviewPanel } from "~/features/services/details/overview-panel";
 import { PreDeployPanel } from "~/features/services/details/pre-deploy-panel";
 import { ServiceHeader } from "~/features/services/details/service-header";

@@ -10,7 +10,7 @@ import {
   useNavigation,
   type ShouldRevalidateFunction,
 } from "@remix-run/react";
-import type { z } from "zod";
+import type * as z from "zod";
 import { defaultServiceConfigs, serviceTypeLabels } from "#contract/services";
 import { Button } from "~/components/button";
 import { FormErrors, TextField } from "~/components/forms";

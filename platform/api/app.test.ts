@@ -1,6 +1,7 @@
 import { DrizzleQueryError } from "drizzle-orm/errors";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { apiErrorCodes, apiErrorMessages, apiErrorSchema } from "#contract/errors";
+import { apiErrorSchema } from "#contract/error-body";
+import { apiErrorCodes, apiErrorMessages } from "#contract/errors";
 import { healthSchema } from "#contract/identity";
 import type { Database } from "../db/index";
 import { createApiApp } from "./app";

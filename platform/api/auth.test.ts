@@ -1,6 +1,7 @@
 import { UnsecuredJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiErrorCodes, apiErrorMessages, apiErrorSchema } from "#contract/errors";
+import { apiErrorSchema } from "#contract/error-body";
+import { apiErrorCodes, apiErrorMessages } from "#contract/errors";
 import { tenantPaths } from "#contract/tenants";
 import { openTestApi, type TestApi, type TestMember } from "./test-harness";
 import { createTestTokenIssuer } from "./test-tokens";

@@ -12,7 +12,8 @@ import {
   environmentVariableListSchema,
   type Environment,
 } from "#contract/environments";
-import { apiErrorCodes, apiErrorMessages, apiErrorSchema } from "#contract/errors";
+import { apiErrorSchema } from "#contract/error-body";
+import { apiErrorCodes, apiErrorMessages } from "#contract/errors";
 import {
   defaultServiceConfigs,
   defaultServiceSettings,

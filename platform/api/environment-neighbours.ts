@@ -1,6 +1,6 @@
 import { and, asc, eq, ne, sql } from "drizzle-orm";
 import { Hono } from "hono";
-import { z } from "zod";
+import * as z from "zod";
 import type { CloudProvider } from "#contract/cloud-providers";
 import {
   addObservabilityProviderRequestSchema,

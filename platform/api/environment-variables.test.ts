@@ -8,7 +8,8 @@ import {
   referencedServicesSchema,
   type EnvironmentVariable,
 } from "#contract/environments";
-import { apiErrorCodes, apiErrorMessages, apiErrorSchema } from "#contract/errors";
+import { apiErrorSchema } from "#contract/error-body";
+import { apiErrorCodes, apiErrorMessages } from "#contract/errors";
 import { environmentVariables } from "../db/schema";
 import { openTestApi, type TestApi, type TestMember } from "./test-harness";
 

@@ -13,7 +13,8 @@ import {
   environmentVariableListSchema,
   type EnvironmentConfig,
 } from "#contract/environments";
-import { apiErrorCodes, apiErrorMessages, apiErrorSchema, errorMessages } from "#contract/errors";
+import { apiErrorSchema } from "#contract/error-body";
+import { apiErrorCodes, apiErrorMessages, errorMessages } from "#contract/errors";
 import { engineJobs, environmentVariables } from "../db/schema";
 import { openTestApi, type TestApi, type TestMember } from "./test-harness";
 

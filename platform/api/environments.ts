@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { Hono } from "hono";
-import { z } from "zod";
+import * as z from "zod";
 import { isRegionOf, type CloudProvider } from "#contract/cloud-providers";
 import {
   addonListSchema,

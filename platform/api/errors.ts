@@ -2,7 +2,8 @@ import { DrizzleQueryError } from "drizzle-orm/errors";
 import type { Context, ErrorHandler, NotFoundHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { apiErrorCodes, apiErrorMessages, errorMessages, type ApiErrorBody } from "#contract/errors";
+import { type ApiErrorBody } from "#contract/error-body";
+import { apiErrorCodes, apiErrorMessages, errorMessages } from "#contract/errors";
 
 /** An error the API answers with as it is: a status and the contract's error body. */
 export class HttpError extends Error {

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiErrorCodes, apiErrorMessages, apiErrorSchema, errorMessages } from "#contract/errors";
-import { featureFlagDefaults, featureFlagPaths, featureFlagsSchema } from "#contract/feature-flags";
+import { apiErrorSchema } from "#contract/error-body";
+import { apiErrorCodes, apiErrorMessages, errorMessages } from "#contract/errors";
+import { featureFlagsSchema } from "#contract/feature-flag-schemas";
+import { featureFlagDefaults, featureFlagPaths } from "#contract/feature-flags";
 import { openTestApi, type TestApi } from "./test-harness";
 
 let api: TestApi;

@@ -1,8 +1,9 @@
 import { and, eq, isNull, or } from "drizzle-orm";
 import { Hono } from "hono";
-import { z } from "zod";
+import * as z from "zod";
 import { apiErrorMessages } from "#contract/errors";
-import { featureFlagDefaults, featureFlagQuerySchema, featureFlagsSchema } from "#contract/feature-flags";
+import { featureFlagQuerySchema, featureFlagsSchema } from "#contract/feature-flag-schemas";
+import { featureFlagDefaults } from "#contract/feature-flags";
 import type { Database } from "../db/index";
 import { environments, featureFlags } from "../db/schema";
 import { currentUser, type AuthenticatedEnv } from "./auth";

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, gt, gte, inArray, lte, sql, type SQL } from "drizzle-orm";
 import { Hono, type Context } from "hono";
-import { z } from "zod";
+import * as z from "zod";
 import {
   alarmListSchema,
   logListSchema,

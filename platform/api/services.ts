@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { and, count, desc, eq, ilike, type SQL } from "drizzle-orm";
 import { Hono, type Context } from "hono";
-import { z } from "zod";
+import * as z from "zod";
 import {
   MAX_RETRIES,
   SERVERLESS_UPLOAD_MAX_BYTES,

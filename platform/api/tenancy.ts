@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import type { Context, MiddlewareHandler } from "hono";
-import { z } from "zod";
+import * as z from "zod";
 import type { Database } from "../db/index";
 import { memberships, organizations, roles } from "../db/schema";
 import { currentUser, type AuthenticatedEnv } from "./auth";

@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiErrorCodes, apiErrorMessages, apiErrorSchema, errorMessages } from "#contract/errors";
+import { apiErrorSchema } from "#contract/error-body";
+import { apiErrorCodes, apiErrorMessages, errorMessages } from "#contract/errors";
 import { tenantPaths, tenantResponseSchema } from "#contract/tenants";
 import { memberships } from "../db/schema";
 import { openTestApi, uniqueName, type TestApi } from "./test-harness";

@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import type { z } from "zod";
+import type * as z from "zod";
 import { apiErrorCodes, apiErrorMessages, fieldErrorsOf } from "#contract/errors";
 import { nulCharacterFieldErrors } from "#contract/validation";
 import { HttpError, invalidFields } from "./errors";

@@ -1,5 +1,5 @@
 import { and, count, desc, eq, ne } from "drizzle-orm";
-import { z } from "zod";
+import * as z from "zod";
 import { cloningStateSchema, type CloningState } from "#contract/cloning";
 import type { CloneState } from "#contract/environments";
 import type { Stage } from "#contract/stages";

@@ -1,5 +1,5 @@
 import { and, eq, inArray, ne, sql } from "drizzle-orm";
-import { z } from "zod";
+import * as z from "zod";
 import { MAX_RETRIES, resourceActions, serviceErrorMessages, type ConfigDiff } from "#contract/services";
 import type { Stage } from "#contract/stages";
 import type { EngineConfig } from "../config";

@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import { and, count, eq, inArray, isNotNull, lt } from "drizzle-orm";
-import { z } from "zod";
+import * as z from "zod";
 import type { CloudConnectionJob, CloudConnectionJobStatus } from "#contract/tools";
 import type { PlatformConfig, TerraformScanner } from "../config";
 import type { Database } from "../db/index";

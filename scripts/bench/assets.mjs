@@ -34,7 +34,7 @@ export function linkedAssets(html, pageUrl) {
 }
 
 /** Specifiers of static `import ... from "x"` / `import "x"` / `export ... from "x"` in (minified) JavaScript. */
-function staticImports(source) {
+export function staticImports(source) {
   const specifiers = [];
   for (const [, specifier] of source.matchAll(
     /(?:\bimport|\bexport)\s*(?:[\w*{}\s,$]*?\bfrom\s*)?["']([^"']+)["']/g,

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { addonNames, type Addon } from "#contract/environments";
 
 export type AddonName = (typeof addonNames)[number];

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { environmentConfigSchema, maintenanceDays, type EnvironmentConfig } from "#contract/environments";
 import { messages } from "#contract/validation";
 

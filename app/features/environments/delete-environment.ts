@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /** Deleting an environment asks for its name, typed exactly, as the confirmation. */
 export function deleteEnvironmentSchema(environmentName: string) {

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { cloudProviderSchema, isRegionOf } from "#contract/cloud-providers";
 import { createEnvironmentRequestSchema } from "#contract/environments";
 import { cloudProviderLabels } from "./cloud-regions";

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { featureFlagsSchema } from "#contract/feature-flags";
+import { featureFlagsSchema } from "#contract/feature-flag-schemas";
 import { PlatformError, type PlatformClient } from "~/platform/client.server";
 import { createFeatureFlagCache, FEATURE_FLAGS_TTL_MS } from "./flags.server";
 import { defaultFeatureFlags, isFeatureEnabled } from "./flag-values";

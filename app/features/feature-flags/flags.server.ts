@@ -1,4 +1,5 @@
-import { featureFlagPaths, featureFlagsSchema } from "#contract/feature-flags";
+import { featureFlagsSchema } from "#contract/feature-flag-schemas";
+import { featureFlagPaths } from "#contract/feature-flags";
 import type { PlatformClient } from "~/platform/client.server";
 import type { FeatureFlagValues } from "./flag-values";
 

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { awsAccountIdTextSchema, awsRegionSchema } from "#contract/tools";
 import { patterns } from "#contract/validation";
 

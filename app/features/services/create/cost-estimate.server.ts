@@ -1,5 +1,5 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import { z } from "zod";
+import * as z from "zod";
 import { errorMessages } from "#contract/errors";
 import type { CreatableServiceType } from "#contract/services";
 import type { CostEstimateResult } from "~/features/environments/cost-estimate";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { serviceConfigSchemas, type ServiceType } from "#contract/services";
 
 /** How one configuration key is edited: the generic renderer picks the input from the schema's type. */

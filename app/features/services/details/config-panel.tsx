@@ -3,7 +3,7 @@ import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { Alert, Group, Paper, SimpleGrid, Stack } from "@mantine/core";
 import { Form, useNavigation } from "@remix-run/react";
 import { useMemo } from "react";
-import { z } from "zod";
+import * as z from "zod";
 import { serviceConfigSchemas, type Resource } from "#contract/services";
 import { Button } from "~/components/button";
 import { FormErrors, NumberField, SelectField, SwitchField, TextField } from "~/components/forms";

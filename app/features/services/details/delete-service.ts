@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /** Deleting a service asks for its name, typed exactly, as the confirmation. */
 export function deleteServiceSchema(serviceName: string) {

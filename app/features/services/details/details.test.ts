@@ -1,6 +1,6 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { describe, expect, it } from "vitest";
-import { z } from "zod";
+import * as z from "zod";
 import { defaultServiceSettings, serviceErrorMessages, type LogLine } from "#contract/services";
 import { diffRows, diffValues, formatDiffValue } from "./config-diff";
 import { configFields, configFormDefaults, configFormSchema } from "./config-form";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { serviceSettingsSchema, type ServiceSettings, type SettingsSubTab } from "#contract/services";
 import { messages } from "#contract/validation";
 
