@@ -11,6 +11,7 @@ import { Form, Link, useNavigation } from "@remix-run/react";
 import { useMemo } from "react";
 import {
   cpuChoices,
+  isBusyStage,
   settingsSubTabs,
   weekdays,
   type Resource,
@@ -24,6 +25,7 @@ import { useUnsavedChanges } from "~/hooks/use-unsaved-changes";
 import { servicePagePaths } from "../paths";
 import type { ServiceActionData } from "./action-data";
 import { ConflictNotice } from "./conflict-notice";
+import { DeploymentRunningNotice } from "./deployment-running-notice";
 import {
   emptyRows,
   settingsFormDefaults,
@@ -120,6 +122,7 @@ function SettingsForm({
   const unsavedChanges = useUnsavedChanges(form.dirty, { formId: form.id });
   const submitVersion = actionData?.conflict?.version ?? baseline[0].version;
   const saving = navigation.state !== "idle" && navigation.formData?.get("section") === settingsKey;
+  const deploying = isBusyStage(service.stage);
   const part = (fields as unknown as Record<string, FieldMetadata<unknown>>)[settingsKey];
 
   return (
@@ -129,6 +132,7 @@ function SettingsForm({
         <input type="hidden" name="section" value={settingsKey} />
         <input type="hidden" name="version" value={submitVersion} />
         <Stack gap="md">
+          {deploying ? <DeploymentRunningNotice /> : null}
           {actionData?.conflict ? <ConflictNotice conflict={actionData.conflict} /> : null}
           <FormErrors errors={actionData?.conflict ? undefined : form.errors} id={form.errorId} />
           {part ? (
@@ -138,7 +142,7 @@ function SettingsForm({
             <Button variant="ghostSecondary" disabled={!form.dirty} onClick={() => form.reset()}>
               Undo changes
             </Button>
-            <Button type="submit" loading={saving}>
+            <Button type="submit" loading={saving} disabled={deploying}>
               Save settings
             </Button>
           </Group>
