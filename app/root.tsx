@@ -30,11 +30,11 @@ import { ipadDesktopModeScript, isUnsupportedDevice } from "~/components/unsuppo
 import { UnsupportedDevicePage } from "~/components/unsupported-device-page";
 import { useRootData } from "~/hooks/use-root-data";
 import { useNonce } from "~/nonce";
-import { theme } from "~/theme";
+import { cssVariablesResolver, theme } from "~/theme";
 import { getToast } from "~/toast.server";
 
-export const links: LinksFunction = () =>
-  [
+export const links: LinksFunction = () => [
+  ...[
     inter400,
     inter500,
     inter600,
@@ -44,7 +44,10 @@ export const links: LinksFunction = () =>
     notificationStyles,
     unsupportedDeviceStyles,
     globalStyles,
-  ].map((href) => ({ rel: "stylesheet", href }));
+  ].map((href) => ({ rel: "stylesheet", href })),
+  // Declared, so browsers do not ask for /favicon.ico (a 404 logged in the console).
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+];
 
 export const meta: MetaFunction = () => [{ title: "Cloud Console" }];
 
@@ -83,9 +86,14 @@ export function Layout({ children }: { children: ReactNode }) {
           suppressHydrationWarning
           dangerouslySetInnerHTML={{ __html: ipadDesktopModeScript }}
         />
+        <script
+          nonce={nonce}
+          suppressHydrationWarning
+          dangerouslySetInnerHTML={{ __html: zodJitlessScript }}
+        />
       </head>
       <body>
-        <MantineProvider theme={theme} defaultColorScheme="light">
+        <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} defaultColorScheme="light">
           <AnalyticsProvider config={root?.analytics}>
             {root?.unsupportedDevice ? (
               <UnsupportedDevicePage />
@@ -106,6 +114,13 @@ export function Layout({ children }: { children: ReactNode }) {
     </html>
   );
 }
+
+/**
+ * Runs before the modules: zod probes for new Function() when the first object schema is built (to compile fast
+ * parsers), which the CSP (no 'unsafe-eval') blocks and reports as a violation. zod reads its configuration from
+ * this global, so every copy of it parses without compiling in the browser.
+ */
+const zodJitlessScript = "globalThis.__zod_globalConfig={jitless:true}";
 
 /** Set on <html> once the page is interactive; end-to-end tests wait for it before typing or clicking. */
 const HYDRATED_ATTRIBUTE = "data-hydrated";

@@ -2,13 +2,13 @@ import { Badge } from "@mantine/core";
 import type { Stage } from "#contract/stages";
 
 const stageColors: Partial<Record<Stage, string>> = {
-  STAGE_COMPLETED: "teal",
+  STAGE_COMPLETED: "success",
   STAGE_FAILED: "red",
   STAGE_IN_PROGRESS: "blue",
   STAGE_SYNCING: "blue",
   STAGE_QUEUED: "gray",
-  STAGE_CANCELING: "orange",
-  STAGE_CANCELED: "orange",
+  STAGE_CANCELING: "warning",
+  STAGE_CANCELED: "warning",
 };
 
 /** STAGE_READY_TO_DEPLOY → "Ready to deploy". */

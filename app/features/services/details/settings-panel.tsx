@@ -353,7 +353,9 @@ function ListFields({
   return (
     <Stack gap="sm">
       <Stack gap={2}>
-        <Title order={4}>{title}</Title>
+        <Title order={3} size="h4">
+          {title}
+        </Title>
         <Text size="sm" c="dimmed">
           {note}
         </Text>
