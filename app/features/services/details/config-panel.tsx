@@ -13,7 +13,7 @@ import type { ServiceActionData } from "./action-data";
 import { configFields, configFormDefaults, configFormSchema, type ConfigField } from "./config-form";
 import { ConflictNotice } from "./conflict-notice";
 import { DeploymentRunningNotice } from "./deployment-running-notice";
-import { useFollowVersion, useFormBaseline } from "./use-form-baseline";
+import { useConflict, useFollowVersion, useFormBaseline } from "./use-form-baseline";
 
 /** The service's configuration as a form built from its type's schema, saved as a draft or applied at once. */
 export function ConfigPanel({
@@ -54,7 +54,8 @@ export function ConfigPanel({
   useFollowVersion(service.version, current, form.dirty, baseline);
   const unsavedChanges = useUnsavedChanges(form.dirty, { formId: form.id });
   const configFieldset = formFields.config.getFieldset();
-  const submitVersion = mine?.conflict?.version ?? baseline[0].version;
+  const conflict = useConflict(mine, baseline[0].version);
+  const submitVersion = conflict?.version ?? baseline[0].version;
   const saving = (intent: string) =>
     navigation.state !== "idle" && navigation.formData?.get("intent") === intent;
   const deploying = isBusyStage(service.stage);
@@ -70,8 +71,8 @@ export function ConfigPanel({
             </Alert>
           ) : null}
           {deploying ? <DeploymentRunningNotice /> : null}
-          {mine?.conflict ? <ConflictNotice conflict={mine.conflict} /> : null}
-          <FormErrors errors={mine?.conflict ? undefined : form.errors} id={form.errorId} />
+          {conflict ? <ConflictNotice conflict={conflict} /> : null}
+          <FormErrors errors={conflict ? undefined : form.errors} id={form.errorId} />
           <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
             {fields.map((field) => (
               <ConfigFieldInput

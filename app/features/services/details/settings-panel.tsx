@@ -33,7 +33,7 @@ import {
   settingsKeyOfSubTab,
   type SettingsKey,
 } from "./settings-forms";
-import { useFollowVersion, useFormBaseline } from "./use-form-baseline";
+import { useConflict, useFollowVersion, useFormBaseline } from "./use-form-baseline";
 import { settingsSubTabLabels } from "./view";
 
 /** The settings tab: one sub-tab (and one form) per part of the settings. */
@@ -120,7 +120,8 @@ function SettingsForm({
   });
   useFollowVersion(service.version, current, form.dirty, baseline);
   const unsavedChanges = useUnsavedChanges(form.dirty, { formId: form.id });
-  const submitVersion = actionData?.conflict?.version ?? baseline[0].version;
+  const conflict = useConflict(actionData, baseline[0].version);
+  const submitVersion = conflict?.version ?? baseline[0].version;
   const saving = navigation.state !== "idle" && navigation.formData?.get("section") === settingsKey;
   const deploying = isBusyStage(service.stage);
   const part = (fields as unknown as Record<string, FieldMetadata<unknown>>)[settingsKey];
@@ -133,8 +134,8 @@ function SettingsForm({
         <input type="hidden" name="version" value={submitVersion} />
         <Stack gap="md">
           {deploying ? <DeploymentRunningNotice /> : null}
-          {actionData?.conflict ? <ConflictNotice conflict={actionData.conflict} /> : null}
-          <FormErrors errors={actionData?.conflict ? undefined : form.errors} id={form.errorId} />
+          {conflict ? <ConflictNotice conflict={conflict} /> : null}
+          <FormErrors errors={conflict ? undefined : form.errors} id={form.errorId} />
           {part ? (
             <PartFields settingsKey={settingsKey} form={form as unknown as ListForm} field={part} />
           ) : null}
