@@ -89,6 +89,11 @@ export function Layout({ children }: { children: ReactNode }) {
           suppressHydrationWarning
           dangerouslySetInnerHTML={{ __html: ipadDesktopModeScript }}
         />
+        <script
+          nonce={nonce}
+          suppressHydrationWarning
+          dangerouslySetInnerHTML={{ __html: zodJitlessScript }}
+        />
       </head>
       <body>
         {/* The theme's CSS variables come from styles/theme-variables.css (scripts/theme-css.tsx). */}
@@ -113,6 +118,13 @@ export function Layout({ children }: { children: ReactNode }) {
     </html>
   );
 }
+
+/**
+ * Runs before the modules: zod probes for new Function() when the first object schema is built (to compile fast
+ * parsers), which the CSP (no 'unsafe-eval') blocks and reports as a violation. zod reads its configuration from
+ * this global, so every copy of it parses without compiling in the browser.
+ */
+const zodJitlessScript = "globalThis.__zod_globalConfig={jitless:true}";
 
 /** Set on <html> once the page is interactive; end-to-end tests wait for it before typing or clicking. */
 const HYDRATED_ATTRIBUTE = "data-hydrated";

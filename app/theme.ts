@@ -1,4 +1,12 @@
-import { createTheme, Menu, type MantineColorsTuple } from "@mantine/core";
+import {
+  createTheme,
+  defaultVariantColorsResolver,
+  Menu,
+  parseThemeColor,
+  type CSSVariablesResolver,
+  type MantineColorsTuple,
+  type VariantColorsResolver,
+} from "@mantine/core";
 import { MENU_MIN_WIDTH } from "~/layout";
 
 /** SPEC §9 palette. */
@@ -51,6 +59,26 @@ const error = shadesAround(palette.error);
 const warning = shadesAround(palette.warning);
 
 /**
+ * WCAG AA contrast (4.5:1 for text): the light variant (badges, alerts, light buttons) writes in shade 9 of its
+ * colour instead of Mantine's shade 6, which is too pale on its own tinted background for most colours.
+ */
+const variantColorResolver: VariantColorsResolver = (input) => {
+  const colors = defaultVariantColorsResolver(input);
+  if (input.variant !== "light") return colors;
+  const parsed = parseThemeColor({ color: input.color || input.theme.primaryColor, theme: input.theme });
+  if (!parsed.isThemeColor) return colors;
+  const text = `var(--mantine-color-${parsed.color}-9)`;
+  return { ...colors, color: text, hoverColor: text };
+};
+
+/** WCAG AA contrast: dimmed text in gray 7 (Mantine's gray 6 reaches only 3.3:1 on white). */
+export const cssVariablesResolver: CSSVariablesResolver = () => ({
+  variables: {},
+  light: { "--mantine-color-dimmed": "var(--mantine-color-gray-7)" },
+  dark: {},
+});
+
+/**
  * SPEC §9: primary purple, success, error and warning colours (Mantine's own red, the colour of its error
  * states, is the product's error colour); Inter and Roboto Mono (bundled through @fontsource in root.tsx);
  * breakpoints xs 375, sm 768, md 1280, lg 1440 (Mantine writes media queries in em of the browser's 16 px);
@@ -70,6 +98,7 @@ export const theme = createTheme({
   radius: { xs: "2px", sm: "4px", md: "4px", lg: "8px", xl: "16px" },
   spacing: { xs: spacing(0.5), sm: spacing(1), md: spacing(2), lg: spacing(3), xl: spacing(4) },
   breakpoints: { xs: "23.4375em", sm: "48em", md: "80em", lg: "90em", xl: "100em" },
+  variantColorResolver,
   components: {
     Menu: Menu.extend({ styles: { dropdown: { minWidth: MENU_MIN_WIDTH } } }),
   },

@@ -30,10 +30,11 @@ export type Environment = z.infer<typeof environmentSchema>;
 export const environmentListSchema = z.object({ environments: z.array(environmentSchema) });
 
 /**
- * An environment without its totals (service count, monthly cost), which the platform sums over every service:
+ * An environment without what its services make (stage, service count, monthly cost), which the platform sums over every service:
  * what the shell and the pages of an environment need to find it by name.
  */
 export const environmentSummarySchema = environmentSchema.omit({
+  stage: true,
   serviceCount: true,
   monthlyCostEstimate: true,
 });

@@ -6,7 +6,7 @@ import { writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { MantineProvider } from "@mantine/core";
 import { renderToStaticMarkup } from "react-dom/server";
-import { theme } from "../app/theme";
+import { cssVariablesResolver, theme } from "../app/theme";
 
 export const themeCssFile = fileURLToPath(new URL("../app/styles/theme-variables.css", import.meta.url));
 
@@ -16,7 +16,9 @@ const HEADER =
 
 /** What MantineProvider writes in its CSS-variables <style> for the theme, as the file's content. */
 export function themeVariablesCss(): string {
-  const markup = renderToStaticMarkup(<MantineProvider theme={theme} defaultColorScheme="light" />);
+  const markup = renderToStaticMarkup(
+    <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} defaultColorScheme="light" />,
+  );
   const css = /<style data-mantine-styles="true"[^>]*>([\s\S]*?)<\/style>/.exec(markup)?.[1];
   if (!css) throw new Error("MantineProvider wrote no CSS variables");
   return `${HEADER}${css.trim()}\n`;

@@ -14,7 +14,10 @@ import {
   useCloneStateRefresh,
 } from "~/features/environments/use-clone-state-refresh";
 import { useFeatureFlag } from "~/features/feature-flags/use-feature-flags";
+import { errorCodes } from "#contract/errors";
 import { requireEnvironment } from "~/features/workspace/workspace.server";
+import { getEnvironment } from "~/platform/environments.server";
+import { throwRouteError } from "~/platform/route-errors.server";
 
 /** Every /env/{environmentName}/... page: the named environment (else back to the root) and its cloning state. */
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
@@ -23,8 +26,14 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     params.environmentName,
     context,
   );
-  const cloneState = await loadCloneState(api, tenantId, environment, headers);
-  return data({ environment, cloneState }, { headers });
+  // The stage in the header comes from the environment's services, which the summary found by name leaves out.
+  const [withStage, cloneState] = await Promise.all([
+    getEnvironment(api, tenantId, environment.id).catch((error: unknown) =>
+      throwRouteError(error, errorCodes.workspaceListFetch, headers),
+    ),
+    loadCloneState(api, tenantId, environment, headers),
+  ]);
+  return data({ environment: withStage, cloneState }, { headers });
 }
 
 export default function EnvironmentScope() {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiErrorSchema } from "#contract/errors";
+import { apiErrorSchema } from "#contract/error-body";
 import { environmentPaths } from "#contract/environments";
 import { SERVERLESS_UPLOAD_MAX_BYTES, servicePaths } from "#contract/services";
 import { JSON_BODY_MAX_BYTES } from "./body-limits";

@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { environmentPaths } from "#contract/environments";
-import { apiErrorCodes, apiErrorSchema } from "#contract/errors";
+import { apiErrorSchema } from "#contract/error-body";
+import { apiErrorCodes } from "#contract/errors";
 import { servicePaths } from "#contract/services";
 import { tenantPaths } from "#contract/tenants";
 import { NUL_CHARACTER_MESSAGE } from "#contract/validation";

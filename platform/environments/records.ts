@@ -51,9 +51,9 @@ export function costEstimateOf(row: EnvironmentRow) {
  * services' stages.
  */
 export function toEnvironment(row: EnvironmentRow, services: ServiceTotals = noServices): Environment {
-  const cloningStage = row.cloningStage as Stage;
   return {
     ...toEnvironmentSummary(row),
+    stage: environmentStageOf(row.cloningStage as Stage, services.stages),
     serviceCount: services.count,
     monthlyCostEstimate: Math.round(costEstimateOf(row).monthlyCost * 100 + services.monthlyCostCents) / 100,
   };
@@ -65,8 +65,7 @@ export function toEnvironmentSummary(row: EnvironmentRow): EnvironmentSummary {
     id: row.id,
     name: row.name,
     organizationId: row.tenantId,
-    cloningStage,
-    stage: environmentStageOf(cloningStage, services.stages),
+    cloningStage: row.cloningStage as Stage,
     cloudProvider: row.cloudProvider as CloudProvider,
     region: row.region,
     clonedFrom:

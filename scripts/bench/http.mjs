@@ -43,6 +43,15 @@ export class CookieJar {
   has(name) {
     return [...this.#cookies.values()].some((cookie) => cookie.name === name);
   }
+
+  /** A new jar with these cookies but the ones named in `without`: another browser sharing some of the state. */
+  copy({ without = [] } = {}) {
+    const copy = new CookieJar();
+    for (const [key, cookie] of this.#cookies) {
+      if (!without.includes(cookie.name)) copy.#cookies.set(key, { ...cookie });
+    }
+    return copy;
+  }
 }
 
 /**

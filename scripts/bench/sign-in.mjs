@@ -62,9 +62,11 @@ async function browse(url, { jar, email, password, stopAt = () => false }) {
   throw new Error(`sign-in: more than ${MAX_HOPS} redirects`);
 }
 
-/** Signs in to the app at `appUrl`; returns the cookie jar that carries its `__session`. */
-export async function signInToApp({ appUrl, email, password, organization }) {
-  const jar = new CookieJar();
+/**
+ * Signs in to the app at `appUrl`; returns the cookie jar that carries its `__session`. A `jar` that holds the
+ * identity provider's session (a copy of another signed-in jar without `__session`) signs in without the form.
+ */
+export async function signInToApp({ appUrl, email, password, organization, jar = new CookieJar() }) {
   await browse(`${appUrl}/auth/login`, { jar, email, password });
   if (!jar.has("__session")) throw new Error("sign-in: the app set no __session cookie");
   // Make the organization the session's current one (SPEC §4: the switchOrg parameter wins and is remembered).

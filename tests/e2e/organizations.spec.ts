@@ -1,4 +1,5 @@
 import { expect, test } from "@playwright/test";
+import { waitForHydration } from "../setup/hydration";
 import { openUserMenu, signIn, submitLogin } from "../setup/sign-in";
 
 test("ada switches from Acme Corp to Globex: a toast, then Globex's workspace", async ({ page }) => {
@@ -84,6 +85,8 @@ test("an environment named in the URL is selected and remembered; an unknown one
   await page.goto("/env/no-such-environment");
   await expect(page).toHaveURL(/\/env\/staging$/);
 
+  // The picker is a menu: a click before hydration does nothing.
+  await waitForHydration(page);
   await page.getByTestId("environment-picker").click();
   await page.getByRole("menuitem", { name: "production" }).click();
   await expect(page).toHaveURL(/\/env\/production$/);

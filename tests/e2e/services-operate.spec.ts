@@ -12,7 +12,17 @@ const RETRY_LIMIT =
 
 /** Creates and deploys a queue named `name`; ends on its details page, hydrated. */
 async function createQueue(page: Page, environment: string, name: string): Promise<string> {
-  await page.goto(`/env/${environment}/services/queue/create`);
+  return createService(page, environment, "queue", name);
+}
+
+/** Creates and deploys a service of a type whose defaults are complete; ends on its details page, hydrated. */
+async function createService(
+  page: Page,
+  environment: string,
+  serviceType: "queue" | "network",
+  name: string,
+): Promise<string> {
+  await page.goto(`/env/${environment}/services/${serviceType}/create`);
   await waitForHydration(page);
   await page.getByRole("textbox", { name: "Name", exact: true }).fill(name);
   await page.getByRole("button", { name: "Create", exact: true }).click();
@@ -164,15 +174,21 @@ test("settings are guarded while edited, and a save on a stale version shows the
   await other.close();
 
   // This save is refused as stale: the differences are shown and the input kept.
-  await page.getByRole("button", { name: "Save settings" }).click();
+  const save = page.getByRole("button", { name: "Save settings" });
+  await save.click();
   const notice = page.getByTestId("conflict-notice");
   await expect(notice).toBeVisible();
   await expect(notice.getByRole("row", { name: /maxInstances/ })).toContainText("6");
   await expect(notice.getByRole("row", { name: /maxInstances/ })).toContainText("9");
   await expect(page.getByLabel("Maximum instances")).toHaveValue("6");
 
+  // Their save syncs the service; saving is possible again once that sync has finished (the page polls).
+  await expectStage(page, "Completed");
+  await expect(page.getByTestId("deployment-running-notice")).toBeHidden({ timeout: 30_000 });
+  await expect(save).toBeEnabled();
+
   // Saving again applies it on top of their version.
-  await page.getByRole("button", { name: "Save settings" }).click();
+  await save.click();
   await expect(page.getByRole("alert").filter({ hasText: "Settings saved" })).toBeVisible();
   await expect(notice).toBeHidden();
   await page.reload();
@@ -232,4 +248,46 @@ test("a configuration change saved as a draft is reviewed before deploy, then de
   await openTab(page, "History");
   await expect(page.getByTestId("history-entry").first()).toContainText("Provision");
   await expect(page.getByTestId("history-entry").first()).toContainText("visibilityTimeoutSeconds");
+});
+
+test("while a deployment runs, the settings and configuration cannot be saved, and can once it ends", async ({
+  page,
+}) => {
+  const environment = uniqueEnvironmentName("svc-busy");
+  await signIn(page, "ada@example.com");
+  await createEnvironmentThroughForm(page, environment);
+  // A network whose deployment fails keeps every other service of the environment waiting for it.
+  const networkId = await createService(page, environment, "network", "net-fail-deploy");
+  await expectStage(page, "Failed");
+  const queueId = await createQueue(page, environment, "events");
+  await expectStage(page, "Infrastructure not ready");
+
+  await page.goto(`/env/${environment}/services/${queueId}?tab=settings&subTab=scaling`);
+  await waitForHydration(page);
+  await expect(page.getByTestId("deployment-running-notice")).toBeVisible();
+  await expect(page.getByRole("button", { name: "Save settings" })).toBeDisabled();
+  await openTab(page, "Configuration");
+  await expect(page.getByTestId("deployment-running-notice")).toBeVisible();
+  await expect(page.getByRole("button", { name: "Save draft" })).toBeDisabled();
+  await expect(page.getByRole("button", { name: "Save and deploy" })).toBeDisabled();
+
+  // Without the failed network the queue deploys; its page follows and the forms can be saved again.
+  const other = await page.context().newPage();
+  await other.goto(`/env/${environment}/services/${networkId}`);
+  await waitForHydration(other);
+  await other.getByRole("button", { name: "Delete", exact: true }).click();
+  const dialog = other.getByRole("dialog", { name: "Delete service" });
+  await dialog.getByLabel("Type net-fail-deploy to confirm").fill("net-fail-deploy");
+  await dialog.getByRole("button", { name: "Delete service" }).click();
+  await expect(other).toHaveURL(new RegExp(`/env/${environment}/services$`));
+  await other.close();
+
+  await expectStage(page, "Completed");
+  await expect(page.getByTestId("deployment-running-notice")).toBeHidden();
+  await expect(page.getByRole("button", { name: "Save draft" })).toBeEnabled();
+  await page.goto(`/env/${environment}/services/${queueId}?tab=settings&subTab=scaling`);
+  await waitForHydration(page);
+  await page.getByLabel("Maximum instances").fill("7");
+  await page.getByRole("button", { name: "Save settings" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "Settings saved" })).toBeVisible();
 });

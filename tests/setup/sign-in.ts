@@ -1,4 +1,5 @@
 import { expect, type Page } from "@playwright/test";
+import { waitForHydration } from "./hydration";
 
 export const DEMO_PASSWORD = "password";
 
@@ -17,10 +18,9 @@ export async function signIn(page: Page, email: string, path = "/") {
   await expect(page.getByTestId("user-name")).toBeVisible();
 }
 
-/** Opens the user menu in the app bar (SPEC §2.6); retried because a click before hydration does nothing. */
+/** Opens the user menu in the app bar (SPEC §2.6), once the page is hydrated: a click before does nothing. */
 export async function openUserMenu(page: Page) {
-  await expect(async () => {
-    await page.getByRole("button", { name: /^Account menu of / }).click();
-    await expect(page.getByRole("menu")).toBeVisible({ timeout: 1_000 });
-  }).toPass();
+  await waitForHydration(page);
+  await page.getByRole("button", { name: /^Account menu of / }).click();
+  await expect(page.getByRole("menu")).toBeVisible();
 }

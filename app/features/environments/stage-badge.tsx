@@ -3,13 +3,13 @@ import type { Stage } from "#contract/stages";
 import { mantineClasses } from "~/components/mantine-classes";
 
 const stageColors: Partial<Record<Stage, string>> = {
-  STAGE_COMPLETED: "teal",
+  STAGE_COMPLETED: "success",
   STAGE_FAILED: "red",
   STAGE_IN_PROGRESS: "blue",
   STAGE_SYNCING: "blue",
   STAGE_QUEUED: "gray",
-  STAGE_CANCELING: "orange",
-  STAGE_CANCELED: "orange",
+  STAGE_CANCELING: "warning",
+  STAGE_CANCELED: "warning",
 };
 
 /** STAGE_READY_TO_DEPLOY → "Ready to deploy". */

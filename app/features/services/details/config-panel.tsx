@@ -4,7 +4,7 @@ import { Alert, Group, Paper, SimpleGrid, Stack } from "@mantine/core";
 import { Form, useNavigation } from "@remix-run/react";
 import { useMemo } from "react";
 import * as z from "zod";
-import { serviceConfigSchemas, type Resource } from "#contract/services";
+import { isBusyStage, serviceConfigSchemas, type Resource } from "#contract/services";
 import { Button } from "~/components/button";
 import { FormErrors, NumberField, SelectField, SwitchField, TextField } from "~/components/forms";
 import { UnsavedChangesDialog } from "~/components/unsaved-changes-dialog";
@@ -12,7 +12,8 @@ import { useUnsavedChanges } from "~/hooks/use-unsaved-changes";
 import type { ServiceActionData } from "./action-data";
 import { configFields, configFormDefaults, configFormSchema, type ConfigField } from "./config-form";
 import { ConflictNotice } from "./conflict-notice";
-import { useFollowVersion, useFormBaseline } from "./use-form-baseline";
+import { DeploymentRunningNotice } from "./deployment-running-notice";
+import { useConflict, useFollowVersion, useFormBaseline } from "./use-form-baseline";
 
 /** The service's configuration as a form built from its type's schema, saved as a draft or applied at once. */
 export function ConfigPanel({
@@ -53,9 +54,11 @@ export function ConfigPanel({
   useFollowVersion(service.version, current, form.dirty, baseline);
   const unsavedChanges = useUnsavedChanges(form.dirty, { formId: form.id });
   const configFieldset = formFields.config.getFieldset();
-  const submitVersion = mine?.conflict?.version ?? baseline[0].version;
+  const conflict = useConflict(mine, baseline[0].version);
+  const submitVersion = conflict?.version ?? baseline[0].version;
   const saving = (intent: string) =>
     navigation.state !== "idle" && navigation.formData?.get("intent") === intent;
+  const deploying = isBusyStage(service.stage);
 
   return (
     <Paper withBorder p="lg" maw={820}>
@@ -67,8 +70,9 @@ export function ConfigPanel({
               You are editing the saved draft. Deploy it from the Pre-deploy tab, or save and deploy here.
             </Alert>
           ) : null}
-          {mine?.conflict ? <ConflictNotice conflict={mine.conflict} /> : null}
-          <FormErrors errors={mine?.conflict ? undefined : form.errors} id={form.errorId} />
+          {deploying ? <DeploymentRunningNotice /> : null}
+          {conflict ? <ConflictNotice conflict={conflict} /> : null}
+          <FormErrors errors={conflict ? undefined : form.errors} id={form.errorId} />
           <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
             {fields.map((field) => (
               <ConfigFieldInput
@@ -88,10 +92,17 @@ export function ConfigPanel({
               value="save-config-draft"
               variant="secondary"
               loading={saving("save-config-draft")}
+              disabled={deploying}
             >
               Save draft
             </Button>
-            <Button type="submit" name="intent" value="save-config" loading={saving("save-config")}>
+            <Button
+              type="submit"
+              name="intent"
+              value="save-config"
+              loading={saving("save-config")}
+              disabled={deploying}
+            >
               Save and deploy
             </Button>
           </Group>

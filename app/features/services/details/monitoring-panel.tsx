@@ -42,7 +42,9 @@ export function MonitoringPanel({
   return (
     <Stack gap="md">
       <Group justify="space-between">
-        <Title order={4}>Metrics</Title>
+        <Title order={3} size="h4">
+          Metrics
+        </Title>
         <SegmentedControl
           aria-label="Time range"
           value={range}
@@ -98,7 +100,9 @@ export function MonitoringPanel({
           })}
         </SimpleGrid>
       )}
-      <Title order={4}>Alarms</Title>
+      <Title order={3} size="h4">
+        Alarms
+      </Title>
       <AlarmList alarms={telemetry.alarms} />
     </Stack>
   );

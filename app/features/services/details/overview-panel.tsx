@@ -50,7 +50,9 @@ export function OverviewPanel({ service }: { service: Resource }) {
         ) : null}
       </Paper>
       <Stack gap="xs">
-        <Title order={4}>Pods</Title>
+        <Title order={3} size="h4">
+          Pods
+        </Title>
         {service.pods.length ? (
           <Table aria-label="Pods" fz="sm">
             <Table.Thead>

@@ -35,9 +35,13 @@ export function PreDeployPanel({
       ) : null}
       <Paper withBorder p="md">
         <Stack gap="sm">
-          <Title order={4}>Configuration</Title>
+          <Title order={3} size="h4">
+            Configuration
+          </Title>
           <DiffTable diff={configDiff} label="Configuration changes" />
-          <Title order={4}>Settings</Title>
+          <Title order={3} size="h4">
+            Settings
+          </Title>
           <DiffTable diff={settingsDiff} label="Settings changes" />
         </Stack>
       </Paper>

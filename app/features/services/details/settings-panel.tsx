@@ -11,6 +11,7 @@ import { Form, Link, useNavigation } from "@remix-run/react";
 import { useMemo } from "react";
 import {
   cpuChoices,
+  isBusyStage,
   settingsSubTabs,
   weekdays,
   type Resource,
@@ -24,6 +25,7 @@ import { useUnsavedChanges } from "~/hooks/use-unsaved-changes";
 import { servicePagePaths } from "../paths";
 import type { ServiceActionData } from "./action-data";
 import { ConflictNotice } from "./conflict-notice";
+import { DeploymentRunningNotice } from "./deployment-running-notice";
 import {
   emptyRows,
   settingsFormDefaults,
@@ -31,7 +33,7 @@ import {
   settingsKeyOfSubTab,
   type SettingsKey,
 } from "./settings-forms";
-import { useFollowVersion, useFormBaseline } from "./use-form-baseline";
+import { useConflict, useFollowVersion, useFormBaseline } from "./use-form-baseline";
 import { settingsSubTabLabels } from "./view";
 
 /** The settings tab: one sub-tab (and one form) per part of the settings. */
@@ -118,8 +120,10 @@ function SettingsForm({
   });
   useFollowVersion(service.version, current, form.dirty, baseline);
   const unsavedChanges = useUnsavedChanges(form.dirty, { formId: form.id });
-  const submitVersion = actionData?.conflict?.version ?? baseline[0].version;
+  const conflict = useConflict(actionData, baseline[0].version);
+  const submitVersion = conflict?.version ?? baseline[0].version;
   const saving = navigation.state !== "idle" && navigation.formData?.get("section") === settingsKey;
+  const deploying = isBusyStage(service.stage);
   const part = (fields as unknown as Record<string, FieldMetadata<unknown>>)[settingsKey];
 
   return (
@@ -129,8 +133,9 @@ function SettingsForm({
         <input type="hidden" name="section" value={settingsKey} />
         <input type="hidden" name="version" value={submitVersion} />
         <Stack gap="md">
-          {actionData?.conflict ? <ConflictNotice conflict={actionData.conflict} /> : null}
-          <FormErrors errors={actionData?.conflict ? undefined : form.errors} id={form.errorId} />
+          {deploying ? <DeploymentRunningNotice /> : null}
+          {conflict ? <ConflictNotice conflict={conflict} /> : null}
+          <FormErrors errors={conflict ? undefined : form.errors} id={form.errorId} />
           {part ? (
             <PartFields settingsKey={settingsKey} form={form as unknown as ListForm} field={part} />
           ) : null}
@@ -138,7 +143,7 @@ function SettingsForm({
             <Button variant="ghostSecondary" disabled={!form.dirty} onClick={() => form.reset()}>
               Undo changes
             </Button>
-            <Button type="submit" loading={saving}>
+            <Button type="submit" loading={saving} disabled={deploying}>
               Save settings
             </Button>
           </Group>
@@ -349,7 +354,9 @@ function ListFields({
   return (
     <Stack gap="sm">
       <Stack gap={2}>
-        <Title order={4}>{title}</Title>
+        <Title order={3} size="h4">
+          {title}
+        </Title>
         <Text size="sm" c="dimmed">
           {note}
         </Text>

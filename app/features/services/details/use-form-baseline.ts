@@ -1,4 +1,5 @@
 import { useEffect, useState } from "react";
+import type { ServiceActionData } from "./action-data";
 
 /**
  * The version a form edits and the values it started from. Both follow the service while the form is clean, so a
@@ -23,4 +24,17 @@ export function useFollowVersion<Values>(
   useEffect(() => {
     if (!dirty && version !== baseline.version) setBaseline({ version, values });
   }, [dirty, version, values, baseline.version, setBaseline]);
+}
+
+/**
+ * The conflict of the form's last refused save, kept until the form's next answer: a revalidation (the page polls
+ * while the service is busy, as after someone else's settings change) clears the action data, and without the
+ * conflict's version the next save would be refused as stale again. Dropped once the form follows a newer version.
+ */
+export function useConflict(actionData: ServiceActionData | undefined, baselineVersion: number) {
+  const [conflict, setConflict] = useState(actionData?.conflict);
+  useEffect(() => {
+    if (actionData) setConflict(actionData.conflict);
+  }, [actionData]);
+  return conflict && conflict.version >= baselineVersion ? conflict : undefined;
 }
