@@ -88,7 +88,7 @@ describe("GET /api/v2/organizations/:tenantId/environments", () => {
     expect(environmentSummaryListSchema.parse(body)).toEqual(body);
     expect(body).toEqual({
       environments: full.environments.map(
-        ({ serviceCount: _count, monthlyCostEstimate: _cost, ...summary }) => summary,
+        ({ serviceCount: _count, monthlyCostEstimate: _cost, stage: _stage, ...summary }) => summary,
       ),
     });
   });

@@ -25,6 +25,7 @@ const tenant = { id: "tenant-1", organizationId: "org_acme", name: "acme", displ
 const {
   serviceCount: _count,
   monthlyCostEstimate: _cost,
+  stage: _stage,
   ...prod
 } = anEnvironment({
   name: "prod",
