@@ -57,6 +57,7 @@ export const apiErrorMessages = {
   invalidAccessToken: "Invalid access token",
   expiredAccessToken: "Access token expired",
   unknownUser: "Unknown user",
+  endedSession: "Session has ended",
   forbiddenOrganization: "You do not have access to this organization",
   invalidJson: "Request body is not valid JSON",
   notFound: "Not found",

@@ -58,7 +58,9 @@ describe("unexpected failures", () => {
       const response = await app.request(
         "/api/v2/organizations/00000000-0000-0000-0000-000000000000/environments",
         {
-          headers: { Authorization: `Bearer ${await tokens.sign({ sub: "user_anyone" })}` },
+          headers: {
+            Authorization: `Bearer ${await tokens.sign({ sub: "user_anyone", grantId: "grant_anyone" })}`,
+          },
         },
       );
       expect(response.status).toBe(500);
@@ -93,7 +95,9 @@ describe("unexpected failures", () => {
       const response = await app.request(
         "/api/tenant/00000000-0000-0000-0000-000000000000?text=typed-by-a-user",
         {
-          headers: { Authorization: `Bearer ${await tokens.sign({ sub: "user_anyone" })}` },
+          headers: {
+            Authorization: `Bearer ${await tokens.sign({ sub: "user_anyone", grantId: "grant_anyone" })}`,
+          },
         },
       );
       expect(response.status).toBe(500);

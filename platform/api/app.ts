@@ -6,7 +6,7 @@ import type { Database } from "../db/index";
 import { createEngine, type Engine } from "../engine/engine";
 import { secretCipherFor, type SecretCipher } from "../secrets/cipher";
 import { createTerraformJobs, type TerraformJobs } from "../terraform/jobs";
-import { authenticate } from "./auth";
+import { authenticate, requireUser } from "./auth";
 import { limitRequestBodies } from "./body-limits";
 import { cloningRoutes } from "./cloning";
 import { environmentVariableRoutes } from "./environment-variables";
@@ -58,6 +58,7 @@ export function createApiApp(deps: ApiDependencies): Hono {
   app.use(authenticate(deps));
   app.use("/tenant/:tenantId/*", requireOrganizationAccess(deps.db));
   app.use("/v2/organizations/:tenantId/*", requireOrganizationAccess(deps.db));
+  app.use(requireUser(deps.db));
 
   app.route("/", tenantRoutes(deps));
   app.route("/", featureFlagRoutes(deps));

@@ -1,8 +1,14 @@
 import { UnsecuredJWT } from "jose";
+import { randomUUID } from "node:crypto";
+import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiErrorSchema } from "#contract/error-body";
 import { apiErrorCodes, apiErrorMessages } from "#contract/errors";
 import { tenantPaths } from "#contract/tenants";
+import { generateTerraformPaths } from "#contract/tools";
+import { memberships } from "../db/schema";
+import { revokeGrant } from "../identity/adapter";
+import { createAccessTokenVerifier } from "./auth";
 import { openTestApi, type TestApi, type TestMember } from "./test-harness";
 import { createTestTokenIssuer } from "./test-tokens";
 
@@ -47,7 +53,11 @@ describe("bearer authentication", () => {
   });
 
   it("rejects an expired token", async () => {
-    const token = await api.tokens.sign({ sub: member.user.id, expiresIn: -120 });
+    const token = await api.tokens.sign({
+      sub: member.user.id,
+      grantId: member.user.grantId,
+      expiresIn: -120,
+    });
     await expectUnauthorized(
       await api.call("GET", tenantPath(), { token }),
       apiErrorMessages.expiredAccessToken,
@@ -55,7 +65,11 @@ describe("bearer authentication", () => {
   });
 
   it("rejects a token for another audience", async () => {
-    const token = await api.tokens.sign({ sub: member.user.id, audience: "https://other-api.test" });
+    const token = await api.tokens.sign({
+      sub: member.user.id,
+      grantId: member.user.grantId,
+      audience: "https://other-api.test",
+    });
     await expectUnauthorized(
       await api.call("GET", tenantPath(), { token }),
       apiErrorMessages.invalidAccessToken,
@@ -63,7 +77,11 @@ describe("bearer authentication", () => {
   });
 
   it("rejects a token from another issuer", async () => {
-    const token = await api.tokens.sign({ sub: member.user.id, issuer: "https://evil.test/" });
+    const token = await api.tokens.sign({
+      sub: member.user.id,
+      grantId: member.user.grantId,
+      issuer: "https://evil.test/",
+    });
     await expectUnauthorized(
       await api.call("GET", tenantPath(), { token }),
       apiErrorMessages.invalidAccessToken,
@@ -75,7 +93,7 @@ describe("bearer authentication", () => {
       issuer: api.config.issuer,
       audience: api.config.audience,
     });
-    const token = await impostor.sign({ sub: member.user.id });
+    const token = await impostor.sign({ sub: member.user.id, grantId: member.user.grantId });
     await expectUnauthorized(
       await api.call("GET", tenantPath(), { token }),
       apiErrorMessages.invalidAccessToken,
@@ -105,7 +123,7 @@ describe("bearer authentication", () => {
   });
 
   it("rejects a valid token whose subject is not a user", async () => {
-    const token = await api.tokens.sign({ sub: "user_deleted" });
+    const token = await api.tokens.sign({ sub: "user_deleted", grantId: member.user.grantId });
     await expectUnauthorized(await api.call("GET", tenantPath(), { token }), apiErrorMessages.unknownUser);
   });
 
@@ -116,5 +134,73 @@ describe("bearer authentication", () => {
     });
     await expectUnauthorized(response, apiErrorMessages.unauthorized);
     expect(await api.countRows()).toEqual(before);
+  });
+});
+
+describe("a token of an ended sign-in or a removed member", () => {
+  it("stops working as soon as its sign-in is logged out, on tenant and other routes alike", async () => {
+    const signedIn = await api.createMember();
+    const tenant = tenantPaths.one(signedIn.organization.tenantId);
+    expect((await api.call("GET", tenant, { token: signedIn.user.token })).status).toBe(200);
+    // A route outside any tenant: an unknown job is a 404 to a signed-in caller.
+    const job = generateTerraformPaths.one(randomUUID());
+    expect((await api.call("GET", job, { token: signedIn.user.token })).status).toBe(404);
+
+    // What /v2/logout does to the session's grant.
+    await revokeGrant(api.db, signedIn.user.grantId);
+
+    await expectUnauthorized(
+      await api.call("GET", tenant, { token: signedIn.user.token }),
+      apiErrorMessages.endedSession,
+    );
+    await expectUnauthorized(
+      await api.call("GET", job, { token: signedIn.user.token }),
+      apiErrorMessages.endedSession,
+    );
+  });
+
+  it("leaves the user's other sign-ins working", async () => {
+    const signedIn = await api.createMember();
+    const otherGrantId = await api.createGrant(signedIn.user.id);
+    const otherToken = await api.tokens.sign({ sub: signedIn.user.id, grantId: otherGrantId });
+    await revokeGrant(api.db, signedIn.user.grantId);
+    const response = await api.call("GET", tenantPaths.one(signedIn.organization.tenantId), {
+      token: otherToken,
+    });
+    expect(response.status).toBe(200);
+  });
+
+  it("rejects a token without a grant", async () => {
+    const token = await api.tokens.sign({ sub: member.user.id, grantId: "grant_never_issued" });
+    await expectUnauthorized(await api.call("GET", tenantPath(), { token }), apiErrorMessages.endedSession);
+  });
+
+  it("refuses a member removed from the organization at their next request", async () => {
+    const removed = await api.createMember();
+    const tenant = tenantPaths.one(removed.organization.tenantId);
+    expect((await api.call("GET", tenant, { token: removed.user.token })).status).toBe(200);
+
+    await api.db
+      .delete(memberships)
+      .where(
+        and(
+          eq(memberships.userId, removed.user.id),
+          eq(memberships.organizationId, removed.organization.organizationId),
+        ),
+      );
+
+    expect((await api.call("GET", tenant, { token: removed.user.token })).status).toBe(403);
+  });
+});
+
+describe("verified token cache", () => {
+  it("checks a token again after it expires, even within the cache's minute", async () => {
+    let now = Date.now();
+    const verify = createAccessTokenVerifier({ config: api.config, jwks: api.tokens.jwks, now: () => now });
+    const token = await api.tokens.sign({ sub: member.user.id, grantId: member.user.grantId, expiresIn: 30 });
+    await expect(verify(token)).resolves.toEqual({ subject: member.user.id, grantId: member.user.grantId });
+
+    now += 31_000;
+    await expect(verify(token)).rejects.toMatchObject({ status: 401 });
   });
 });

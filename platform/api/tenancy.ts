@@ -1,9 +1,16 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Context, MiddlewareHandler } from "hono";
 import * as z from "zod";
 import type { Database } from "../db/index";
-import { memberships, organizations, roles } from "../db/schema";
-import { currentUser, type AuthenticatedEnv } from "./auth";
+import { memberships, oidcPayloads, organizations, roles, users } from "../db/schema";
+import {
+  assertLiveCaller,
+  currentUser,
+  liveGrantCondition,
+  verifiedClaims,
+  type AccessTokenClaims,
+  type AuthenticatedEnv,
+} from "./auth";
 import { forbiddenOrganization, readOnlyRole, tenantApprovalRequired } from "./errors";
 
 /** The organization a request is about, with the caller's role in it. */
@@ -59,15 +66,71 @@ export async function resolveOrganizationAccess(
 }
 
 /**
- * Guards every route under a `:tenantId` path segment: membership, approval, and no writes for roles that may
- * only read. It is mounted on path patterns rather than on individual routes so routes added later are covered.
+ * Guards every route under a `:tenantId` path segment: the caller (user, live sign-in), membership, approval,
+ * and no writes for roles that may only read, all in one query. It is mounted on path patterns rather than on
+ * individual routes so routes added later are covered.
  */
 export function requireOrganizationAccess(db: Database): MiddlewareHandler<OrganizationEnv> {
   return async (c, next) => {
-    const access = await resolveOrganizationAccess(db, currentUser(c).id, c.req.param("tenantId") ?? "");
+    const { user, access } = await resolveCallerAndAccess(
+      db,
+      verifiedClaims(c),
+      c.req.param("tenantId") ?? "",
+    );
     if (writeMethods.has(c.req.method) && !access.canWrite) throw readOnlyRole();
+    c.set("user", user);
     c.set("organization", access);
     await next();
+  };
+}
+
+/**
+ * The token's user (401 when gone or signed out) and their access to the tenant (403 as in
+ * `resolveOrganizationAccess`), read in one statement: every table is reached by its primary or unique key.
+ */
+async function resolveCallerAndAccess(db: Database, claims: AccessTokenClaims, tenantId: string) {
+  // A malformed tenant id never reaches PostgreSQL's uuid cast; it matches no organization instead.
+  const validTenantId = tenantIdSchema.safeParse(tenantId).success;
+  const [row] = await db
+    .select({
+      id: users.id,
+      email: users.email,
+      userName: users.name,
+      grantId: oidcPayloads.id,
+      organizationId: organizations.id,
+      tenantId: organizations.tenantId,
+      name: organizations.name,
+      displayName: organizations.displayName,
+      approved: organizations.approved,
+      roleName: memberships.roleName,
+      canWrite: roles.canWrite,
+    })
+    .from(users)
+    .leftJoin(oidcPayloads, liveGrantCondition(claims, new Date()))
+    .leftJoin(organizations, validTenantId ? eq(organizations.tenantId, tenantId) : sql`false`)
+    .leftJoin(
+      memberships,
+      and(eq(memberships.organizationId, organizations.id), eq(memberships.userId, users.id)),
+    )
+    .leftJoin(roles, eq(roles.name, memberships.roleName))
+    .where(eq(users.id, claims.subject));
+  assertLiveCaller(row);
+  const { organizationId, tenantId: memberTenantId, name, displayName, approved, roleName, canWrite } = row;
+  if (
+    organizationId === null ||
+    memberTenantId === null ||
+    name === null ||
+    displayName === null ||
+    approved === null ||
+    roleName === null ||
+    canWrite === null
+  ) {
+    throw forbiddenOrganization();
+  }
+  if (!approved) throw tenantApprovalRequired();
+  return {
+    user: { id: row.id, email: row.email, name: row.userName },
+    access: { organizationId, tenantId: memberTenantId, name, displayName, approved, roleName, canWrite },
   };
 }
 

@@ -11,6 +11,7 @@ import {
   environmentVariables,
   featureFlags,
   memberships,
+  oidcPayloads,
   organizations,
   resourceHistory,
   resources,
@@ -49,7 +50,7 @@ export function testPlatformConfig(overrides: Partial<PlatformConfig> = {}): Pla
   };
 }
 
-export type TestUser = { id: string; email: string; token: string };
+export type TestUser = { id: string; email: string; token: string; grantId: string };
 export type TestOrganization = { organizationId: string; tenantId: string; name: string };
 export type TestMember = { user: TestUser; organization: TestOrganization };
 
@@ -98,7 +99,20 @@ export async function openTestApi(
     const email = `${id}@example.test`;
     // The API never checks passwords; the identity provider does.
     await db.insert(users).values({ id, email, name: `Test ${id}`, passwordHash: "unusable" });
-    return { id, email, token: await tokens.sign({ sub: id }) };
+    const grantId = await createGrant(id);
+    return { id, email, grantId, token: await tokens.sign({ sub: id, grantId }) };
+  }
+
+  /** A sign-in as the identity provider stores it: the grant its access tokens name. */
+  async function createGrant(accountId: string): Promise<string> {
+    const grantId = randomUUID();
+    await db.insert(oidcPayloads).values({
+      model: "Grant",
+      id: grantId,
+      payload: { accountId, clientId: config.clientId, kind: "Grant", jti: grantId },
+      expiresAt: new Date(Date.now() + 24 * 60 * 60 * 1000),
+    });
+    return grantId;
   }
 
   async function createOrganization({
@@ -191,6 +205,7 @@ export async function openTestApi(
     tokens,
     call,
     createUser,
+    createGrant,
     createOrganization,
     addMember,
     createMember,

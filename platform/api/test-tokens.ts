@@ -3,6 +3,8 @@ import { exportJWK, generateKeyPair, SignJWT, type JWK } from "jose";
 
 export type AccessTokenClaims = {
   sub: string;
+  /** The sign-in the token belongs to; the API refuses it once no such grant exists. */
+  grantId: string;
   issuer?: string;
   audience?: string;
   /** Seconds from now until expiry; negative for a token that has already expired. */
@@ -33,10 +35,16 @@ export async function createTestTokenIssuer({
     jwks: { keys: [publicJwk] },
     issuer,
     audience,
-    sign: ({ sub, issuer: tokenIssuer = issuer, audience: tokenAudience = audience, expiresIn = 300 }) => {
+    sign: ({
+      sub,
+      grantId,
+      issuer: tokenIssuer = issuer,
+      audience: tokenAudience = audience,
+      expiresIn = 300,
+    }) => {
       const now = Math.floor(Date.now() / 1000);
       const issuedAt = Math.min(now, now + expiresIn - 60);
-      return new SignJWT({ scope: "openid profile email" })
+      return new SignJWT({ scope: "openid profile email", grant_id: grantId })
         .setProtectedHeader({ alg: "RS256", kid, typ: "at+jwt" })
         .setSubject(sub)
         .setIssuer(tokenIssuer)

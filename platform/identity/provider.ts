@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { JWK } from "jose";
 import Provider, { errors, type Configuration, type KoaContextWithOIDC } from "oidc-provider";
+import { GRANT_ID_CLAIM } from "../api/auth";
 import type { PlatformConfig } from "../config";
 import type { Database } from "../db/index";
 import { claimsByScope, findProfileClaims } from "./account";
@@ -117,6 +118,10 @@ export async function createIdentityProvider({
         },
       },
     },
+    // The API refuses a token whose grant is gone, so /v2/logout (which deletes the grant) ends every copy of
+    // the session at once rather than when its access tokens expire.
+    extraTokenClaims: (_ctx, token) =>
+      token.kind === "AccessToken" && token.grantId ? { [GRANT_ID_CLAIM]: token.grantId } : undefined,
     async findAccount(_ctx, sub) {
       const profile = await findProfileClaims(db, sub);
       return profile && { accountId: profile.sub, claims: () => profile };
