@@ -365,7 +365,8 @@ export const chartRepositories = pgTable(
 
 /**
  * Failed sign-in attempts per account (the typed e-mail, known or not) and per client address, counted before
- * the password is checked; `blocked_until` is when the next attempt is allowed (a delay or a lockout).
+ * the password is checked and taken back when it was right; `blocked_until` is when the next attempt is
+ * allowed (a growing delay or a lockout).
  */
 export const loginAttempts = pgTable(
   "login_attempts",
@@ -375,8 +376,6 @@ export const loginAttempts = pgTable(
     failures: integer("failures").notNull(),
     lastAttemptAt: timestamp("last_attempt_at", { withTimezone: true, mode: "date" }).notNull(),
     blockedUntil: timestamp("blocked_until", { withTimezone: true, mode: "date" }),
-    /** Whether the latest attempt arrived while blocked (set by the same statement that counted it). */
-    refused: boolean("refused").notNull().default(false),
   },
   (table) => [
     primaryKey({ columns: [table.kind, table.key] }),

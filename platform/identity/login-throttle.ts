@@ -5,13 +5,13 @@ import { authenticateUser } from "./account";
 
 /** How many failed attempts a key may make: growing delays from `delayAfter`, a lockout at `lockAfter`. */
 export type AttemptLimit = {
-  /** From this many failures on, the next attempt waits 1 s, then 2 s, 4 s ... up to `maxDelaySeconds`. */
+  /** The failure that makes the next attempt wait 1 s; each further failure doubles the wait. */
   delayAfter?: number;
   maxDelaySeconds: number;
-  /** This many failures lock the key for `lockSeconds`. */
+  /** The failure that locks the key for `lockSeconds`. */
   lockAfter: number;
   lockSeconds: number;
-  /** Failures older than this (counted from the latest attempt) are forgotten. */
+  /** Failures are forgotten once the latest one is this old. */
   windowSeconds: number;
 };
 
@@ -36,83 +36,74 @@ type Kind = "account" | "address";
 
 const LIMITS: Record<Kind, AttemptLimit> = { account: ACCOUNT_LIMIT, address: ADDRESS_LIMIT };
 
-/** Seconds the key is blocked after `failures` failures, as SQL (null when it is not blocked). */
-function blockSecondsSql(limit: AttemptLimit, failures: SQL): SQL {
+function timestamp(at: Date): SQL {
+  return sql`${at.toISOString()}::timestamptz`;
+}
+
+/** When a key with `failures` failures may try again, as SQL: null when it may at once. */
+function blockedUntilSql(limit: AttemptLimit, failures: SQL, now: Date): SQL {
   const delay =
     limit.delayAfter === undefined
       ? sql`null`
       : sql`case when ${failures} >= ${limit.delayAfter}
           then least(power(2, ${failures} - ${limit.delayAfter}), ${limit.maxDelaySeconds}) end`;
-  return sql`case when ${failures} >= ${limit.lockAfter} then ${limit.lockSeconds} else ${delay} end`;
+  const seconds = sql`case when ${failures} >= ${limit.lockAfter} then ${limit.lockSeconds} else ${delay} end`;
+  return sql`${timestamp(now)} + make_interval(secs => (${seconds})::double precision)`;
 }
 
-function plusSecondsSql(at: string, seconds: SQL): SQL {
-  return sql`${at}::timestamptz + make_interval(secs => (${seconds})::double precision)`;
-}
-
-type Count = { retryAt?: Date; lockedUntil?: Date };
+type Counted = { refusedUntil: Date } | { refusedUntil?: undefined; lockedUntil?: Date };
 
 /**
- * Counts one attempt for a key before its password is checked, in one statement so that parallel guesses each
- * see the others: while the key is locked nothing changes and the attempt is refused; an attempt during a delay
- * is refused and still counts (hammering leads to the lockout).
+ * Counts an attempt as a failure before its password is checked, in one statement, so parallel guesses each
+ * see the ones before: a key that is blocked (a delay or a lockout) is refused and nothing is counted.
  */
-async function countAttempt(db: Database, kind: Kind, key: string, now: Date): Promise<Count> {
+async function countAttempt(db: Database, kind: Kind, key: string, now: Date): Promise<Counted> {
   const limit = LIMITS[kind];
-  const at = now.toISOString();
-  const stale = sql`${loginAttempts.lastAttemptAt} <= ${plusSecondsSql(at, sql`${-limit.windowSeconds}`)}`;
-  // Not locked is guaranteed by setWhere, so a count at the lock threshold means the lock has run out.
-  const fresh = sql`(${stale} or ${loginAttempts.failures} >= ${limit.lockAfter})`;
-  const failures = sql`(case when ${fresh} then 1 else ${loginAttempts.failures} + 1 end)`;
+  const windowStart = new Date(now.getTime() - limit.windowSeconds * 1000);
+  const failures = sql`(case when ${loginAttempts.lastAttemptAt} <= ${timestamp(windowStart)} then 0
+    else ${loginAttempts.failures} end + 1)`;
   const [row] = await db
     .insert(loginAttempts)
-    .values({
-      kind,
-      key,
-      failures: 1,
-      lastAttemptAt: now,
-      blockedUntil: sql`${plusSecondsSql(at, blockSecondsSql(limit, sql`1`))}`,
-    })
+    .values({ kind, key, failures: 1, lastAttemptAt: now, blockedUntil: blockedUntilSql(limit, sql`1`, now) })
     .onConflictDoUpdate({
       target: [loginAttempts.kind, loginAttempts.key],
-      set: {
-        failures,
-        lastAttemptAt: now,
-        blockedUntil: plusSecondsSql(at, blockSecondsSql(limit, failures)),
-        refused: sql`(not ${fresh} and coalesce(${loginAttempts.blockedUntil} > ${at}::timestamptz, false))`,
-      },
-      setWhere: sql`not (${loginAttempts.failures} >= ${limit.lockAfter}
-        and ${loginAttempts.blockedUntil} > ${at}::timestamptz)`,
+      set: { failures, lastAttemptAt: now, blockedUntil: blockedUntilSql(limit, failures, now) },
+      setWhere: sql`coalesce(${loginAttempts.blockedUntil} <= ${timestamp(now)}, true)`,
     })
-    .returning();
-  if (!row) {
-    const [locked] = await db
-      .select({ blockedUntil: loginAttempts.blockedUntil })
-      .from(loginAttempts)
-      .where(and(eq(loginAttempts.kind, kind), eq(loginAttempts.key, key)));
-    const until = locked?.blockedUntil ?? now;
-    return { retryAt: until, lockedUntil: until };
+    .returning({ failures: loginAttempts.failures, blockedUntil: loginAttempts.blockedUntil });
+  if (row) {
+    return row.failures >= limit.lockAfter && row.blockedUntil ? { lockedUntil: row.blockedUntil } : {};
   }
-  const lockedUntil = row.failures >= limit.lockAfter ? (row.blockedUntil ?? undefined) : undefined;
-  // A refused attempt may try again once the block its own count set has passed.
-  return row.refused ? { retryAt: row.blockedUntil ?? now, lockedUntil } : { lockedUntil };
+  const [blocked] = await db
+    .select({ blockedUntil: loginAttempts.blockedUntil })
+    .from(loginAttempts)
+    .where(and(eq(loginAttempts.kind, kind), eq(loginAttempts.key, key)));
+  // A success may have cleared the row in between: the caller tries again in a second.
+  return { refusedUntil: blocked?.blockedUntil ?? new Date(now.getTime() + 1000) };
 }
 
-function later(a: Date | undefined, b: Date | undefined): Date | undefined {
-  if (!a || !b) return a ?? b;
-  return a > b ? a : b;
+/** Takes back an attempt counted for an address whose password was right (or never checked). */
+async function uncountAddress(db: Database, address: string): Promise<void> {
+  const failures = sql`greatest(${loginAttempts.failures} - 1, 0)`;
+  await db
+    .update(loginAttempts)
+    .set({
+      failures,
+      blockedUntil: sql`case when ${failures} >= ${ADDRESS_LIMIT.lockAfter} then ${loginAttempts.blockedUntil} end`,
+    })
+    .where(and(eq(loginAttempts.kind, "address"), eq(loginAttempts.key, address)));
 }
 
 export type SignInResult =
   | { outcome: "signed-in"; accountId: string }
   | { outcome: "wrong-credentials" }
-  /** Refused without checking the password, or the wrong password that reached the lockout. */
+  /** Refused without checking the password, or the wrong password that started the lockout. */
   | { outcome: "throttled"; retryAt: Date };
 
 /**
- * Checks an e-mail address and password under the attempt limits of the account and of the client address.
- * Every attempt is counted before the password is checked; a success takes its count back and clears the
- * account's failures, so only failures ever throttle.
+ * Checks an e-mail address and password under the attempt limits of the client address and of the account.
+ * Each attempt is counted as a failure before the password is checked; a right password clears the account's
+ * failures and takes the address's count back, so only failures ever throttle.
  */
 export async function signInWithPassword(
   db: Database,
@@ -120,23 +111,25 @@ export async function signInWithPassword(
   now: () => Date = () => new Date(),
 ): Promise<SignInResult> {
   const accountKey = email.trim().toLowerCase();
-  const account = await countAttempt(db, "account", accountKey, now());
   const byAddress = await countAttempt(db, "address", address, now());
-  const retryAt = later(account.retryAt, byAddress.retryAt);
-  if (retryAt) return { outcome: "throttled", retryAt };
+  if (byAddress.refusedUntil) return { outcome: "throttled", retryAt: byAddress.refusedUntil };
+  const byAccount = await countAttempt(db, "account", accountKey, now());
+  if (byAccount.refusedUntil) {
+    await uncountAddress(db, address);
+    return { outcome: "throttled", retryAt: byAccount.refusedUntil };
+  }
 
   const accountId = await authenticateUser(db, email, password);
   if (!accountId) {
-    const lockedUntil = later(account.lockedUntil, byAddress.lockedUntil);
+    const lockedUntil = [byAccount.lockedUntil, byAddress.lockedUntil]
+      .filter((until): until is Date => until !== undefined)
+      .sort((a, b) => b.getTime() - a.getTime())[0];
     return lockedUntil ? { outcome: "throttled", retryAt: lockedUntil } : { outcome: "wrong-credentials" };
   }
   await db
     .delete(loginAttempts)
     .where(and(eq(loginAttempts.kind, "account"), eq(loginAttempts.key, accountKey)));
-  await db
-    .update(loginAttempts)
-    .set({ failures: sql`greatest(${loginAttempts.failures} - 1, 0)` })
-    .where(and(eq(loginAttempts.kind, "address"), eq(loginAttempts.key, address)));
+  await uncountAddress(db, address);
   return { outcome: "signed-in", accountId };
 }
 

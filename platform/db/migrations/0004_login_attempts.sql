@@ -4,7 +4,6 @@ CREATE TABLE "login_attempts" (
 	"failures" integer NOT NULL,
 	"last_attempt_at" timestamp with time zone NOT NULL,
 	"blocked_until" timestamp with time zone,
-	"refused" boolean DEFAULT false NOT NULL,
 	CONSTRAINT "login_attempts_kind_key_pk" PRIMARY KEY("kind","key"),
 	CONSTRAINT "login_attempts_kind" CHECK ("login_attempts"."kind" in ('account', 'address'))
 );
