@@ -362,3 +362,23 @@ export const chartRepositories = pgTable(
   },
   (table) => [uniqueIndex("chart_repositories_environment_name").on(table.environmentId, table.name)],
 );
+
+/**
+ * Failed sign-in attempts per account (the typed e-mail, known or not) and per client address, counted before
+ * the password is checked and taken back when it was right; `blocked_until` is when the next attempt is
+ * allowed (a growing delay or a lockout).
+ */
+export const loginAttempts = pgTable(
+  "login_attempts",
+  {
+    kind: text("kind").notNull(),
+    key: text("key").notNull(),
+    failures: integer("failures").notNull(),
+    lastAttemptAt: timestamp("last_attempt_at", { withTimezone: true, mode: "date" }).notNull(),
+    blockedUntil: timestamp("blocked_until", { withTimezone: true, mode: "date" }),
+  },
+  (table) => [
+    primaryKey({ columns: [table.kind, table.key] }),
+    check("login_attempts_kind", sql`${table.kind} in ('account', 'address')`),
+  ],
+);

@@ -2,10 +2,17 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type Provider from "oidc-provider";
 import { errors } from "oidc-provider";
 import type { Database } from "../db/index";
-import { authenticateUser } from "./account";
 import { grantFirstPartyAccess } from "./first-party-grant";
 import { readForm, sendJson } from "./http";
-import { WRONG_CREDENTIALS_MESSAGE, renderLoginPage, renderMessagePage, sendHtml } from "./pages";
+import { secondsUntil, signInWithPassword } from "./login-throttle";
+import {
+  WRONG_CREDENTIALS_MESSAGE,
+  htmlSecurityHeaders,
+  renderLoginPage,
+  renderMessagePage,
+  sendHtml,
+  signInLockedMessage,
+} from "./pages";
 
 type Interaction = Awaited<ReturnType<Provider["interactionDetails"]>>;
 
@@ -53,15 +60,23 @@ export function createInteractionHandler({
 
     const form = await readForm(req);
     const email = form.get("email") ?? "";
-    const accountId = await authenticateUser(db, email, form.get("password") ?? "");
-    if (!accountId) {
+    // The socket's address: the provider is reached directly, a forwarded-for header could be forged.
+    const address = req.socket.remoteAddress ?? "unknown";
+    const result = await signInWithPassword(db, { email, password: form.get("password") ?? "", address });
+    if (result.outcome === "wrong-credentials") {
       const page = renderLoginPage({ action, email, error: WRONG_CREDENTIALS_MESSAGE });
       return sendHtml(res, 401, page, [appOrigin]);
+    }
+    if (result.outcome === "throttled") {
+      const seconds = secondsUntil(result.retryAt, new Date());
+      const page = renderLoginPage({ action, email, error: signInLockedMessage(seconds) });
+      res.writeHead(429, { ...htmlSecurityHeaders([appOrigin]), "Retry-After": String(seconds) });
+      return res.end(page);
     }
     await provider.interactionFinished(
       req,
       res,
-      { login: { accountId, amr: ["pwd"] } },
+      { login: { accountId: result.accountId, amr: ["pwd"] } },
       { mergeWithLastSubmission: false },
     );
   };

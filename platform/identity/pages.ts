@@ -5,6 +5,16 @@ export const PRODUCT_NAME = "Cloud Console";
 export const WRONG_CREDENTIALS_MESSAGE = "Wrong email or password.";
 export const SIGNED_OUT_TITLE = "You have been signed out";
 
+/** What the login page says while too many failed attempts keep sign-in locked for `seconds` more. */
+export function signInLockedMessage(seconds: number): string {
+  const minutes = Math.ceil(seconds / 60);
+  const wait =
+    seconds < 60
+      ? `${seconds} second${seconds === 1 ? "" : "s"}`
+      : `${minutes} minute${minutes === 1 ? "" : "s"}`;
+  return `Sign-in is temporarily locked after too many failed attempts. Try again in ${wait}.`;
+}
+
 const STYLE = `
 :root { color-scheme: light; font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; }
 body { margin: 0; min-height: 100vh; display: grid; place-items: center; background: #f1f3f5; color: #212529; }

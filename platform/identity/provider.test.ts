@@ -291,6 +291,23 @@ describe("sign-in with the authorization code flow", () => {
     expect(await wrongPassword.text()).toContain('value="ada@example.com"');
   });
 
+  it("answers 429 with Retry-After and explains the wait once an account has failed five times", async () => {
+    const attacker = new CookieJar();
+    const page = await follow(attacker, await browse(attacker, authorizationRequest().url));
+    const action = new URL(page.url).pathname;
+    const email = "brute-force-target@example.com";
+    for (let index = 0; index < 5; index += 1) {
+      expect((await postForm(attacker, action, { email, password: `guess-${index}` })).status).toBe(401);
+    }
+    const refused = await postForm(attacker, action, { email, password: "guess-5" });
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    expect(refused.headers.get("content-security-policy")).toContain("default-src 'none'");
+    const html = await refused.text();
+    expect(html).toContain("Sign-in is temporarily locked after too many failed attempts. Try again in");
+    expect(html).toContain(`value="${email}"`);
+  });
+
   it("redirects to the app with a code after the right password, without a consent screen", async () => {
     const code = await signIn(jar, "Ada@Example.com", request);
     const exchanged = await exchangeCode(code, request);
