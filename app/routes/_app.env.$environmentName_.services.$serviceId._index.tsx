@@ -1,14 +1,6 @@
-import chartsStyles from "@mantine/charts/styles.css";
-import datesStyles from "@mantine/dates/styles.css";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Stack, Tabs } from "@mantine/core";
-import {
-  data,
-  type ActionFunctionArgs,
-  type LinksFunction,
-  type LoaderFunctionArgs,
-  type MetaFunction,
-} from "@remix-run/node";
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLoaderData, useRevalidator } from "@remix-run/react";
 import * as z from "zod";
 import { errorCodes } from "#contract/errors";
@@ -54,9 +46,6 @@ import {
   updateService,
 } from "~/platform/services.server";
 import { dataWithToast, redirectWithToast } from "~/toast.server";
-
-export const links: LinksFunction = () =>
-  [chartsStyles, datesStyles].map((href) => ({ rel: "stylesheet", href }));
 
 export const meta: MetaFunction<typeof loader> = ({ data: loaded, params }) => [
   {

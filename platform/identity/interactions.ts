@@ -71,7 +71,8 @@ export function createInteractionHandler({
       const seconds = secondsUntil(result.retryAt, new Date());
       const page = renderLoginPage({ action, email, error: signInLockedMessage(seconds) });
       res.writeHead(429, { ...htmlSecurityHeaders([appOrigin]), "Retry-After": String(seconds) });
-      return res.end(page);
+      res.end(page);
+      return;
     }
     await provider.interactionFinished(
       req,

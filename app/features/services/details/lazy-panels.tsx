@@ -1,14 +1,34 @@
 // The monitoring tabs' charts (@mantine/charts, recharts, d3) and the logs tab's date picker (@mantine/dates, dayjs)
 // are most of the details page's script, yet only those tabs use them: they load when their tab is shown, not with
-// the page (docs/decisions/014-first-visit-bytes.md). The server still renders a tab opened by its URL in full.
+// the page, and so do their style sheets (docs/decisions/014-first-visit-bytes.md). The server still renders a tab
+// opened by its URL in full, with its style sheet.
+import chartsStyles from "@mantine/charts/styles.css";
+import datesStyles from "@mantine/dates/styles.css";
 import { Center, Loader } from "@mantine/core";
 import { lazy, Suspense, type ComponentProps } from "react";
 
-const Monitoring = lazy(() =>
-  import("./monitoring-panel").then((panels) => ({ default: panels.MonitoringPanel })),
+/** Resolves once the style sheet is in the document and loaded, so a tab never shows unstyled. */
+function loadStyleSheet(href: string): Promise<void> {
+  if (typeof document === "undefined") return Promise.resolve();
+  if (document.querySelector(`link[rel="stylesheet"][href="${href}"]`)) return Promise.resolve();
+  return new Promise((resolve) => {
+    const link = document.createElement("link");
+    link.rel = "stylesheet";
+    link.href = href;
+    link.onload = link.onerror = () => resolve();
+    document.head.append(link);
+  });
+}
+
+const monitoringModule = () =>
+  Promise.all([import("./monitoring-panel"), loadStyleSheet(chartsStyles)]).then(([panels]) => panels);
+const Monitoring = lazy(() => monitoringModule().then((panels) => ({ default: panels.MonitoringPanel })));
+const Monitor = lazy(() => monitoringModule().then((panels) => ({ default: panels.MonitorPanel })));
+const Logs = lazy(() =>
+  Promise.all([import("./logs-panel"), loadStyleSheet(datesStyles)]).then(([panels]) => ({
+    default: panels.LogsPanel,
+  })),
 );
-const Monitor = lazy(() => import("./monitoring-panel").then((panels) => ({ default: panels.MonitorPanel })));
-const Logs = lazy(() => import("./logs-panel").then((panels) => ({ default: panels.LogsPanel })));
 
 function PanelLoading() {
   return (
@@ -20,24 +40,33 @@ function PanelLoading() {
 
 export function MonitoringPanel(props: ComponentProps<typeof Monitoring>) {
   return (
-    <Suspense fallback={<PanelLoading />}>
-      <Monitoring {...props} />
-    </Suspense>
+    <>
+      <link rel="stylesheet" href={chartsStyles} />
+      <Suspense fallback={<PanelLoading />}>
+        <Monitoring {...props} />
+      </Suspense>
+    </>
   );
 }
 
 export function MonitorPanel(props: ComponentProps<typeof Monitor>) {
   return (
-    <Suspense fallback={<PanelLoading />}>
-      <Monitor {...props} />
-    </Suspense>
+    <>
+      <link rel="stylesheet" href={chartsStyles} />
+      <Suspense fallback={<PanelLoading />}>
+        <Monitor {...props} />
+      </Suspense>
+    </>
   );
 }
 
 export function LogsPanel(props: ComponentProps<typeof Logs>) {
   return (
-    <Suspense fallback={<PanelLoading />}>
-      <Logs {...props} />
-    </Suspense>
+    <>
+      <link rel="stylesheet" href={datesStyles} />
+      <Suspense fallback={<PanelLoading />}>
+        <Logs {...props} />
+      </Suspense>
+    </>
   );
 }
