@@ -114,3 +114,30 @@ test("the applications page runs its inline script under the page's CSP, without
   await expect(page.getByTestId("applications")).toHaveAttribute("data-view", "grid");
   expect(problems).toEqual([]);
 });
+
+test("a copy of the session cookie taken before logout stops working at logout", async ({
+  page,
+  context,
+  browser,
+}) => {
+  await signIn(page, "ada@example.com");
+  const session = (await context.cookies()).find((cookie) => cookie.name === "__session");
+  expect(session).toBeDefined();
+  const thief = await browser.newContext();
+  try {
+    await thief.addCookies(session ? [session] : []);
+    const stolen = await thief.newPage();
+    await stolen.goto("/environments");
+    await expect(stolen.getByRole("table", { name: "Environments" })).toBeVisible();
+
+    await page.goto("/auth/logout");
+    await page.getByRole("button", { name: "Logout" }).click();
+    await expect(page.getByLabel("Password")).toBeVisible();
+
+    await stolen.goto("/environments");
+    await expect(stolen.getByLabel("Password")).toBeVisible();
+    await expect(stolen.getByRole("table", { name: "Environments" })).toHaveCount(0);
+  } finally {
+    await thief.close();
+  }
+});
