@@ -5,7 +5,6 @@ import type { Database } from "../db/index";
 import { memberships, oidcPayloads, organizations, roles, users } from "../db/schema";
 import {
   assertLiveCaller,
-  currentUser,
   liveGrantCondition,
   verifiedClaims,
   type AccessTokenClaims,
