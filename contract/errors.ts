@@ -43,7 +43,7 @@ export const apiErrorCodes = {
   unauthorized: "UNAUTHORIZED",
   forbidden: "FORBIDDEN",
   tenantApprovalRequired: "TENANT_APPROVAL_REQUIRED",
-  readOnly: "READ_ONLY",
+  permissionDenied: "PERMISSION_DENIED",
   invalidJson: "INVALID_JSON",
   validationFailed: "VALIDATION_FAILED",
   notFound: "NOT_FOUND",

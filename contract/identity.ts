@@ -11,8 +11,4 @@ export type OrganizationClaim = z.infer<typeof organizationClaimSchema>;
 
 export const ORGANIZATIONS_CLAIM = "organizations";
 
-/** Roles the platform knows; `read-only` may only read. */
-export const roleNames = ["admin", "developer", "read-only"] as const;
-export type RoleName = (typeof roleNames)[number];
-
 export const healthSchema = z.object({ status: z.literal("ok") });

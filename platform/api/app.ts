@@ -21,6 +21,7 @@ import { tenantRoutes } from "./tenants";
 import { serviceRoutes } from "./services";
 import { requireOrganizationAccess } from "./tenancy";
 import { toolRoutes } from "./tools";
+import { userRoutes } from "./users";
 
 export type ApiDependencies = {
   db: Database;
@@ -77,6 +78,7 @@ export function createApiApp(deps: ApiDependencies): Hono {
   );
   app.route("/v2/organizations/:tenantId/environments/:environmentId", environmentNeighbourRoutes(deps));
   app.route("/tenant/:tenantId/workspace", cloningRoutes({ db: deps.db, engine }));
+  app.route("/v2/organizations/:tenantId", userRoutes({ db: deps.db }));
   app.route("/", toolRoutes({ db: deps.db, jobs: deps.terraformJobs ?? createTerraformJobs(deps) }));
   return app;
 }

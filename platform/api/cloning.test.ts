@@ -36,7 +36,7 @@ function send(member: TestMember, method: string, path: string, json?: unknown) 
 
 /** A developer's environment in GCP with a configuration, an add-on and two variables (one secret). */
 async function sourceScene() {
-  const member = await api.createMember({ role: "developer" });
+  const member = await api.createMember({ role: "admin" });
   const { tenantId } = member.organization;
   const created = await send(member, "POST", environmentPaths.list(tenantId), {
     name: "source",

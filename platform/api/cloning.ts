@@ -19,6 +19,7 @@ import { conflict, conflictOn, invalidFields } from "./errors";
 import { assertCloudPlacement, findEnvironment, hasUnfinishedJobs } from "./environments";
 import { currentOrganization, type OrganizationEnv } from "./tenancy";
 import { readJsonBody, sendJson } from "./validation";
+import { permit } from "./permissions";
 
 /**
  * /tenant/:tenantId/workspace/:environmentId/clone...: cloning an environment (SPEC §4, §7) through the engine's
@@ -40,49 +41,53 @@ export function cloningRoutes({ db, engine }: { db: Database; engine: Engine }) 
     throw invalidFields({ region: [messages.required("Region")] });
   }
 
-  routes.post("/:environmentId/clone", async (c) => {
-    const { tenantId } = currentOrganization(c);
-    const request = await readJsonBody(c, cloneEnvironmentRequestSchema);
-    const sourceId = c.req.param("environmentId");
-    const preview = await findEnvironment(db, tenantId, sourceId);
-    const placement = placementOf(request, preview);
-    await assertCloudPlacement(db, tenantId, placement);
+  routes.post(
+    "/:environmentId/clone",
+    permit("environments.create", { scope: "organization" }),
+    async (c) => {
+      const { tenantId } = currentOrganization(c);
+      const request = await readJsonBody(c, cloneEnvironmentRequestSchema);
+      const sourceId = c.req.param("environmentId");
+      const preview = await findEnvironment(db, tenantId, sourceId);
+      const placement = placementOf(request, preview);
+      await assertCloudPlacement(db, tenantId, placement);
 
-    const now = engine.now();
-    const created = await db.transaction(async (tx) => {
-      // Shared: the source cannot be deleted until this commits, and DELETE then sees the new clone's job.
-      const source = await findEnvironment(tx, tenantId, sourceId, { lock: "share" });
-      // A source with work ahead (its own clone still copying, say) has no settled settings to copy yet.
-      if (await hasUnfinishedJobs(tx, source.id)) throw conflict(environmentErrorMessages.environmentBusy);
-      const [target] = await tx
-        .insert(environments)
-        .values({
-          tenantId,
-          name: request.name,
-          cloningStage: "STAGE_IN_PROGRESS",
-          ...placement,
-          clonedFromId: source.id,
-          clonedFromName: source.name,
-          createdAt: now,
-        })
-        .onConflictDoNothing({ target: [environments.tenantId, environments.name] })
-        .returning();
-      if (!target) throw conflictOn("name", apiErrorMessages.environmentNameTaken);
-      await engine.cloning.enqueue(tx, { source, target }, now);
-      return target;
-    });
-    engine.runner.wake();
-    return sendJson(c, environmentResponseSchema, { environment: toEnvironment(created) }, 201);
-  });
+      const now = engine.now();
+      const created = await db.transaction(async (tx) => {
+        // Shared: the source cannot be deleted until this commits, and DELETE then sees the new clone's job.
+        const source = await findEnvironment(tx, tenantId, sourceId, { lock: "share" });
+        // A source with work ahead (its own clone still copying, say) has no settled settings to copy yet.
+        if (await hasUnfinishedJobs(tx, source.id)) throw conflict(environmentErrorMessages.environmentBusy);
+        const [target] = await tx
+          .insert(environments)
+          .values({
+            tenantId,
+            name: request.name,
+            cloningStage: "STAGE_IN_PROGRESS",
+            ...placement,
+            clonedFromId: source.id,
+            clonedFromName: source.name,
+            createdAt: now,
+          })
+          .onConflictDoNothing({ target: [environments.tenantId, environments.name] })
+          .returning();
+        if (!target) throw conflictOn("name", apiErrorMessages.environmentNameTaken);
+        await engine.cloning.enqueue(tx, { source, target }, now);
+        return target;
+      });
+      engine.runner.wake();
+      return sendJson(c, environmentResponseSchema, { environment: toEnvironment(created) }, 201);
+    },
+  );
 
-  routes.get("/:environmentId/clone/state", async (c) => {
+  routes.get("/:environmentId/clone/state", permit("organization.view"), async (c) => {
     const { tenantId } = currentOrganization(c);
     const environment = await findEnvironment(db, tenantId, c.req.param("environmentId"));
     const job = await cloneJobOf(db, environment.id);
     return sendJson(c, cloneStateSchema, cloneStateOf(job, await cloneResourcesOf(db, environment.id)));
   });
 
-  routes.post("/:environmentId/clone/launch/resources", async (c) => {
+  routes.post("/:environmentId/clone/launch/resources", permit("services.deploy"), async (c) => {
     const { tenantId } = currentOrganization(c);
     const environment = await findEnvironment(db, tenantId, c.req.param("environmentId"));
     const moved = await db.transaction(async (tx) => {
@@ -95,7 +100,7 @@ export function cloningRoutes({ db, engine }: { db: Database; engine: Engine }) 
     return sendJson(c, cloneStateSchema, cloneStateOf(moved, await cloneResourcesOf(db, environment.id)));
   });
 
-  routes.put("/:environmentId/clone/exit", async (c) => {
+  routes.put("/:environmentId/clone/exit", permit("environments.configure"), async (c) => {
     const { tenantId } = currentOrganization(c);
     const { id } = await findEnvironment(db, tenantId, c.req.param("environmentId"));
     const exited = await db.transaction(async (tx) => {

@@ -27,6 +27,7 @@ import { conflictOn, notFound } from "./errors";
 import { findEnvironment } from "./environments";
 import { currentOrganization, type OrganizationEnv } from "./tenancy";
 import { readJsonBody, readQuery, sendJson } from "./validation";
+import { permit } from "./permissions";
 
 type Certificate = NonNullable<z.input<typeof certificateResponseSchema>["certificate"]>;
 type ServiceRow = typeof resources.$inferSelect;
@@ -94,7 +95,7 @@ export function environmentNeighbourRoutes({ db }: { db: Database }) {
    * One internet-facing load balancer for the services made public (settings.networking.public), one internal one
    * for the other applications; drafts never deployed have none. Names and DNS names follow the provider's formats.
    */
-  routes.get("/applications/loadbalancers", async (c) => {
+  routes.get("/applications/loadbalancers", permit("organization.view"), async (c) => {
     const environment = await environmentOf(c, currentOrganization(c).tenantId);
     const rows = await db
       .select({
@@ -144,7 +145,7 @@ export function environmentNeighbourRoutes({ db }: { db: Database }) {
   }
 
   /** GET wildcardcertificate?domain=example.com: the certificate for `*.example.com` (as its domain or a SAN). */
-  routes.get("/wildcardcertificate", async (c) => {
+  routes.get("/wildcardcertificate", permit("organization.view"), async (c) => {
     const environment = await environmentOf(c, currentOrganization(c).tenantId);
     const { domain } = readQuery(c, certificateQuerySchema);
     const wildcard = `*.${domain}`;
@@ -158,7 +159,7 @@ export function environmentNeighbourRoutes({ db }: { db: Database }) {
   });
 
   /** GET certificates/match?domain=api.example.com: a certificate naming it, or `*.example.com`. */
-  routes.get("/certificates/match", async (c) => {
+  routes.get("/certificates/match", permit("organization.view"), async (c) => {
     const environment = await environmentOf(c, currentOrganization(c).tenantId);
     const { domain } = readQuery(c, certificateQuerySchema);
     const parent = domain.slice(domain.indexOf(".") + 1);
@@ -178,7 +179,7 @@ export function environmentNeighbourRoutes({ db }: { db: Database }) {
     createdAt: row.createdAt.toISOString(),
   });
 
-  routes.get("/observability", async (c) => {
+  routes.get("/observability", permit("organization.view"), async (c) => {
     const environment = await environmentOf(c, currentOrganization(c).tenantId);
     const rows = await db
       .select()
@@ -191,7 +192,7 @@ export function environmentNeighbourRoutes({ db }: { db: Database }) {
     });
   });
 
-  routes.post("/observability/providers", async (c) => {
+  routes.post("/observability/providers", permit("environments.configure"), async (c) => {
     const environment = await environmentOf(c, currentOrganization(c).tenantId);
     const body = await readJsonBody(c, addObservabilityProviderRequestSchema);
     const [created] = await db
@@ -205,7 +206,7 @@ export function environmentNeighbourRoutes({ db }: { db: Database }) {
     return sendJson(c, observabilityProviderResponseSchema, { provider: toProvider(created) }, 201);
   });
 
-  routes.delete("/observability/providers/:providerId", async (c) => {
+  routes.delete("/observability/providers/:providerId", permit("environments.configure"), async (c) => {
     const environment = await environmentOf(c, currentOrganization(c).tenantId);
     const providerId = c.req.param("providerId");
     if (!providerIdSchema.safeParse(providerId).success)
@@ -230,7 +231,7 @@ export function environmentNeighbourRoutes({ db }: { db: Database }) {
     createdAt: row.createdAt.toISOString(),
   });
 
-  routes.get("/chart-repositories", async (c) => {
+  routes.get("/chart-repositories", permit("organization.view"), async (c) => {
     const environment = await environmentOf(c, currentOrganization(c).tenantId);
     const rows = await db
       .select()
@@ -241,7 +242,7 @@ export function environmentNeighbourRoutes({ db }: { db: Database }) {
     return sendJson(c, chartRepositoryListSchema, { chartRepositories: rows.map(toChartRepository) });
   });
 
-  routes.post("/chart-repositories", async (c) => {
+  routes.post("/chart-repositories", permit("environments.configure"), async (c) => {
     const environment = await environmentOf(c, currentOrganization(c).tenantId);
     const { name, url } = await readJsonBody(c, createChartRepositoryRequestSchema);
     const [created] = await db

@@ -28,6 +28,7 @@ import { HttpError, conflict, invalidFields, notFound } from "./errors";
 import { assertSettingsEditable, findEnvironment } from "./environments";
 import { currentOrganization, type OrganizationEnv } from "./tenancy";
 import { readJsonBody, readQuery, sendJson } from "./validation";
+import { permit } from "./permissions";
 
 const variableIdSchema = z.guid();
 
@@ -78,18 +79,22 @@ export function environmentVariableRoutes({ db, secrets }: { db: Database; secre
     }
   }
 
-  routes.get("/", async (c) => {
-    const { tenantId } = currentOrganization(c);
-    const { reveal } = readQuery(c, listQuerySchema);
-    const environment = await findEnvironment(db, tenantId, c.req.param("environmentId") ?? "");
-    const rows = await variablesOf(db, environment.id);
-    if (reveal && !rows.some((row) => row.id === reveal)) throw variableNotFound();
-    return sendJson(c, environmentVariableListSchema, {
-      envVariables: rows.map((row) => view(row, row.id === reveal)),
-    });
-  });
+  routes.get(
+    "/",
+    permit((c) => (c.req.query("reveal") ? "secrets.reveal" : "organization.view")),
+    async (c) => {
+      const { tenantId } = currentOrganization(c);
+      const { reveal } = readQuery(c, listQuerySchema);
+      const environment = await findEnvironment(db, tenantId, c.req.param("environmentId") ?? "");
+      const rows = await variablesOf(db, environment.id);
+      if (reveal && !rows.some((row) => row.id === reveal)) throw variableNotFound();
+      return sendJson(c, environmentVariableListSchema, {
+        envVariables: rows.map((row) => view(row, row.id === reveal)),
+      });
+    },
+  );
 
-  routes.post("/", async (c) => {
+  routes.post("/", permit("variables.write"), async (c) => {
     const { tenantId } = currentOrganization(c);
     const { envVariables } = await readJsonBody(c, createEnvironmentVariablesRequestSchema);
     const repeated = repeatedAt(
@@ -157,7 +162,7 @@ export function environmentVariableRoutes({ db, secrets }: { db: Database; secre
     );
   });
 
-  routes.put("/", async (c) => {
+  routes.put("/", permit("variables.write"), async (c) => {
     const { tenantId } = currentOrganization(c);
     const { envVariables } = await readJsonBody(c, updateEnvironmentVariablesRequestSchema);
     const repeated = repeatedAt(
@@ -242,7 +247,7 @@ export function environmentVariableRoutes({ db, secrets }: { db: Database; secre
   });
 
   /** A .env import: every entry checked first, then all written in one transaction (upsert by name). */
-  routes.put("/import", async (c) => {
+  routes.put("/import", permit("variables.write"), async (c) => {
     const { tenantId } = currentOrganization(c);
     const { envVariables } = await readJsonBody(c, importEnvironmentVariablesRequestSchema);
     const repeated = repeatedAt(
@@ -301,7 +306,7 @@ export function environmentVariableRoutes({ db, secrets }: { db: Database; secre
     });
   });
 
-  routes.delete("/", async (c) => {
+  routes.delete("/", permit("variables.write"), async (c) => {
     const { tenantId } = currentOrganization(c);
     const { envVariableIds } = await readJsonBody(c, deleteEnvironmentVariablesRequestSchema);
     await db.transaction(async (tx) => {
@@ -328,7 +333,7 @@ export function environmentVariableRoutes({ db, secrets }: { db: Database; secre
     return c.body(null, 204);
   });
 
-  routes.get("/:name/referenced-services", async (c) => {
+  routes.get("/:name/referenced-services", permit("organization.view"), async (c) => {
     const { tenantId } = currentOrganization(c);
     const { name } = readParams(c.req.param("name") ?? "");
     const environment = await findEnvironment(db, tenantId, c.req.param("environmentId") ?? "");

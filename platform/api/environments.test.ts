@@ -170,7 +170,7 @@ describe("POST /api/v2/organizations/:tenantId/environments", () => {
     expect(response.status).toBe(201);
   });
 
-  it("refuses a read-only member with 403 READ_ONLY and creates nothing", async () => {
+  it("refuses a read-only member with 403 PERMISSION_DENIED and creates nothing", async () => {
     const { user, organization } = await api.createMember({ role: "read-only" });
     const response = await api.call("POST", environmentPaths.list(organization.tenantId), {
       token: user.token,
@@ -179,7 +179,8 @@ describe("POST /api/v2/organizations/:tenantId/environments", () => {
     expect(response.status).toBe(403);
     expect(await response.json()).toEqual({
       message: errorMessages.restrictedAccess,
-      code: apiErrorCodes.readOnly,
+      code: apiErrorCodes.permissionDenied,
+      permission: "environments.create",
     });
     expect(await api.environmentsOf(organization.tenantId)).toEqual([]);
   });

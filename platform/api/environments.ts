@@ -37,6 +37,7 @@ import { conflict, conflictOn, invalidFields, notFound } from "./errors";
 import { flagsOfTenant } from "./feature-flags";
 import { currentOrganization, type OrganizationEnv } from "./tenancy";
 import { readJsonBody, readQuery, sendJson } from "./validation";
+import { permit } from "./permissions";
 
 const initialCloningStage: Stage = "STAGE_UNSPECIFIED";
 
@@ -148,7 +149,7 @@ export function environmentRoutes({ db }: { db: Database }) {
     );
   }
 
-  routes.get("/", async (c) => {
+  routes.get("/", permit("organization.view"), async (c) => {
     const { tenantId } = currentOrganization(c);
     const { totals: withTotals } = readQuery(c, environmentListQuerySchema);
     const rows = await environmentsOfTenant(tenantId);
@@ -164,7 +165,7 @@ export function environmentRoutes({ db }: { db: Database }) {
     });
   });
 
-  routes.post("/", async (c) => {
+  routes.post("/", permit("environments.create"), async (c) => {
     const { tenantId } = currentOrganization(c);
     const { name, cloudProvider, region } = await readJsonBody(c, createEnvironmentRequestSchema);
     await assertCloudPlacement(db, tenantId, { cloudProvider, region });
@@ -178,14 +179,14 @@ export function environmentRoutes({ db }: { db: Database }) {
   });
 
   // Registered before the `/:environmentId` routes, which would otherwise see these names as ids.
-  routes.post("/estimate-cost", async (c) => {
+  routes.post("/estimate-cost", permit("organization.view"), async (c) => {
     const { cloudProvider, region, addons } = await readJsonBody(c, estimateCostRequestSchema);
     assertRegionOf(cloudProvider, region);
     const names = assertAddonNames(addons, (index) => `addons.${index}`);
     return sendJson(c, costEstimateSchema, estimateEnvironmentCost({ cloudProvider, region, addons: names }));
   });
 
-  routes.get("/config", async (c) => {
+  routes.get("/config", permit("organization.view"), async (c) => {
     const { tenantId } = currentOrganization(c);
     const rows = await environmentsOfTenant(tenantId);
     return sendJson(c, environmentConfigListSchema, {
@@ -193,7 +194,7 @@ export function environmentRoutes({ db }: { db: Database }) {
     });
   });
 
-  routes.get("/:environmentId", async (c) => {
+  routes.get("/:environmentId", permit("organization.view"), async (c) => {
     const { tenantId } = currentOrganization(c);
     const row = await findEnvironment(db, tenantId, c.req.param("environmentId"));
     const totals = await serviceTotalsOf(db, [row.id]);
@@ -207,7 +208,7 @@ export function environmentRoutes({ db }: { db: Database }) {
    * one statement). Refused while its own jobs have work ahead, while a clone still needs it as its source, and
    * while deletion protection is on.
    */
-  routes.delete("/:environmentId", async (c) => {
+  routes.delete("/:environmentId", permit("environments.delete"), async (c) => {
     const { tenantId } = currentOrganization(c);
     const { id } = await findEnvironment(db, tenantId, c.req.param("environmentId"));
     await db.transaction(async (tx) => {
@@ -232,13 +233,13 @@ export function environmentRoutes({ db }: { db: Database }) {
     return c.body(null, 204);
   });
 
-  routes.get("/:environmentId/config", async (c) => {
+  routes.get("/:environmentId/config", permit("organization.view"), async (c) => {
     const { tenantId } = currentOrganization(c);
     const row = await findEnvironment(db, tenantId, c.req.param("environmentId"));
     return sendJson(c, environmentConfigResponseSchema, { config: configOf(row) });
   });
 
-  routes.put("/:environmentId/config", async (c) => {
+  routes.put("/:environmentId/config", permit("environments.configure"), async (c) => {
     const { tenantId } = currentOrganization(c);
     const config = await readJsonBody(c, environmentConfigSchema);
     const saved = await db.transaction(async (tx) => {
@@ -255,13 +256,13 @@ export function environmentRoutes({ db }: { db: Database }) {
     return sendJson(c, environmentConfigResponseSchema, { config: configOf(saved) });
   });
 
-  routes.get("/:environmentId/addons", async (c) => {
+  routes.get("/:environmentId/addons", permit("organization.view"), async (c) => {
     const { tenantId } = currentOrganization(c);
     const row = await findEnvironment(db, tenantId, c.req.param("environmentId"));
     return sendJson(c, addonListSchema, { addons: addonsOf(row) });
   });
 
-  routes.put("/:environmentId/addons", async (c) => {
+  routes.put("/:environmentId/addons", permit("environments.configure"), async (c) => {
     const { tenantId } = currentOrganization(c);
     const { addons } = await readJsonBody(c, addonListSchema);
     assertAddonNames(

@@ -40,8 +40,13 @@ export function tenantApprovalRequired(): HttpError {
   });
 }
 
-export function readOnlyRole(): HttpError {
-  return new HttpError(403, { message: errorMessages.restrictedAccess, code: apiErrorCodes.readOnly });
+/** A member whose roles do not hold `permission` where the request applies. */
+export function permissionDenied(permission: string): HttpError {
+  return new HttpError(403, {
+    message: errorMessages.restrictedAccess,
+    code: apiErrorCodes.permissionDenied,
+    permission,
+  });
 }
 
 export function notFound(message: string = apiErrorMessages.notFound): HttpError {

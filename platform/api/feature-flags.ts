@@ -10,6 +10,7 @@ import { currentUser, type AuthenticatedEnv } from "./auth";
 import { notFound } from "./errors";
 import { resolveOrganizationAccess } from "./tenancy";
 import { readQuery, sendJson } from "./validation";
+import { signedIn } from "./permissions";
 
 /** Environment ids are uuids; anything else cannot name an environment and must not reach the query. */
 const environmentIdSchema = z.guid();
@@ -44,7 +45,7 @@ export async function flagsOfTenant(db: Database, tenantId: string): Promise<Rec
 export function featureFlagRoutes({ db }: { db: Database }) {
   const routes = new Hono<AuthenticatedEnv>();
 
-  routes.get("/v2/feature-flags", async (c) => {
+  routes.get("/v2/feature-flags", signedIn(), async (c) => {
     const { organizationId, environmentId } = readQuery(c, featureFlagQuerySchema);
     // The tenant is named by the query rather than the path, so the organization guard is applied here.
     const { tenantId } = await resolveOrganizationAccess(db, currentUser(c).id, organizationId);

@@ -22,6 +22,7 @@ import { notFound } from "./errors";
 import { findEnvironment } from "./environments";
 import { currentOrganization, type OrganizationEnv } from "./tenancy";
 import { readQuery, sendJson } from "./validation";
+import { permit } from "./permissions";
 
 const resourceIdSchema = z.guid();
 
@@ -117,7 +118,7 @@ export function resourceTelemetryRoutes({
     ];
   }
 
-  routes.get("/resources/:resourceId/logs", async (c) => {
+  routes.get("/resources/:resourceId/logs", permit("organization.view"), async (c) => {
     const { tenantId } = currentOrganization(c);
     const environment = await findEnvironment(db, tenantId, c.req.param("environmentId") ?? "");
     const query = readQuery(c, logQuerySchema);
@@ -200,12 +201,12 @@ export function resourceTelemetryRoutes({
     return { row, resource, at, metrics: { ...metrics, series } };
   }
 
-  routes.get("/resources/:resourceId/metrics", async (c) => {
+  routes.get("/resources/:resourceId/metrics", permit("organization.view"), async (c) => {
     const { metrics } = await metricsOf(c);
     return sendJson(c, metricsSchema, metrics);
   });
 
-  routes.get("/resources/:resourceId/metrics/alarms", async (c) => {
+  routes.get("/resources/:resourceId/metrics/alarms", permit("organization.view"), async (c) => {
     const { row, resource, at, metrics } = await metricsOf(c);
     const alarms = row.deployedAt ? driver.alarms(resource, metrics, at) : [];
     return sendJson(c, alarmListSchema, { alarms });

@@ -53,6 +53,7 @@ import { HttpError, conflict, conflictOn, invalidFields, notFound } from "./erro
 import { findEnvironment } from "./environments";
 import { currentOrganization, type OrganizationEnv } from "./tenancy";
 import { readJsonBody, readQuery, sendJson } from "./validation";
+import { permit } from "./permissions";
 
 const idSchema = z.guid();
 
@@ -171,7 +172,7 @@ export function serviceRoutes({
     return { config, settings: body.settings };
   }
 
-  routes.get("/", async (c) => {
+  routes.get("/", permit("organization.view"), async (c) => {
     const query = readQuery(c, resourceListQuerySchema);
     const environment = await environmentOf(c);
     const conditions: SQL[] = [eq(resources.environmentId, environment.id)];
@@ -197,7 +198,7 @@ export function serviceRoutes({
     });
   });
 
-  routes.post("/", async (c) => {
+  routes.post("/", permit("services.configure"), async (c) => {
     const body = await readJsonBody(c, createResourceRequestSchema);
     if (body.serviceType === "application") {
       throw invalidFields({ serviceType: [serviceErrorMessages.typeNotCreatable] });
@@ -250,7 +251,7 @@ export function serviceRoutes({
   });
 
   // Registered before the `/:resourceId` routes, which would otherwise see these names as ids.
-  routes.post("/estimate-cost", async (c) => {
+  routes.post("/estimate-cost", permit("organization.view"), async (c) => {
     const body = await readJsonBody(c, estimateResourceCostRequestSchema);
     const config = checkConfig(body.serviceType, body.config, { forEstimate: true });
     const environment = await environmentOf(c);
@@ -267,7 +268,7 @@ export function serviceRoutes({
     );
   });
 
-  routes.post("/serverless/upload", async (c) => {
+  routes.post("/serverless/upload", permit("services.configure"), async (c) => {
     const environment = await environmentOf(c);
     const tooLarge = () =>
       new HttpError(413, {
@@ -320,14 +321,14 @@ export function serviceRoutes({
     );
   });
 
-  routes.get("/:resourceId", async (c) => {
+  routes.get("/:resourceId", permit("organization.view"), async (c) => {
     const environment = await environmentOf(c);
     const row = await findResource(db, environment.id, c.req.param("resourceId"));
     return sendJson(c, resourceResponseSchema, { resource: await viewOf(db, row.id) });
   });
 
   /** Applies at once: saves a never-launched service, syncs a settings-only change, redeploys anything else. */
-  routes.put("/:resourceId", async (c) => {
+  routes.put("/:resourceId", permit("services.configure"), async (c) => {
     const body = await readJsonBody(c, updateResourceRequestSchema);
     const actor = currentUser(c).name;
     const now = engine.now();
@@ -360,7 +361,7 @@ export function serviceRoutes({
   });
 
   /** Saves changes for a later launch (Save); parts left out keep the draft's, or the current, values. */
-  routes.put("/:resourceId/draft", async (c) => {
+  routes.put("/:resourceId/draft", permit("services.configure"), async (c) => {
     const body = await readJsonBody(c, updateResourceRequestSchema);
     const actor = currentUser(c).name;
     const now = engine.now();
@@ -390,7 +391,7 @@ export function serviceRoutes({
   });
 
   /** Launches the draft (Provision) or, with none, redeploys the current configuration (Relaunch). */
-  routes.post("/:resourceId/draft/launch", async (c) => {
+  routes.post("/:resourceId/draft/launch", permit("services.deploy"), async (c) => {
     const actor = currentUser(c).name;
     const now = engine.now();
     const id = await db.transaction(async (tx) => {
@@ -422,7 +423,7 @@ export function serviceRoutes({
   });
 
   /** Redeploys a failed service as it is (Relaunch), at most MAX_RETRIES times since its last success. */
-  routes.post("/:resourceId/retry", async (c) => {
+  routes.post("/:resourceId/retry", permit("services.deploy"), async (c) => {
     const actor = currentUser(c).name;
     const now = engine.now();
     await db.transaction(async (tx) => {
@@ -441,7 +442,7 @@ export function serviceRoutes({
     return sendJson(c, retryResponseSchema, { success: true });
   });
 
-  routes.post("/:resourceId/cancel", async (c) => {
+  routes.post("/:resourceId/cancel", permit("services.deploy"), async (c) => {
     const now = engine.now();
     const id = await db.transaction(async (tx) => {
       const { job, resource } = await lockForWrite(c, tx);
@@ -457,7 +458,7 @@ export function serviceRoutes({
   });
 
   /** Removes the service with its history and logs; a deployment waiting for the network is abandoned. */
-  routes.delete("/:resourceId", async (c) => {
+  routes.delete("/:resourceId", permit("services.delete"), async (c) => {
     const now = engine.now();
     await db.transaction(async (tx) => {
       const { environment, job, resource } = await lockForWrite(c, tx);
@@ -471,7 +472,7 @@ export function serviceRoutes({
     return c.body(null, 204);
   });
 
-  routes.get("/:resourceId/attributes/:attribute", async (c) => {
+  routes.get("/:resourceId/attributes/:attribute", permit("secrets.reveal"), async (c) => {
     const environment = await environmentOf(c);
     const row = await findResource(db, environment.id, c.req.param("resourceId"));
     const attribute = c.req.param("attribute");

@@ -1,8 +1,9 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, sql, type SQL } from "drizzle-orm";
 import type { Context, MiddlewareHandler } from "hono";
 import * as z from "zod";
+import { builtInRoles, type ResolvedGrant, type RoleName } from "#contract/permissions";
 import type { Database } from "../db/index";
-import { memberships, oidcPayloads, organizations, roles, users } from "../db/schema";
+import { customRoles, memberships, oidcPayloads, organizations, roleGrants, users } from "../db/schema";
 import {
   assertLiveCaller,
   liveGrantCondition,
@@ -10,17 +11,16 @@ import {
   type AccessTokenClaims,
   type AuthenticatedEnv,
 } from "./auth";
-import { forbiddenOrganization, readOnlyRole, tenantApprovalRequired } from "./errors";
+import { forbiddenOrganization, tenantApprovalRequired } from "./errors";
 
-/** The organization a request is about, with the caller's role in it. */
+/** The organization a request is about, with the roles the caller holds in it. */
 export type OrganizationAccess = {
   organizationId: string;
   tenantId: string;
   name: string;
   displayName: string;
   approved: boolean;
-  roleName: string;
-  canWrite: boolean;
+  grants: ResolvedGrant[];
 };
 
 export type OrganizationEnv = {
@@ -30,7 +30,26 @@ export type OrganizationEnv = {
 /** PostgreSQL rejects a malformed uuid with an error, so anything else is refused before it reaches a query. */
 const tenantIdSchema = z.guid();
 
-const writeMethods = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+type StoredGrant = { role: string | null; permissions: string[] | null; environmentIds: string[] | null };
+
+/** The member's grants with their roles' permissions, as one JSON value of the access query. */
+function grantsOf(organizationId: SQL | typeof organizations.id, userId: SQL | typeof users.id) {
+  return sql<StoredGrant[]>`(select coalesce(json_agg(json_build_object(
+      'role', ${roleGrants.role},
+      'permissions', ${customRoles.permissions},
+      'environmentIds', ${roleGrants.environmentIds})), '[]'::json)
+    from ${roleGrants} left join ${customRoles} on ${customRoles.id} = ${roleGrants.customRoleId}
+    where ${roleGrants.organizationId} = ${organizationId} and ${roleGrants.userId} = ${userId})`;
+}
+
+function resolveGrants(stored: StoredGrant[]): ResolvedGrant[] {
+  return stored.map((grant) => ({
+    permissions: grant.role
+      ? (builtInRoles[grant.role as RoleName]?.permissions ?? [])
+      : (grant.permissions ?? []),
+    environmentIds: grant.environmentIds,
+  }));
+}
 
 /**
  * The caller's access to the tenant, or a 403: non-members and unknown or malformed ids get the same answer, so
@@ -49,25 +68,24 @@ export async function resolveOrganizationAccess(
       name: organizations.name,
       displayName: organizations.displayName,
       approved: organizations.approved,
-      roleName: memberships.roleName,
-      canWrite: roles.canWrite,
+      grants: grantsOf(organizations.id, sql`${userId}`),
     })
     .from(organizations)
     .innerJoin(
       memberships,
       and(eq(memberships.organizationId, organizations.id), eq(memberships.userId, userId)),
     )
-    .innerJoin(roles, eq(roles.name, memberships.roleName))
     .where(eq(organizations.tenantId, tenantId));
   if (!access) throw forbiddenOrganization();
   if (!access.approved) throw tenantApprovalRequired();
-  return access;
+  return { ...access, grants: resolveGrants(access.grants) };
 }
 
 /**
- * Guards every route under a `:tenantId` path segment: the caller (user, live sign-in), membership, approval,
- * and no writes for roles that may only read, all in one query. It is mounted on path patterns rather than on
- * individual routes so routes added later are covered.
+ * Guards every route under a `:tenantId` path segment: the caller (user, live sign-in), membership and approval,
+ * all in one query, which also loads the caller's role grants for the routes' permission checks
+ * (platform/api/permissions.ts). It is mounted on path patterns rather than on individual routes so routes added
+ * later are covered.
  */
 export function requireOrganizationAccess(db: Database): MiddlewareHandler<OrganizationEnv> {
   return async (c, next) => {
@@ -76,7 +94,6 @@ export function requireOrganizationAccess(db: Database): MiddlewareHandler<Organ
       verifiedClaims(c),
       c.req.param("tenantId") ?? "",
     );
-    if (writeMethods.has(c.req.method) && !access.canWrite) throw readOnlyRole();
     c.set("user", user);
     c.set("organization", access);
     await next();
@@ -101,8 +118,8 @@ async function resolveCallerAndAccess(db: Database, claims: AccessTokenClaims, t
       name: organizations.name,
       displayName: organizations.displayName,
       approved: organizations.approved,
-      roleName: memberships.roleName,
-      canWrite: roles.canWrite,
+      member: memberships.userId,
+      grants: grantsOf(organizations.id, users.id),
     })
     .from(users)
     .leftJoin(oidcPayloads, liveGrantCondition(claims, new Date()))
@@ -111,25 +128,30 @@ async function resolveCallerAndAccess(db: Database, claims: AccessTokenClaims, t
       memberships,
       and(eq(memberships.organizationId, organizations.id), eq(memberships.userId, users.id)),
     )
-    .leftJoin(roles, eq(roles.name, memberships.roleName))
     .where(eq(users.id, claims.subject));
   assertLiveCaller(row);
-  const { organizationId, tenantId: memberTenantId, name, displayName, approved, roleName, canWrite } = row;
+  const { organizationId, tenantId: memberTenantId, name, displayName, approved, member } = row;
   if (
     organizationId === null ||
     memberTenantId === null ||
     name === null ||
     displayName === null ||
     approved === null ||
-    roleName === null ||
-    canWrite === null
+    member === null
   ) {
     throw forbiddenOrganization();
   }
   if (!approved) throw tenantApprovalRequired();
   return {
     user: { id: row.id, email: row.email, name: row.userName },
-    access: { organizationId, tenantId: memberTenantId, name, displayName, approved, roleName, canWrite },
+    access: {
+      organizationId,
+      tenantId: memberTenantId,
+      name,
+      displayName,
+      approved,
+      grants: resolveGrants(row.grants),
+    },
   };
 }
 

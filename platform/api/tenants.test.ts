@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiErrorSchema } from "#contract/error-body";
 import { apiErrorCodes, apiErrorMessages, errorMessages } from "#contract/errors";
 import { tenantPaths, tenantResponseSchema } from "#contract/tenants";
-import { memberships } from "../db/schema";
+import { memberships, roleGrants } from "../db/schema";
 import { openTestApi, uniqueName, type TestApi } from "./test-harness";
 
 let api: TestApi;
@@ -35,7 +35,14 @@ describe("POST /api/tenant", () => {
       .select()
       .from(memberships)
       .where(eq(memberships.organizationId, tenant.organizationId));
-    expect(membershipRows).toEqual([expect.objectContaining({ userId: creator.id, roleName: "admin" })]);
+    expect(membershipRows).toEqual([expect.objectContaining({ userId: creator.id })]);
+    const grantRows = await api.db
+      .select()
+      .from(roleGrants)
+      .where(eq(roleGrants.organizationId, tenant.organizationId));
+    expect(grantRows).toEqual([
+      expect.objectContaining({ userId: creator.id, role: "admin", environmentIds: null }),
+    ]);
 
     const lookup = await api.call("GET", tenantPaths.one(tenant.id), { token: creator.token });
     expect(lookup.status).toBe(200);

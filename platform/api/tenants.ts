@@ -1,15 +1,17 @@
 import { randomBytes } from "node:crypto";
 import { Hono } from "hono";
 import { apiErrorMessages } from "#contract/errors";
-import type { RoleName } from "#contract/identity";
+import type { RoleName } from "#contract/permissions";
 import { createTenantRequestSchema, tenantResponseSchema, type Tenant } from "#contract/tenants";
 import type { PlatformConfig } from "../config";
 import type { Database } from "../db/index";
-import { memberships, organizations } from "../db/schema";
+import { organizations } from "../db/schema";
+import { addMember } from "../team/members";
 import { currentUser } from "./auth";
 import { conflictOn } from "./errors";
 import { currentOrganization, type OrganizationAccess, type OrganizationEnv } from "./tenancy";
 import { readJsonBody, sendJson } from "./validation";
+import { permit, signedIn } from "./permissions";
 
 const creatorRole: RoleName = "admin";
 
@@ -18,7 +20,7 @@ function newOrganizationId(): string {
   return `org_${randomBytes(12).toString("base64url")}`;
 }
 
-function toTenant(organization: Omit<OrganizationAccess, "roleName" | "canWrite">): Tenant {
+function toTenant(organization: Omit<OrganizationAccess, "grants">): Tenant {
   return {
     id: organization.tenantId,
     organizationId: organization.organizationId,
@@ -38,7 +40,7 @@ export function tenantRoutes({
 }) {
   const routes = new Hono<OrganizationEnv>();
 
-  routes.post("/tenant", async (c) => {
+  routes.post("/tenant", signedIn(), async (c) => {
     const { tenant } = await readJsonBody(c, createTenantRequestSchema);
     const creator = currentUser(c);
     const created = await db.transaction(async (tx) => {
@@ -60,16 +62,18 @@ export function tenantRoutes({
           approved: organizations.approved,
         });
       if (!organization) return undefined;
-      await tx
-        .insert(memberships)
-        .values({ userId: creator.id, organizationId: organization.organizationId, roleName: creatorRole });
+      await addMember(tx, {
+        userId: creator.id,
+        organizationId: organization.organizationId,
+        grants: [{ role: creatorRole }],
+      });
       return organization;
     });
     if (!created) throw conflictOn("tenant.name", apiErrorMessages.organizationNameTaken);
     return sendJson(c, tenantResponseSchema, { tenant: toTenant(created) }, 201);
   });
 
-  routes.get("/tenant/:tenantId", (c) =>
+  routes.get("/tenant/:tenantId", permit("organization.view"), (c) =>
     sendJson(c, tenantResponseSchema, { tenant: toTenant(currentOrganization(c)) }),
   );
 

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { count, eq } from "drizzle-orm";
 import type { Hono } from "hono";
-import type { RoleName } from "#contract/identity";
+import type { RoleName } from "#contract/permissions";
 import { defaultTerraformConfig, type EngineConfig, type PlatformConfig } from "../config";
 import type { Database } from "../db/index";
 import { ensureRoles } from "../db/seed";
@@ -23,6 +23,7 @@ import type { CloudDriver } from "../engine/driver";
 import { createEngine } from "../engine/engine";
 import { ephemeralSecretCipher } from "../secrets/cipher";
 import { createApiApp } from "./app";
+import { addMember as addMemberTo, type GrantInput } from "../team/members";
 import { createTestTokenIssuer, type TestTokenIssuer } from "./test-tokens";
 
 /**
@@ -131,8 +132,9 @@ export async function openTestApi(
     return organization;
   }
 
-  async function addMember(userId: string, organizationId: string, roleName: RoleName) {
-    await db.insert(memberships).values({ userId, organizationId, roleName });
+  /** Makes the user a member holding `role` on the organization, or the given grants. */
+  async function addMember(userId: string, organizationId: string, role: RoleName | GrantInput[]) {
+    await addMemberTo(db, { userId, organizationId, grants: typeof role === "string" ? [{ role }] : role });
   }
 
   /** A new user with `role` in a new organization. */

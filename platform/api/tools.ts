@@ -16,6 +16,7 @@ import { TerraformUnavailableError, TooManyActiveJobsError, type TerraformJobs }
 import { currentUser, type AuthenticatedEnv } from "./auth";
 import { HttpError, notFound } from "./errors";
 import { readJsonBody, sendJson } from "./validation";
+import { signedIn } from "./permissions";
 
 /**
  * POST /account/initialize-account, POST /v2/tools/generate-terraform and GET /v2/tools/generate-terraform/:jobId.
@@ -25,7 +26,7 @@ import { readJsonBody, sendJson } from "./validation";
 export function toolRoutes({ db, jobs }: { db: Database; jobs: TerraformJobs }) {
   const routes = new Hono<AuthenticatedEnv>();
 
-  routes.post(accountPaths.initialize(), async (c) => {
+  routes.post(accountPaths.initialize(), signedIn(), async (c) => {
     const user = currentUser(c);
     const [created] = await db
       .insert(toolAccounts)
@@ -43,7 +44,7 @@ export function toolRoutes({ db, jobs }: { db: Database; jobs: TerraformJobs }) 
     );
   });
 
-  routes.post(generateTerraformPaths.create(), async (c) => {
+  routes.post(generateTerraformPaths.create(), signedIn(), async (c) => {
     const user = currentUser(c);
     const request = await readJsonBody(c, createCloudConnectionJobRequestSchema);
     const [account] = await db
@@ -77,7 +78,7 @@ export function toolRoutes({ db, jobs }: { db: Database; jobs: TerraformJobs }) 
     }
   });
 
-  routes.get(`${generateTerraformPaths.create()}/:jobId`, async (c) => {
+  routes.get(`${generateTerraformPaths.create()}/:jobId`, signedIn(), async (c) => {
     const job = await jobs.find(currentUser(c).id, c.req.param("jobId"));
     if (!job) throw notFound(toolErrorMessages.jobNotFound);
     return sendJson(c, cloudConnectionJobSchema, job);

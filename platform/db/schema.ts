@@ -3,6 +3,7 @@ import {
   bigserial,
   boolean,
   check,
+  foreignKey,
   index,
   integer,
   jsonb,
@@ -26,6 +27,15 @@ export const organizations = pgTable("organizations", {
   name: text("name").notNull().unique(),
   displayName: text("display_name").notNull(),
   approved: boolean("approved").notNull().default(true),
+  /** This organization's own code to share (SPEC §7 referral). */
+  referralCode: text("referral_code")
+    .notNull()
+    .unique()
+    .default(sql`substr(md5(gen_random_uuid()::text), 1, 10)`),
+  /** The referral code this organization was referred with, recorded once. */
+  referredBy: text("referred_by"),
+  /** How long audit events are kept, in days. */
+  auditRetentionDays: integer("audit_retention_days").notNull().default(365),
   createdAt: createdAt(),
 });
 
@@ -38,11 +48,29 @@ export const users = pgTable("users", {
   createdAt: createdAt(),
 });
 
+/** The built-in roles (reference data); what each may do is the contract's catalogue (contract/permissions.ts). */
 export const roles = pgTable("roles", {
   name: text("name").primaryKey(),
   description: text("description").notNull(),
-  canWrite: boolean("can_write").notNull(),
 });
+
+/** Roles an organization's admins compose from the permission catalogue. */
+export const customRoles = pgTable(
+  "custom_roles",
+  {
+    id: uuid("id")
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    organizationId: text("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    description: text("description").notNull().default(""),
+    permissions: jsonb("permissions").$type<string[]>().notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [uniqueIndex("custom_roles_organization_name").on(table.organizationId, table.name)],
+);
 
 export const memberships = pgTable(
   "memberships",
@@ -53,12 +81,102 @@ export const memberships = pgTable(
     organizationId: text("organization_id")
       .notNull()
       .references(() => organizations.id, { onDelete: "cascade" }),
-    roleName: text("role_name")
-      .notNull()
-      .references(() => roles.name),
+    /** When the member last called the platform in this organization (kept to the minute). */
+    lastActiveAt: timestamp("last_active_at", { withTimezone: true, mode: "date" }),
     createdAt: createdAt(),
   },
   (table) => [primaryKey({ columns: [table.userId, table.organizationId] })],
+);
+
+/**
+ * A role held by a member: a built-in one (`role`) or a custom one, on the whole organization (`environment_ids`
+ * null) or on the listed environments only. A member holds one or several.
+ */
+export const roleGrants = pgTable(
+  "role_grants",
+  {
+    id: uuid("id")
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    organizationId: text("organization_id").notNull(),
+    userId: text("user_id").notNull(),
+    role: text("role").references(() => roles.name),
+    customRoleId: uuid("custom_role_id").references(() => customRoles.id, { onDelete: "cascade" }),
+    environmentIds: jsonb("environment_ids").$type<string[]>(),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    foreignKey({
+      columns: [table.userId, table.organizationId],
+      foreignColumns: [memberships.userId, memberships.organizationId],
+      name: "role_grants_membership",
+    }).onDelete("cascade"),
+    index("role_grants_member").on(table.organizationId, table.userId),
+    check("role_grants_one_role", sql`(${table.role} is null) <> (${table.customRoleId} is null)`),
+  ],
+);
+
+/**
+ * An invitation to join an organization with role grants. Only a hash of its token is kept; a re-sent
+ * invitation gets a new token (the old link dies); accepting or cancelling ends it.
+ */
+export const invitations = pgTable(
+  "invitations",
+  {
+    id: uuid("id")
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    organizationId: text("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    email: text("email").notNull(),
+    tokenHash: text("token_hash").notNull().unique(),
+    /** What the invitee will hold: `[{ role } | { customRoleId }, environmentIds?]`, as role_grants rows. */
+    grants: jsonb("grants")
+      .$type<{ role?: string; customRoleId?: string; environmentIds: string[] | null }[]>()
+      .notNull(),
+    invitedBy: text("invited_by").references(() => users.id, { onDelete: "set null" }),
+    expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date" }).notNull(),
+    sentAt: timestamp("sent_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    acceptedAt: timestamp("accepted_at", { withTimezone: true, mode: "date" }),
+    acceptedBy: text("accepted_by").references(() => users.id, { onDelete: "set null" }),
+    cancelledAt: timestamp("cancelled_at", { withTimezone: true, mode: "date" }),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    uniqueIndex("invitations_open_per_email")
+      .on(table.organizationId, table.email)
+      .where(sql`${table.acceptedAt} is null and ${table.cancelledAt} is null`),
+  ],
+);
+
+/**
+ * Every write through the platform, allowed or refused (SOC2). Append-only: the platform has no update or delete
+ * path for it except the retention purge. No foreign keys: the record outlives what it names.
+ */
+export const auditEvents = pgTable(
+  "audit_events",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    at: timestamp("at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    organizationId: text("organization_id").notNull(),
+    userId: text("user_id"),
+    userEmail: text("user_email"),
+    environmentId: uuid("environment_id"),
+    action: text("action").notNull(),
+    target: text("target"),
+    /** What changed, without secret values. */
+    summary: jsonb("summary").$type<Record<string, unknown>>(),
+    requestId: text("request_id"),
+    address: text("address"),
+    userAgent: text("user_agent"),
+    /** The HTTP status the write was answered with. */
+    status: integer("status").notNull(),
+  },
+  (table) => [
+    index("audit_events_organization_at").on(table.organizationId, table.at),
+    index("audit_events_organization_user_at").on(table.organizationId, table.userId, table.at),
+  ],
 );
 
 export const environments = pgTable(

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
-import type { RoleName } from "#contract/identity";
+import { builtInRoles, roleNames, type RoleName } from "#contract/permissions";
 import {
   defaultServiceConfigs,
   defaultServiceSettings,
@@ -13,16 +13,13 @@ import type { CloudDriver } from "../engine/driver";
 import { createSimulatedDriver } from "../engine/simulated/driver";
 import { storedValue } from "../environments/variables";
 import { hashPassword } from "../identity/passwords";
+import { addMember } from "../team/members";
 import type { SecretCipher } from "../secrets/cipher";
 import { createService } from "../services/services";
 import type { Database } from "./index";
-import { environments, environmentVariables, memberships, organizations, roles, users } from "./schema";
+import { environments, environmentVariables, organizations, roles, users } from "./schema";
 
-export const roleCatalogue: { name: RoleName; description: string; canWrite: boolean }[] = [
-  { name: "admin", description: "Manages the organization, its users and every resource", canWrite: true },
-  { name: "developer", description: "Deploys and operates services", canWrite: true },
-  { name: "read-only", description: "Sees everything, changes nothing", canWrite: false },
-];
+export const roleCatalogue = roleNames.map((name) => ({ name, description: builtInRoles[name].description }));
 
 /** Roles are reference data: present in every database, demo or not. */
 export async function ensureRoles(db: Database) {
@@ -140,15 +137,11 @@ export async function seedDemoData(
     await tx
       .insert(users)
       .values(demoUsers.map(({ id, email, name }) => ({ id, email, name, passwordHash, picture: null })));
-    await tx.insert(memberships).values(
-      demoUsers.flatMap((user) =>
-        user.memberships.map(([organizationId, roleName]) => ({
-          userId: user.id,
-          organizationId,
-          roleName,
-        })),
-      ),
-    );
+    for (const user of demoUsers) {
+      for (const [organizationId, role] of user.memberships) {
+        await addMember(tx, { userId: user.id, organizationId, grants: [{ role }] });
+      }
+    }
     const [acme] = await tx.select().from(organizations).where(eq(organizations.id, "org_acme"));
     if (!acme) throw new Error("Acme Corp was not seeded");
     for (const { name, variables } of demoEnvironments) {

@@ -16,7 +16,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { organizationClaimSchema } from "#contract/identity";
 import { defaultEngineConfig, defaultTerraformConfig, type PlatformConfig } from "../config";
 import type { OpenDatabase } from "../db/index";
-import { memberships, oidcPayloads, organizations } from "../db/schema";
+import { oidcPayloads, organizations } from "../db/schema";
+import { addMember } from "../team/members";
 import { DEMO_PASSWORD, ensureRoles, seedDemoData } from "../db/seed";
 import { ephemeralSecretCipher } from "../secrets/cipher";
 import { openTestDb } from "../db/test-db";
@@ -490,9 +491,11 @@ describe("organizations claim", () => {
     const { body: tokens } = await exchangeCode(await signIn(jar, "dave@example.com", request), request);
     expect((await verifyIdToken(tokens.id_token, request.nonce)).organizations).toEqual([]);
 
-    await database.db
-      .insert(memberships)
-      .values({ userId: "user_dave", organizationId: "org_globex", roleName: "developer" });
+    await addMember(database.db, {
+      userId: "user_dave",
+      organizationId: "org_globex",
+      grants: [{ role: "developer" }],
+    });
     const refreshed = await tokenRequest({
       grant_type: "refresh_token",
       refresh_token: tokens.refresh_token,
