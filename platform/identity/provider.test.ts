@@ -14,7 +14,12 @@ import {
 import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { organizationClaimSchema } from "#contract/identity";
-import { defaultEngineConfig, defaultTerraformConfig, type PlatformConfig } from "../config";
+import {
+  defaultEngineConfig,
+  defaultMailConfig,
+  defaultTerraformConfig,
+  type PlatformConfig,
+} from "../config";
 import type { OpenDatabase } from "../db/index";
 import { memberships, oidcPayloads, organizations } from "../db/schema";
 import { DEMO_PASSWORD, ensureRoles, seedDemoData } from "../db/seed";
@@ -58,6 +63,7 @@ beforeAll(async () => {
     accessTokenTtlSeconds: 600,
     terraform: defaultTerraformConfig,
     engine: defaultEngineConfig,
+    mail: defaultMailConfig,
   };
   identity = await createIdentityProvider({ db: database.db, config });
 });
