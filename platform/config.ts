@@ -1,7 +1,10 @@
 import path from "node:path";
+import addressparser from "nodemailer/lib/addressparser";
 import * as z from "zod";
 
 const url = z.url().transform((value) => value.replace(/\/+$/, ""));
+
+const DEFAULT_MAIL_FROM = "Cloud Console <no-reply@localhost>";
 
 export const terraformScanners = ["demo", "assume-role", "credentials"] as const;
 export type TerraformScanner = (typeof terraformScanners)[number];
@@ -78,6 +81,17 @@ const schema = z.object({
       return keys;
     })
     .optional(),
+  /**
+   * The SMTP server mail goes through, with its credentials: `smtp://user:pass@host:587` (STARTTLS when the
+   * server offers it) or `smtps://user:pass@host:465` (TLS from the start). Unset: no mail is sent.
+   */
+  SMTP_URL: z.url({ protocol: /^smtps?$/, error: "must be an smtp:// or smtps:// URL" }).optional(),
+  /** The sender of every mail, a mailbox such as `Cloud Console <no-reply@example.com>`. */
+  MAIL_FROM: z
+    .string()
+    .trim()
+    .default(DEFAULT_MAIL_FROM)
+    .refine(isMailbox, "must be one address, such as Cloud Console <no-reply@example.com>"),
   /** Multiplies every engine step duration: 1 gives a few seconds per clone step, 0 runs steps back to back. */
   ENGINE_TIME_SCALE: z.coerce.number().min(0).max(1000).default(1),
   /** How often the engine looks for due jobs. */
@@ -88,6 +102,11 @@ const schema = z.object({
     .default("false")
     .transform((value) => value === "true"),
 });
+
+function isMailbox(value: string): boolean {
+  const [mailbox, ...others] = addressparser(value, { flatten: true });
+  return others.length === 0 && /^[^\s@]+@[^\s@]+$/.test(mailbox?.address ?? "");
+}
 
 function isEncryptionKey(key: string): boolean {
   return /^[A-Za-z0-9+/_-]+={0,2}$/.test(key) && Buffer.from(key, "base64").length === 32;
@@ -128,6 +147,15 @@ export const defaultTerraformConfig: TerraformConfig = {
   downloadTtlSeconds: 86_400,
 };
 
+/** Mail delivery (README, "The embedded platform"); platform/mail/mailer.ts sends with it. */
+export type MailConfig = {
+  /** SMTP_URL, credentials included; unset means no mail is sent. Never log it. */
+  smtpUrl?: string;
+  from: string;
+};
+
+export const defaultMailConfig: MailConfig = { from: DEFAULT_MAIL_FROM };
+
 export type PlatformConfig = {
   port: number;
   publicUrl: string;
@@ -145,6 +173,7 @@ export type PlatformConfig = {
   /** PLATFORM_ENCRYPTION_KEY, split; unset means the key generated into the data dir. */
   encryptionKeys?: string[];
   engine: EngineConfig;
+  mail: MailConfig;
 };
 
 /** Reads the platform's configuration from the environment; throws naming every bad variable. */
@@ -187,5 +216,6 @@ export function loadPlatformConfig(env: Record<string, string | undefined> = pro
       pollIntervalMs: value.ENGINE_POLL_INTERVAL_MS,
       failureInjection: value.ENGINE_FAILURE_INJECTION,
     },
+    mail: { smtpUrl: value.SMTP_URL, from: value.MAIL_FROM },
   };
 }

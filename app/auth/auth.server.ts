@@ -15,7 +15,7 @@ import {
   type SessionTokens,
   type SessionUser,
 } from "./session.server";
-import { DiscoveredAuth0Strategy, discover, nonceForState } from "./strategy.server";
+import { DiscoveredAuth0Strategy, SCREEN_HINT, discover, nonceForState } from "./strategy.server";
 
 const STRATEGY = "auth0";
 const STATE_COOKIE = "__auth_state";
@@ -114,13 +114,18 @@ export async function requireUser(request: Request): Promise<SignedInSession> {
   return { session, user, tokens, organizations: session.get("organizations") ?? [] };
 }
 
-/** Starts sign-in: remembers a safe return address and redirects to the identity provider's /authorize. */
-export async function startLogin(request: Request): Promise<never> {
+/**
+ * Starts sign-in: remembers a safe return address and redirects to the identity provider's /authorize, at its
+ * sign-up screen when `screen` is "signup" (Auth0's screen_hint). Either way the user comes back signed in.
+ */
+export async function startLogin(request: Request, { screen }: { screen?: "signup" } = {}): Promise<never> {
   const session = await getSession(request);
   session.set("returnTo", safeReturnTo(new URL(request.url).searchParams.get("returnTo")));
   const { authenticator } = await auth();
+  const url = new URL(request.url);
+  if (screen) url.searchParams.set(SCREEN_HINT, screen);
   try {
-    await authenticator.authenticate(STRATEGY, request);
+    await authenticator.authenticate(STRATEGY, new Request(url, { headers: request.headers }));
   } catch (thrown) {
     if (thrown instanceof Response) {
       thrown.headers.append("Set-Cookie", await commitSession(session));

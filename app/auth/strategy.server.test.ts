@@ -62,6 +62,20 @@ describe("the Auth0 strategy against an https issuer (real Auth0)", () => {
     expect(response.headers.get("Set-Cookie")).toMatch(/^__auth_state:[\w-]+=.+HttpOnly/i);
   });
 
+  it("asks for Auth0's sign-up screen only when the request carries screen_hint=signup", async () => {
+    const paramsOf = async (url: string) => {
+      const response = await redirectOf(createStrategy().authenticate(new Request(url)));
+      return new URL(response.headers.get("Location") ?? "").searchParams;
+    };
+    expect(
+      (await paramsOf("https://console.example/auth/signup?screen_hint=signup")).get("screen_hint"),
+    ).toBe("signup");
+    expect((await paramsOf("https://console.example/auth/login")).has("screen_hint")).toBe(false);
+    expect((await paramsOf("https://console.example/auth/login?screen_hint=other")).has("screen_hint")).toBe(
+      false,
+    );
+  });
+
   it("exchanges the code at the issuer's https token endpoint with the client's credentials and PKCE verifier", async () => {
     const strategy = createStrategy();
     const start = await redirectOf(strategy.authenticate(new Request("https://console.example/auth/login")));

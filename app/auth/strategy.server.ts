@@ -41,6 +41,9 @@ export function nonceForState(state: string, secret: string): string {
   return createHmac("sha256", secret).update(`nonce:${state}`).digest("base64url");
 }
 
+/** Auth0's authorization parameter that picks the Universal Login screen. */
+export const SCREEN_HINT = "screen_hint";
+
 export type DiscoveredAuth0StrategyOptions = Omit<Auth0Strategy.ConstructorOptions, "domain"> & {
   discovery: Discovery;
   nonceSecret: string;
@@ -87,6 +90,9 @@ export class DiscoveredAuth0Strategy<User> extends Auth0Strategy<User> {
     const extended = super.authorizationParams(params, request);
     const state = extended.get("state");
     if (state) extended.set("nonce", nonceForState(state, this.nonceSecret));
+    // Forwarded from the request as the Auth0 strategy forwards `invitation`: Auth0 (and the embedded
+    // provider) then open the sign-up screen instead of the login screen.
+    if (new URL(request.url).searchParams.get(SCREEN_HINT) === "signup") extended.set(SCREEN_HINT, "signup");
     return extended;
   }
 

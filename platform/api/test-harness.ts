@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { count, eq } from "drizzle-orm";
 import type { Hono } from "hono";
 import type { RoleName } from "#contract/permissions";
-import { defaultTerraformConfig, type EngineConfig, type PlatformConfig } from "../config";
+import { defaultMailConfig, defaultTerraformConfig, type EngineConfig, type PlatformConfig } from "../config";
 import type { Database } from "../db/index";
 import { ensureRoles } from "../db/seed";
 import {
@@ -47,6 +47,7 @@ export function testPlatformConfig(overrides: Partial<PlatformConfig> = {}): Pla
     accessTokenTtlSeconds: 3600,
     terraform: defaultTerraformConfig,
     engine: testEngineConfig,
+    mail: defaultMailConfig,
     ...overrides,
   };
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { asc, eq, sql } from "drizzle-orm";
 import { ORGANIZATIONS_CLAIM, type OrganizationClaim } from "#contract/identity";
 import type { Database } from "../db/index";
@@ -60,6 +61,44 @@ export function claimsForScopes(profile: ProfileClaims, scopes: ReadonlySet<stri
   return released;
 }
 
+/** How every e-mail address is compared and stored: sign-in, its attempt limits and sign-up agree. */
+export function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+async function findUserByEmail(db: Database, normalizedEmail: string) {
+  const [user] = await db
+    .select({ id: users.id, passwordHash: users.passwordHash })
+    .from(users)
+    .where(eq(sql`lower(${users.email})`, normalizedEmail))
+    .limit(1);
+  return user;
+}
+
+/**
+ * Creates a user with a password (hashed with scrypt); resolves to the new id, or undefined when the address,
+ * compared as sign-in compares it, already has an account.
+ */
+export async function createAccount(
+  db: Database,
+  { name, email, password }: { name: string; email: string; password: string },
+): Promise<string | undefined> {
+  const normalized = normalizeEmail(email);
+  if (await findUserByEmail(db, normalized)) return undefined;
+  const [created] = await db
+    .insert(users)
+    .values({
+      id: `user_${randomUUID()}`,
+      name,
+      email: normalized,
+      passwordHash: await hashPassword(password),
+    })
+    // Two sign-ups with one address at once: the second finds the first here.
+    .onConflictDoNothing({ target: users.email })
+    .returning({ id: users.id });
+  return created?.id;
+}
+
 let unknownUserHash: Promise<string> | undefined;
 
 /**
@@ -72,14 +111,8 @@ export async function authenticateUser(
   email: string,
   password: string,
 ): Promise<string | undefined> {
-  const normalized = email.trim().toLowerCase();
-  const [user] = normalized
-    ? await db
-        .select({ id: users.id, passwordHash: users.passwordHash })
-        .from(users)
-        .where(eq(sql`lower(${users.email})`, normalized))
-        .limit(1)
-    : [];
+  const normalized = normalizeEmail(email);
+  const user = normalized ? await findUserByEmail(db, normalized) : undefined;
   unknownUserHash ??= hashPassword("not the password of any account");
   const valid = await verifyPassword(password, user?.passwordHash ?? (await unknownUserHash));
   return user && valid ? user.id : undefined;

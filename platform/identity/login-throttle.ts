@@ -1,7 +1,7 @@
 import { and, eq, sql, type SQL } from "drizzle-orm";
 import type { Database } from "../db/index";
 import { loginAttempts } from "../db/schema";
-import { authenticateUser } from "./account";
+import { authenticateUser, normalizeEmail } from "./account";
 
 /** How many failed attempts a key may make: growing delays from `delayAfter`, a lockout at `lockAfter`. */
 export type AttemptLimit = {
@@ -110,7 +110,7 @@ export async function signInWithPassword(
   { email, password, address }: { email: string; password: string; address: string },
   now: () => Date = () => new Date(),
 ): Promise<SignInResult> {
-  const accountKey = email.trim().toLowerCase();
+  const accountKey = normalizeEmail(email);
   const byAddress = await countAttempt(db, "address", address, now());
   if (byAddress.refusedUntil) return { outcome: "throttled", retryAt: byAddress.refusedUntil };
   const byAccount = await countAttempt(db, "account", accountKey, now());
@@ -131,6 +131,22 @@ export async function signInWithPassword(
     .where(and(eq(loginAttempts.kind, "account"), eq(loginAttempts.key, accountKey)));
   await uncountAddress(db, address);
   return { outcome: "signed-in", accountId };
+}
+
+/**
+ * Counts a sign-up against its client address under the same limit and counter as failed sign-ins
+ * (ADDRESS_LIMIT). None is taken back: each either creates an account or learns that an address has one, so one
+ * client address makes at most 100 sign-ups and failed sign-ins together per 15 minutes.
+ */
+export async function limitSignUp(
+  db: Database,
+  address: string,
+  now: () => Date = () => new Date(),
+): Promise<{ outcome: "allowed" } | { outcome: "throttled"; retryAt: Date }> {
+  const counted = await countAttempt(db, "address", address, now());
+  return counted.refusedUntil
+    ? { outcome: "throttled", retryAt: counted.refusedUntil }
+    : { outcome: "allowed" };
 }
 
 /** Whole seconds until `retryAt`, at least 1: the Retry-After header and the page say the same. */

@@ -1,18 +1,28 @@
 import { createHash } from "node:crypto";
 import type { ServerResponse } from "node:http";
+import { PASSWORD_POLICY, type SignUpErrors } from "./sign-up";
 
 export const PRODUCT_NAME = "Cloud Console";
 export const WRONG_CREDENTIALS_MESSAGE = "Wrong email or password.";
 export const SIGNED_OUT_TITLE = "You have been signed out";
 
+export const EMAIL_TAKEN_MESSAGE = "An account with this email already exists.";
+
+function waitOf(seconds: number): string {
+  const minutes = Math.ceil(seconds / 60);
+  return seconds < 60
+    ? `${seconds} second${seconds === 1 ? "" : "s"}`
+    : `${minutes} minute${minutes === 1 ? "" : "s"}`;
+}
+
 /** What the login page says while too many failed attempts keep sign-in locked for `seconds` more. */
 export function signInLockedMessage(seconds: number): string {
-  const minutes = Math.ceil(seconds / 60);
-  const wait =
-    seconds < 60
-      ? `${seconds} second${seconds === 1 ? "" : "s"}`
-      : `${minutes} minute${minutes === 1 ? "" : "s"}`;
-  return `Sign-in is temporarily locked after too many failed attempts. Try again in ${wait}.`;
+  return `Sign-in is temporarily locked after too many failed attempts. Try again in ${waitOf(seconds)}.`;
+}
+
+/** What the sign-up page says while the client address has used up its attempts for `seconds` more. */
+export function signUpLockedMessage(seconds: number): string {
+  return `Too many sign-ups and sign-in attempts from your network. Try again in ${waitOf(seconds)}.`;
 }
 
 const STYLE = `
@@ -23,6 +33,11 @@ main { width: min(22rem, calc(100vw - 2rem)); padding: 2rem; background: #fff; b
 h1 { margin: 0 0 0.25rem; font-size: 1.5rem; }
 p { margin: 0 0 1.25rem; line-height: 1.5; }
 .error { padding: 0.75rem; border-radius: 4px; background: #fff5f5; color: #c92a2a; border: 1px solid #ffc9c9; }
+.field-error, .hint { margin: -0.75rem 0 1rem; font-size: 0.875rem; }
+.field-error { color: #c92a2a; }
+.hint { color: #495057; }
+.switch { margin: 1.25rem 0 0; text-align: center; font-size: 0.875rem; }
+a { color: #1971c2; }
 label { display: block; margin-bottom: 0.25rem; font-weight: 600; font-size: 0.875rem; }
 input { box-sizing: border-box; width: 100%; margin-bottom: 1rem; padding: 0.6rem 0.75rem; font: inherit;
   border: 1px solid #adb5bd; border-radius: 4px; }
@@ -30,7 +45,7 @@ input[aria-invalid="true"] { border-color: #c92a2a; }
 button { width: 100%; padding: 0.7rem; font: inherit; font-weight: 600; color: #fff; background: #1c7ed6;
   border: 0; border-radius: 4px; cursor: pointer; }
 button:hover { background: #1971c2; }
-input:focus-visible, button:focus-visible { outline: 3px solid #74c0fc; outline-offset: 2px; }
+input:focus-visible, button:focus-visible, a:focus-visible { outline: 3px solid #74c0fc; outline-offset: 2px; }
 `;
 
 const STYLE_HASH = createHash("sha256").update(STYLE).digest("base64");
@@ -62,10 +77,12 @@ ${content}
 
 export function renderLoginPage({
   action,
+  signUpHref,
   email,
   error,
 }: {
   action: string;
+  signUpHref: string;
   email: string;
   error?: string;
 }): string {
@@ -84,7 +101,95 @@ ${error ? `<p class="error" id="login-error" role="alert">${escapeHtml(error)}</
 <label for="password">Password</label>
 <input id="password" name="password" type="password" autocomplete="current-password" required${invalid}${focusPassword}>
 <button type="submit">Sign in</button>
-</form>`,
+</form>
+<p class="switch">New to ${PRODUCT_NAME}? <a href="${escapeHtml(signUpHref)}">Create an account</a></p>`,
+  );
+}
+
+/** An input with its label and, when it has one, its error below it, tied together for screen readers. */
+function field({
+  id,
+  label,
+  type,
+  autocomplete,
+  value,
+  error,
+  errorHtml,
+  hint,
+  autofocus,
+}: {
+  id: string;
+  label: string;
+  type: string;
+  autocomplete: string;
+  value?: string;
+  error?: string;
+  /** An error that carries markup of its own (a link); already escaped. */
+  errorHtml?: string;
+  hint?: string;
+  autofocus: boolean;
+}): string {
+  const message = errorHtml ?? (error ? escapeHtml(error) : undefined);
+  const describedBy = [hint ? `${id}-hint` : "", message ? `${id}-error` : ""].filter(Boolean).join(" ");
+  const attributes = [
+    `id="${id}" name="${id}" type="${type}" autocomplete="${autocomplete}" required`,
+    value === undefined ? "" : `value="${escapeHtml(value)}"`,
+    message ? 'aria-invalid="true"' : "",
+    describedBy ? `aria-describedby="${describedBy}"` : "",
+    autofocus ? "autofocus" : "",
+  ].filter(Boolean);
+  return [
+    `<label for="${id}">${escapeHtml(label)}</label>`,
+    `<input ${attributes.join(" ")}>`,
+    hint ? `<p class="hint" id="${id}-hint">${escapeHtml(hint)}</p>` : "",
+    message ? `<p class="field-error" id="${id}-error">${message}</p>` : "",
+  ]
+    .filter(Boolean)
+    .join("\n");
+}
+
+/**
+ * The sign-up form: what was typed comes back except the password, each error sits under its field, and an
+ * address that already has an account gets a link to sign in instead.
+ */
+export function renderSignUpPage({
+  action,
+  signInHref,
+  values,
+  errors = {},
+  emailTaken = false,
+  error,
+}: {
+  action: string;
+  signInHref: string;
+  values: { name: string; email: string };
+  errors?: SignUpErrors;
+  emailTaken?: boolean;
+  /** A message about the whole form (too many attempts). */
+  error?: string;
+}): string {
+  const emailTakenHtml = emailTaken
+    ? `${escapeHtml(EMAIL_TAKEN_MESSAGE)} <a href="${escapeHtml(signInHref)}">Sign in</a>`
+    : undefined;
+  const invalid = {
+    name: Boolean(errors.name),
+    email: Boolean(errors.email || emailTaken),
+    password: Boolean(errors.password),
+  };
+  // Focus goes to the first field to fix, or to the first one on a fresh page.
+  const focus = (["name", "email", "password"] as const).find((name) => invalid[name]) ?? "name";
+  return layout(
+    "Create an account",
+    `<h1>${PRODUCT_NAME}</h1>
+<p>Create your account.</p>
+${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ""}
+<form method="post" action="${escapeHtml(action)}">
+${field({ id: "name", label: "Name", type: "text", autocomplete: "name", value: values.name, error: errors.name, autofocus: focus === "name" })}
+${field({ id: "email", label: "Email", type: "email", autocomplete: "email", value: values.email, error: errors.email, errorHtml: emailTakenHtml, autofocus: focus === "email" })}
+${field({ id: "password", label: "Password", type: "password", autocomplete: "new-password", error: errors.password, hint: PASSWORD_POLICY, autofocus: focus === "password" })}
+<button type="submit">Create account</button>
+</form>
+<p class="switch">Already have an account? <a href="${escapeHtml(signInHref)}">Sign in</a></p>`,
   );
 }
 

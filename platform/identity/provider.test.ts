@@ -11,17 +11,24 @@ import {
   generateCodeVerifier,
   generateState,
 } from "arctic";
+import { eq } from "drizzle-orm";
 import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { organizationClaimSchema } from "#contract/identity";
-import { defaultEngineConfig, defaultTerraformConfig, type PlatformConfig } from "../config";
+import {
+  defaultEngineConfig,
+  defaultMailConfig,
+  defaultTerraformConfig,
+  type PlatformConfig,
+} from "../config";
 import type { OpenDatabase } from "../db/index";
-import { oidcPayloads, organizations } from "../db/schema";
+import { oidcPayloads, organizations, users } from "../db/schema";
 import { addMember } from "../team/members";
 import { DEMO_PASSWORD, ensureRoles, seedDemoData } from "../db/seed";
 import { ephemeralSecretCipher } from "../secrets/cipher";
 import { openTestDb } from "../db/test-db";
 import { createPayloadAdapter, purgeExpiredPayloads, revokeGrant } from "./adapter";
+import { verifyPassword } from "./passwords";
 import { createIdentityProvider, type IdentityProvider } from "./provider";
 
 const CLIENT_ID = "cloud-console";
@@ -59,6 +66,7 @@ beforeAll(async () => {
     accessTokenTtlSeconds: 600,
     terraform: defaultTerraformConfig,
     engine: defaultEngineConfig,
+    mail: defaultMailConfig,
   };
   identity = await createIdentityProvider({ db: database.db, config });
 });
@@ -441,6 +449,167 @@ describe("sign-in with the authorization code flow", () => {
       expect(response.status).toBe(200);
       expect(await response.text()).toContain("You have been signed out");
     }
+  });
+});
+
+describe("self-service sign-up", () => {
+  const PASSWORD = "correct horse battery staple";
+
+  /** The form's action and the hrefs of its links, read from a page's HTML. */
+  function formAction(html: string): string {
+    const action = /<form method="post" action="([^"]+)"/.exec(html)?.[1];
+    if (!action) throw new Error("no form on the page");
+    return action;
+  }
+
+  function linkHref(html: string, text: string): string {
+    const href = new RegExp(`<a href="([^"]+)">${text}</a>`).exec(html)?.[1];
+    if (!href) throw new Error(`no link "${text}" on the page`);
+    return href;
+  }
+
+  /** Opens the sign-up page of a new authorization request through the login page's link. */
+  async function openSignUpPage(jar: CookieJar, request = authorizationRequest()) {
+    const loginPage = await follow(jar, await browse(jar, request.url));
+    const signUpPage = await browse(jar, linkHref(await loginPage.text(), "Create an account"));
+    return { request, page: signUpPage, html: await signUpPage.text() };
+  }
+
+  async function usersWithEmail(email: string) {
+    return database.db.select().from(users).where(eq(users.email, email));
+  }
+
+  it("is linked from the login page and served with a strict content security policy, labels and the policy", async () => {
+    const jar = new CookieJar();
+    const { page, html } = await openSignUpPage(jar);
+    expect(page.status).toBe(200);
+    expect(new URL(page.url).pathname).toMatch(/^\/interaction\/[\w-]+\/signup$/);
+    const csp = page.headers.get("content-security-policy") ?? "";
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).not.toContain("unsafe-inline");
+    expect(csp).toContain(`form-action 'self' ${APP_URL}`);
+    expect(html).toContain('<label for="name">Name</label>');
+    expect(html).toContain('<label for="email">Email</label>');
+    expect(html).toContain('<label for="password">Password</label>');
+    expect(html).toContain('autocomplete="new-password"');
+    expect(html).toContain(
+      '<p class="hint" id="password-hint">12 to 128 characters, not containing the part of your email before the @.</p>',
+    );
+    expect(html).toContain('<button type="submit">Create account</button>');
+    expect(html).not.toContain("<script");
+    expect(formAction(html)).toBe(new URL(page.url).pathname);
+
+    const back = await browse(jar, linkHref(html, "Sign in"));
+    expect(back.status).toBe(200);
+    expect(await back.text()).toContain('<button type="submit">Sign in</button>');
+  });
+
+  it("opens directly when the authorization request carries screen_hint=signup", async () => {
+    const jar = new CookieJar();
+    const page = await follow(jar, await browse(jar, authorizationRequest({ screen_hint: "signup" }).url));
+    expect(page.status).toBe(200);
+    expect(new URL(page.url).pathname).toMatch(/^\/interaction\/[\w-]+$/);
+    const html = await page.text();
+    expect(html).toContain('<button type="submit">Create account</button>');
+    expect(html).toContain(">Sign in</a>");
+  });
+
+  it("says exactly which rule a field breaks, keeps what was typed except the password, and stores nothing", async () => {
+    const jar = new CookieJar();
+    const { html } = await openSignUpPage(jar);
+    const action = formAction(html);
+    const name = 'Grace "Amazing" Hopper';
+    const email = "grace.hopper@example.com";
+    const attempts: [Record<string, string>, string][] = [
+      [{ password: "short-pass" }, "Password must be at least 12 characters; this one has 10."],
+      [{ password: "x".repeat(129) }, "Password must be at most 128 characters; this one has 129."],
+      [
+        { password: "Grace.Hopper-1906!" },
+        "Password must not contain “grace.hopper”, the part of your email before the @.",
+      ],
+      [{ password: "" }, "Password is a required field"],
+    ];
+    for (const [fields, message] of attempts) {
+      const rejected = await postForm(jar, action, { name, email, ...fields });
+      expect(rejected.status).toBe(400);
+      expect(rejected.headers.get("content-security-policy")).toContain("default-src 'none'");
+      const page = await rejected.text();
+      expect(page).toContain(`<p class="field-error" id="password-error">${message}</p>`);
+      expect(page).toContain('aria-describedby="password-hint password-error"');
+      expect(page).toContain('value="Grace &quot;Amazing&quot; Hopper"');
+      expect(page).toContain(`value="${email}"`);
+      if (fields.password) expect(page).not.toContain(fields.password);
+    }
+
+    const blank = await postForm(jar, action, { name: "  ", email: "not-an-address", password: PASSWORD });
+    expect(blank.status).toBe(400);
+    const page = await blank.text();
+    expect(page).toContain('<p class="field-error" id="name-error">Name is a required field</p>');
+    expect(page).toContain(
+      '<p class="field-error" id="email-error">Email must be an address such as ada@example.com</p>',
+    );
+    expect(page).not.toContain('id="password-error"');
+    expect(await usersWithEmail(email)).toEqual([]);
+  });
+
+  it("tells an address that already has an account so, with a link to sign in", async () => {
+    const jar = new CookieJar();
+    const { html } = await openSignUpPage(jar);
+    const taken = await postForm(jar, formAction(html), {
+      name: "Someone Else",
+      email: "  Ada@Example.COM ",
+      password: PASSWORD,
+    });
+    expect(taken.status).toBe(409);
+    const page = await taken.text();
+    expect(page).toMatch(
+      /<p class="field-error" id="email-error">An account with this email already exists\. <a href="\/interaction\/[\w-]+\/login">Sign in<\/a><\/p>/,
+    );
+    expect(page).toContain('value="Someone Else"');
+    const ada = await usersWithEmail("ada@example.com");
+    expect(ada.map((user) => user.name)).toEqual(["Ada Lovelace"]);
+  });
+
+  it("creates the account and finishes as a sign-in: the code yields tokens for the new user", async () => {
+    const jar = new CookieJar();
+    const { request, html } = await openSignUpPage(jar);
+    const signedUp = await postForm(jar, formAction(html), {
+      name: " Grace Hopper ",
+      email: " Grace.Hopper@Example.com",
+      password: PASSWORD,
+    });
+    const code = codeFrom(await follow(jar, signedUp), request);
+    const exchanged = await exchangeCode(code, request);
+    expect(exchanged.status).toBe(200);
+    expect(exchanged.body.refresh_token).toEqual(expect.any(String));
+
+    const claims = await verifyIdToken(exchanged.body.id_token, request.nonce);
+    expect(claims).toMatchObject({
+      name: "Grace Hopper",
+      email: "grace.hopper@example.com",
+      organizations: [],
+    });
+    const [stored] = await usersWithEmail("grace.hopper@example.com");
+    expect(claims.sub).toBe(stored?.id);
+    expect(stored?.passwordHash).toMatch(/^scrypt\$/);
+    expect(await verifyPassword(PASSWORD, stored?.passwordHash ?? "")).toBe(true);
+    const { payload } = await jwtVerify(exchanged.body.access_token, remoteJwks(), {
+      issuer: config.issuer,
+      audience: config.audience,
+    });
+    expect(payload.sub).toBe(stored?.id);
+
+    // The new password signs in through the login page like any other.
+    const again = authorizationRequest();
+    const other = new CookieJar();
+    const page = await follow(other, await browse(other, again.url));
+    const signedIn = await postForm(other, formAction(await page.text()), {
+      email: "grace.hopper@example.com",
+      password: PASSWORD,
+    });
+    const secondCode = codeFrom(await follow(other, signedIn), again);
+    const second = await exchangeCode(secondCode, again);
+    expect((await verifyIdToken(second.body.id_token, again.nonce)).sub).toBe(stored?.id);
   });
 });
 

@@ -8,7 +8,7 @@ import { claimsByScope, findProfileClaims } from "./account";
 import { createPayloadAdapter, purgeExpiredPayloads } from "./adapter";
 import { FIRST_PARTY_SCOPES, grantFirstPartyAccess } from "./first-party-grant";
 import { BodyTooLargeError, mediaType, sendJson } from "./http";
-import { createInteractionHandler, interactionPath, interactionUidOf } from "./interactions";
+import { createInteractionHandler, interactionPath, interactionRouteOf } from "./interactions";
 import { jsonTokenRequestAsForm } from "./json-token-request";
 import { loadOrCreateIdentityKeys } from "./keys";
 import { createLogoutHandler } from "./logout";
@@ -78,6 +78,8 @@ export async function createIdentityProvider({
           throw new errors.AccessDenied(`Service not found: ${value}`);
         }
       },
+      // Auth0's Universal Login opens its sign-up screen for screen_hint=signup; so does the interaction page.
+      screen_hint: null,
     },
     // Only what the app uses: the code flow, with the client secret in a Basic header.
     responseTypes: ["code"],
@@ -181,8 +183,8 @@ export async function createIdentityProvider({
 
   async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? "/", config.issuer);
-    const interactionUid = interactionUidOf(url.pathname);
-    if (interactionUid) return interaction(req, res, interactionUid);
+    const interactionRoute = interactionRouteOf(url.pathname);
+    if (interactionRoute) return interaction(req, res, interactionRoute);
     if (url.pathname === "/v2/logout" && req.method === "GET") return logout(req, res, url);
     if (url.pathname === "/userinfo") return userinfo(req, res);
     if (url.pathname === "/oauth/token" && req.method === "POST" && mediaType(req) === "application/json") {
