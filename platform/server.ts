@@ -6,6 +6,7 @@ import { createFilesApp } from "./api/files";
 import type { PlatformConfig } from "./config";
 import { openDb } from "./db/index";
 import { prepareDatabase } from "./db/prepare";
+import { startAuditRetention } from "./audit/retention";
 import { createEngine } from "./engine/engine";
 import { createIdentityProvider } from "./identity/provider";
 import { secretCipherFor } from "./secrets/cipher";
@@ -26,6 +27,7 @@ export async function startPlatform(config: PlatformConfig): Promise<RunningPlat
   // Started before the server listens: jobs a previous process left unfinished resume right away.
   const engine = createEngine({ db: database.db, config, secrets });
   engine.runner.start();
+  const auditRetention = startAuditRetention({ db: database.db });
 
   const identity = await createIdentityProvider({ db: database.db, config });
   const terraformJobs = createTerraformJobs({ db: database.db, config });
@@ -55,6 +57,7 @@ export async function startPlatform(config: PlatformConfig): Promise<RunningPlat
       server.closeAllConnections();
       await terraformJobs.close();
       await engine.runner.stop();
+      await auditRetention.stop();
       await database.close();
     },
   };

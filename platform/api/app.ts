@@ -16,6 +16,8 @@ import { handleError, handleNotFound } from "./errors";
 import { featureFlagRoutes } from "./feature-flags";
 import { healthRoutes } from "./health";
 import { resourceTelemetryRoutes } from "./resource-telemetry";
+import { recordWrites } from "../audit/record";
+import { auditRoutes } from "./audit";
 import { apiSecurityHeaders } from "./security-headers";
 import { tenantRoutes } from "./tenants";
 import { serviceRoutes } from "./services";
@@ -57,6 +59,8 @@ export function createApiApp(deps: ApiDependencies): Hono {
   app.route("/", healthRoutes());
 
   app.use(authenticate(deps));
+  // Around the organization guard, so refused writes (non-members, missing permissions) are recorded too.
+  app.use(recordWrites({ db: deps.db }));
   app.use("/tenant/:tenantId/*", requireOrganizationAccess(deps.db));
   app.use("/v2/organizations/:tenantId/*", requireOrganizationAccess(deps.db));
   app.use(requireUser(deps.db));
@@ -79,6 +83,7 @@ export function createApiApp(deps: ApiDependencies): Hono {
   app.route("/v2/organizations/:tenantId/environments/:environmentId", environmentNeighbourRoutes(deps));
   app.route("/tenant/:tenantId/workspace", cloningRoutes({ db: deps.db, engine }));
   app.route("/v2/organizations/:tenantId", userRoutes({ db: deps.db }));
+  app.route("/v2/organizations/:tenantId", auditRoutes({ db: deps.db }));
   app.route("/", toolRoutes({ db: deps.db, jobs: deps.terraformJobs ?? createTerraformJobs(deps) }));
   return app;
 }

@@ -1,0 +1,136 @@
+import { and, desc, eq, gte, lte, sql, type SQL } from "drizzle-orm";
+import {
+  RECENT_MEMBER_ACTIONS,
+  auditCsvColumns,
+  type AuditEvent,
+  type AuditEventList,
+  type AuditFilter,
+} from "#contract/audit";
+import type { Database } from "../db/index";
+import { auditEvents, environments } from "../db/schema";
+
+type ParsedFilter = Omit<AuditFilter, never>;
+
+/** The organization's events the filters match (`to` included); another organization's never match. */
+function conditionsOf(organizationId: string, filter: ParsedFilter): SQL | undefined {
+  return and(
+    eq(auditEvents.organizationId, organizationId),
+    filter.userId ? eq(auditEvents.userId, filter.userId) : undefined,
+    filter.action ? eq(auditEvents.action, filter.action) : undefined,
+    filter.environmentId ? eq(auditEvents.environmentId, filter.environmentId) : undefined,
+    filter.from ? gte(auditEvents.at, new Date(filter.from)) : undefined,
+    filter.to ? lte(auditEvents.at, new Date(filter.to)) : undefined,
+  );
+}
+
+const eventColumns = {
+  id: auditEvents.id,
+  at: auditEvents.at,
+  userId: auditEvents.userId,
+  userEmail: auditEvents.userEmail,
+  environmentId: auditEvents.environmentId,
+  environmentName: environments.name,
+  action: auditEvents.action,
+  target: auditEvents.target,
+  summary: auditEvents.summary,
+  requestId: auditEvents.requestId,
+  address: auditEvents.address,
+  userAgent: auditEvents.userAgent,
+  status: auditEvents.status,
+};
+
+type EventRow = { id: number; at: Date } & Omit<AuditEvent, "id" | "at">;
+
+function toEvent(row: EventRow): AuditEvent {
+  return { ...row, id: String(row.id), at: row.at.toISOString() };
+}
+
+function selectEvents(db: Database, where: SQL | undefined) {
+  return db
+    .select(eventColumns)
+    .from(auditEvents)
+    .leftJoin(environments, eq(environments.id, auditEvents.environmentId))
+    .where(where)
+    .orderBy(desc(auditEvents.at), desc(auditEvents.id));
+}
+
+/** One page of the filtered events, newest first, with how many match in all. */
+export async function listAuditEvents(
+  db: Database,
+  organizationId: string,
+  { page, pageSize, ...filter }: ParsedFilter & { page: number; pageSize: number },
+): Promise<AuditEventList> {
+  const where = conditionsOf(organizationId, filter);
+  const [rows, [counted]] = await Promise.all([
+    selectEvents(db, where)
+      .limit(pageSize)
+      .offset((page - 1) * pageSize),
+    db
+      .select({ total: sql<number>`count(*)::int` })
+      .from(auditEvents)
+      .where(where),
+  ]);
+  return { events: rows.map(toEvent), page, pageSize, total: counted?.total ?? 0 };
+}
+
+/** A member's latest actions in the organization, for their page (/settings/users/{id}). */
+export async function recentActionsOf(db: Database, organizationId: string, userId: string) {
+  const list = await listAuditEvents(db, organizationId, {
+    userId,
+    page: 1,
+    pageSize: RECENT_MEMBER_ACTIONS,
+  });
+  return list.events;
+}
+
+const EXPORT_BATCH = 500;
+
+/**
+ * The filtered events as CSV, newest first, read in batches (keyset on time and id) so an export of a long
+ * history is streamed rather than held in memory.
+ */
+export async function* auditEventsCsv(
+  db: Database,
+  organizationId: string,
+  filter: ParsedFilter,
+): AsyncGenerator<string> {
+  yield csvLine(auditCsvColumns);
+  let after: { at: Date; id: number } | null = null;
+  for (;;) {
+    const rows: EventRow[] = await selectEvents(
+      db,
+      and(
+        conditionsOf(organizationId, filter),
+        after
+          ? sql`(${auditEvents.at}, ${auditEvents.id}) < (${after.at.toISOString()}::timestamptz, ${after.id})`
+          : undefined,
+      ),
+    ).limit(EXPORT_BATCH);
+    for (const row of rows) {
+      const event = toEvent(row);
+      yield csvLine(
+        auditCsvColumns.map((column) =>
+          column === "summary" ? (event.summary ? JSON.stringify(event.summary) : "") : event[column],
+        ),
+      );
+    }
+    const last = rows.at(-1);
+    if (!last || rows.length < EXPORT_BATCH) return;
+    after = { at: last.at, id: last.id };
+  }
+}
+
+function csvLine(cells: readonly (string | number | null)[]): string {
+  return `${cells.map(csvCell).join(",")}\r\n`;
+}
+
+/**
+ * One CSV cell (RFC 4180): quoted when it holds a comma, quote or line break. A text starting with = + - @ (or a
+ * tab or carriage return) gets a leading ' so a spreadsheet shows it rather than running it as a formula.
+ */
+export function csvCell(value: string | number | null): string {
+  if (value === null) return "";
+  if (typeof value === "number") return String(value);
+  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
+}
