@@ -118,6 +118,8 @@ export const auditEventListSchema = z.object({
   pageSize: z.number().int(),
   /** How many events match the filters. */
   total: z.number().int().nonnegative(),
+  /** Everyone the organization's log names, by e-mail: the choices of the member filter. */
+  people: z.array(z.object({ userId: z.string(), userEmail: z.string() })),
 });
 export type AuditEventList = z.infer<typeof auditEventListSchema>;
 

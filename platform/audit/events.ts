@@ -1,18 +1,10 @@
-import { and, desc, eq, gte, lte, sql, type SQL } from "drizzle-orm";
-import {
-  RECENT_MEMBER_ACTIONS,
-  auditCsvColumns,
-  type AuditEvent,
-  type AuditEventList,
-  type AuditFilter,
-} from "#contract/audit";
+import { and, desc, eq, gte, isNotNull, lte, sql, type SQL } from "drizzle-orm";
+import { auditCsvColumns, type AuditEvent, type AuditEventList, type AuditFilter } from "#contract/audit";
 import type { Database } from "../db/index";
 import { auditEvents, environments } from "../db/schema";
 
-type ParsedFilter = Omit<AuditFilter, never>;
-
 /** The organization's events the filters match (`to` included); another organization's never match. */
-function conditionsOf(organizationId: string, filter: ParsedFilter): SQL | undefined {
+function conditionsOf(organizationId: string, filter: AuditFilter): SQL | undefined {
   return and(
     eq(auditEvents.organizationId, organizationId),
     filter.userId ? eq(auditEvents.userId, filter.userId) : undefined,
@@ -58,10 +50,10 @@ function selectEvents(db: Database, where: SQL | undefined) {
 export async function listAuditEvents(
   db: Database,
   organizationId: string,
-  { page, pageSize, ...filter }: ParsedFilter & { page: number; pageSize: number },
+  { page, pageSize, ...filter }: AuditFilter & { page: number; pageSize: number },
 ): Promise<AuditEventList> {
   const where = conditionsOf(organizationId, filter);
-  const [rows, [counted]] = await Promise.all([
+  const [rows, [counted], people] = await Promise.all([
     selectEvents(db, where)
       .limit(pageSize)
       .offset((page - 1) * pageSize),
@@ -69,18 +61,21 @@ export async function listAuditEvents(
       .select({ total: sql<number>`count(*)::int` })
       .from(auditEvents)
       .where(where),
+    peopleOf(db, organizationId),
   ]);
-  return { events: rows.map(toEvent), page, pageSize, total: counted?.total ?? 0 };
+  return { events: rows.map(toEvent), page, pageSize, total: counted?.total ?? 0, people };
 }
 
-/** A member's latest actions in the organization, for their page (/settings/users/{id}). */
-export async function recentActionsOf(db: Database, organizationId: string, userId: string) {
-  const list = await listAuditEvents(db, organizationId, {
-    userId,
-    page: 1,
-    pageSize: RECENT_MEMBER_ACTIONS,
-  });
-  return list.events;
+/** Everyone the organization's log names (members past and present, refused outsiders), by e-mail. */
+async function peopleOf(db: Database, organizationId: string) {
+  const rows = await db
+    .selectDistinct({ userId: auditEvents.userId, userEmail: auditEvents.userEmail })
+    .from(auditEvents)
+    .where(and(eq(auditEvents.organizationId, organizationId), isNotNull(auditEvents.userId)))
+    .orderBy(auditEvents.userEmail);
+  return rows.flatMap(({ userId, userEmail }) =>
+    userId ? [{ userId, userEmail: userEmail ?? userId }] : [],
+  );
 }
 
 const EXPORT_BATCH = 500;
@@ -92,7 +87,7 @@ const EXPORT_BATCH = 500;
 export async function* auditEventsCsv(
   db: Database,
   organizationId: string,
-  filter: ParsedFilter,
+  filter: AuditFilter,
 ): AsyncGenerator<string> {
   yield csvLine(auditCsvColumns);
   let after: { at: Date; id: number } | null = null;

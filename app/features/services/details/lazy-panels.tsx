@@ -8,7 +8,7 @@ import { Center, Loader } from "@mantine/core";
 import { lazy, Suspense, type ComponentProps } from "react";
 
 /** Resolves once the style sheet is in the document and loaded, so a tab never shows unstyled. */
-function loadStyleSheet(href: string): Promise<void> {
+export function loadStyleSheet(href: string): Promise<void> {
   if (typeof document === "undefined") return Promise.resolve();
   if (document.querySelector(`link[rel="stylesheet"][href="${href}"]`)) return Promise.resolve();
   return new Promise((resolve) => {
