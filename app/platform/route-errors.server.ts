@@ -10,7 +10,7 @@ export type RouteErrorBody = { message: string; code?: string };
  * restricted-access message, anything else → the error page carrying `code` (for example KE-WK-001). A schema
  * mismatch keeps its own code, KE-API-501. Thrown responses (redirects to sign-in) pass through.
  */
-export function throwRouteError(error: unknown, code: string, headers?: Headers): never {
+export function throwRouteError(error: unknown, code: string | undefined, headers?: Headers): never {
   if (error instanceof Response || !isPlatformError(error)) throw error;
   if (error.status === 404) throw redirect("/404", { headers });
   if (error.status === 401) throw redirect("/401", { headers });

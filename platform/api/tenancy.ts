@@ -1,4 +1,4 @@
-import { and, eq, sql, type SQL } from "drizzle-orm";
+import { and, eq, isNull, lt, or, sql, type SQL } from "drizzle-orm";
 import type { Context, MiddlewareHandler } from "hono";
 import * as z from "zod";
 import { builtInRoles, type ResolvedGrant, type RoleName } from "#contract/permissions";
@@ -119,6 +119,7 @@ async function resolveCallerAndAccess(db: Database, claims: AccessTokenClaims, t
       displayName: organizations.displayName,
       approved: organizations.approved,
       member: memberships.userId,
+      lastActiveAt: memberships.lastActiveAt,
       grants: grantsOf(organizations.id, users.id),
     })
     .from(users)
@@ -142,6 +143,7 @@ async function resolveCallerAndAccess(db: Database, claims: AccessTokenClaims, t
     throw forbiddenOrganization();
   }
   if (!approved) throw tenantApprovalRequired();
+  await recordActivity(db, { userId: row.id, organizationId, lastActiveAt: row.lastActiveAt });
   return {
     user: { id: row.id, email: row.email, name: row.userName },
     access: {
@@ -153,6 +155,36 @@ async function resolveCallerAndAccess(db: Database, claims: AccessTokenClaims, t
       grants: resolveGrants(row.grants),
     },
   };
+}
+
+/** Members' last activity is kept to the minute, so at most one write per member and minute. */
+export const ACTIVITY_RESOLUTION_MS = 60_000;
+
+/**
+ * Moves the member's `last_active_at` on when the value the access query loaded is a minute old (or unset); the
+ * update's own condition keeps concurrent requests from writing it twice.
+ */
+async function recordActivity(
+  db: Database,
+  {
+    userId,
+    organizationId,
+    lastActiveAt,
+  }: { userId: string; organizationId: string; lastActiveAt: Date | null },
+) {
+  const now = new Date();
+  if (lastActiveAt && now.getTime() - lastActiveAt.getTime() < ACTIVITY_RESOLUTION_MS) return;
+  const staleBefore = new Date(now.getTime() - ACTIVITY_RESOLUTION_MS);
+  await db
+    .update(memberships)
+    .set({ lastActiveAt: now })
+    .where(
+      and(
+        eq(memberships.userId, userId),
+        eq(memberships.organizationId, organizationId),
+        or(isNull(memberships.lastActiveAt), lt(memberships.lastActiveAt, staleBefore)),
+      ),
+    );
 }
 
 /** The organization checked by `requireOrganizationAccess`, failing closed if a route was mounted outside it. */

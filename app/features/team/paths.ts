@@ -1,0 +1,9 @@
+/** The app's own addresses of the team pages (SPEC §2.2 Users). */
+export const teamPagePaths = {
+  members: "/settings/users",
+  /** Inviting people (the invitations' page). */
+  invite: "/settings/users/new",
+  member: (userId: string) => `/settings/users/${encodeURIComponent(userId)}`,
+  editMember: (userId: string) => `/settings/users/${encodeURIComponent(userId)}/edit`,
+  organizationOverview: "/settings/users/organization-overview",
+};
