@@ -10,6 +10,9 @@ export const invitationPaths = {
   v1: (tenantId: string) => `${organization(tenantId)}/users/invites`,
   /** GET (optional ?email=), POST several addresses with grants, DELETE ?email= cancels the open invitation. */
   list: (tenantId: string) => `${organization(tenantId)}/users/v2/invites`,
+  /** DELETE: cancels the address's open invitation. */
+  cancel: (tenantId: string, email: string) =>
+    `${organization(tenantId)}/users/v2/invites?${new URLSearchParams({ email })}`,
   /** POST { email }: a new link and expiry for the open invitation; the old link dies. */
   reinvite: (tenantId: string) => `${organization(tenantId)}/users/v2/invites/reinvite`,
   /** POST { token }: what the invitation's holder may know before joining (signed in as the invited address). */
