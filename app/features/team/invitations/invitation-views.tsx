@@ -72,4 +72,3 @@ export function SentInvitations({ sent }: { sent: SentInvitation[] }) {
     </Stack>
   );
 }
-
