@@ -15,6 +15,7 @@ import { environmentNeighbourRoutes } from "./environment-neighbours";
 import { handleError, handleNotFound } from "./errors";
 import { featureFlagRoutes } from "./feature-flags";
 import { healthRoutes } from "./health";
+import { invitationAcceptanceRoutes, invitationRoutes } from "./invitations";
 import { resourceTelemetryRoutes } from "./resource-telemetry";
 import { recordWrites } from "../audit/record";
 import { auditRoutes } from "./audit";
@@ -84,6 +85,8 @@ export function createApiApp(deps: ApiDependencies): Hono {
   app.route("/tenant/:tenantId/workspace", cloningRoutes({ db: deps.db, engine }));
   app.route("/v2/organizations/:tenantId", userRoutes({ db: deps.db }));
   app.route("/v2/organizations/:tenantId", auditRoutes({ db: deps.db }));
+  app.route("/v2/organizations/:tenantId", invitationRoutes(deps));
+  app.route("/", invitationAcceptanceRoutes(deps));
   app.route("/", toolRoutes({ db: deps.db, jobs: deps.terraformJobs ?? createTerraformJobs(deps) }));
   return app;
 }

@@ -39,6 +39,10 @@ const actionsByRoute: Record<string, AuditAction> = {
   "POST /v2/organizations/:/users/v2/roles/update": "members.roles-update",
   "POST /v2/organizations/:/users/roles/:": "members.roles-add",
   "DELETE /v2/organizations/:/users/roles/:": "members.roles-remove",
+  "POST /v2/organizations/:/roles/v2": "roles.create",
+  "PUT /v2/organizations/:/roles/v2/:": "roles.update",
+  "DELETE /v2/organizations/:/roles/v2/:": "roles.delete",
+  "PATCH /v2/organizations/:/settings": "organization.update",
   "POST /v2/organizations/:/referral": "referral.apply",
 };
 
@@ -50,13 +54,17 @@ export function routeKey(method: string, pattern: string): string {
   return `${method} ${pattern.replace(/^\/api(?=\/)/, "").replace(/:\w+/g, ":")}`;
 }
 
-/** Whether the audit log records calls to this route: every write under an organization but cost estimates. */
+/**
+ * Whether the audit log records calls to this route: every write under an organization but cost estimates and
+ * the member lookup by e-mail (SPEC §7 makes it a POST; it changes nothing).
+ */
 export function isAuditedRoute(method: string, pattern: string): boolean {
   const path = pattern.replace(/^\/api(?=\/)/, "");
   return (
     writeMethods.has(method) &&
     (path.startsWith("/v2/organizations/:") || path.startsWith("/tenant/:")) &&
-    !path.endsWith("/estimate-cost")
+    !path.endsWith("/estimate-cost") &&
+    !path.endsWith("/users/v2/roles/update/get-by-email")
   );
 }
 

@@ -1,0 +1,89 @@
+import { expect, test, type Browser, type Page } from "@playwright/test";
+import { platformUrl } from "../../playwright.config";
+import { openEnvironment, uniqueEnvironmentName } from "../setup/environments";
+import { waitForHydration } from "../setup/hydration";
+import { signIn } from "../setup/sign-in";
+
+const PASSWORD = "correct horse battery staple";
+const RESTRICTED = "You have restricted access. Please contact admin.";
+
+// Sign-up hashes a password (scrypt) and the flow crosses two browsers.
+test.setTimeout(90_000);
+
+/** Ada invites `email` as developer on staging; without SMTP the page shows the link to copy. */
+async function inviteDeveloperOnStaging(page: Page, email: string): Promise<string> {
+  await page.goto("/settings/users/new");
+  await waitForHydration(page);
+  await page.getByLabel("Email addresses").fill(email);
+  await page.getByLabel("Chosen environments").check();
+  await page.getByLabel("staging", { exact: true }).check();
+  await page.getByRole("button", { name: "Send invitations" }).click();
+  await expect(page.getByText(`No mail was sent to ${email}`)).toBeVisible();
+  return page.getByLabel(`Invitation link for ${email}`).inputValue();
+}
+
+async function newPage(browser: Browser): Promise<Page> {
+  return (await browser.newContext()).newPage();
+}
+
+async function addVariable(page: Page, name: string) {
+  await page.getByRole("button", { name: "Add variable" }).click();
+  const dialog = page.getByRole("dialog", { name: "Add variable" });
+  await dialog.getByLabel("Name").fill(name);
+  await dialog.getByLabel("Value").fill("on");
+  await dialog.getByRole("button", { name: "Add variable" }).click();
+  return dialog;
+}
+
+test("ada invites erin as developer on staging; a re-sent link kills the old one; erin signs up through the link, joins Acme Corp, changes staging and is refused on production", async ({
+  page,
+  browser,
+}) => {
+  await signIn(page, "ada@example.com");
+  const firstLink = await inviteDeveloperOnStaging(page, "erin@example.com");
+  expect(firstLink).toMatch(/\/invitations\/accept\?token=[\w-]{43}$/);
+
+  await page.goto("/settings/users/invite");
+  await waitForHydration(page);
+  const row = page.getByTestId("invitation-erin@example.com");
+  await expect(row).toContainText("developer on staging");
+  await expect(row).toContainText("pending");
+  await row.getByRole("button", { name: "Re-send the invitation to erin@example.com" }).click();
+  const link = await page.getByLabel("Invitation link for erin@example.com").inputValue();
+  expect(link).not.toBe(firstLink);
+
+  // Erin, in her own browser, opens the old link: she signs up first (the page needs a signed-in user).
+  const erin = await newPage(browser);
+  await erin.goto(firstLink);
+  await expect(erin).toHaveURL(new RegExp(`^${platformUrl}/`));
+  await erin.getByRole("link", { name: "Create an account" }).click();
+  await erin.getByLabel("Name").fill("Erin Example");
+  await erin.getByLabel("Email").fill("erin@example.com");
+  await erin.getByLabel("Password").fill(PASSWORD);
+  await erin.getByRole("button", { name: "Create account" }).click();
+  await expect(erin).toHaveURL(/\/invitations\/accept\?token=/);
+  await expect(erin.getByTestId("invitation-problem")).toContainText("This invitation link is not valid");
+
+  await erin.goto(link);
+  await waitForHydration(erin);
+  await expect(erin.getByRole("heading", { name: "Join Acme Corp" })).toBeVisible();
+  await erin.getByRole("button", { name: "Join Acme Corp" }).click();
+  await expect(erin.getByTestId("user-name")).toBeVisible();
+  await expect(erin.getByTestId("current-organization")).toHaveText("Acme Corp");
+
+  // The link worked once.
+  await erin.goto(link);
+  await expect(erin.getByTestId("invitation-problem")).toContainText("already been accepted");
+
+  await openEnvironment(erin, "staging", "variables");
+  const name = uniqueEnvironmentName("erin").replaceAll("-", "_").toUpperCase();
+  await addVariable(erin, name);
+  await expect(erin.getByRole("alert").filter({ hasText: `Variable ${name} added` })).toBeVisible();
+
+  await openEnvironment(erin, "production", "variables");
+  const refused = await addVariable(erin, name);
+  await expect(refused.getByText(RESTRICTED)).toBeVisible();
+
+  await page.goto("/settings/users/invite");
+  await expect(page.getByTestId("invitation-erin@example.com")).toContainText("accepted");
+});
