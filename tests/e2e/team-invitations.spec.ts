@@ -86,4 +86,48 @@ test("ada invites erin as developer on staging; a re-sent link kills the old one
 
   await page.goto("/settings/users/invite");
   await expect(page.getByTestId("invitation-erin@example.com")).toContainText("accepted");
+
+  // Ada makes erin developer on the whole organization: production's variables take her change now.
+  await page.goto("/settings/users");
+  await page.getByRole("link", { name: "Erin Example", exact: true }).click();
+  await page.getByRole("link", { name: "Edit roles" }).click();
+  await waitForHydration(page);
+  await page.getByLabel("The whole organization").check();
+  await page.getByRole("button", { name: "Save role" }).click();
+  await page
+    .getByRole("dialog", { name: "Change role" })
+    .getByRole("button", { name: "Change role" })
+    .click();
+  await expect(page.getByRole("alert").filter({ hasText: "Roles saved" })).toBeVisible();
+
+  await openEnvironment(erin, "production", "variables");
+  const production = `${name}_PROD`;
+  await addVariable(erin, production);
+  await expect(erin.getByRole("alert").filter({ hasText: `Variable ${production} added` })).toBeVisible();
+
+  // Ada removes erin: erin's next page drops Acme Corp, her only organization.
+  await page.getByRole("link", { name: "Edit roles" }).click();
+  await waitForHydration(page);
+  await page.getByRole("button", { name: "Remove from organization" }).click();
+  await page.getByRole("dialog", { name: "Remove member" }).getByRole("button", { name: "Remove" }).click();
+  await expect(
+    page.getByRole("alert").filter({ hasText: "Member removed from the organization" }),
+  ).toBeVisible();
+  await erin.reload();
+  await expect(erin).toHaveURL(/\/organizations\/create$/);
+
+  // The audit log holds each step, with erin's refused change on production.
+  await page.goto("/settings/audit-log");
+  const events = page.getByRole("table", { name: "Audit events" });
+  for (const action of [
+    "invitations.create",
+    "invitations.resend",
+    "members.roles-update",
+    "members.remove",
+  ]) {
+    await expect(events.getByRole("row").filter({ hasText: action }).first()).toBeVisible();
+  }
+  const erinRows = events.getByRole("row").filter({ hasText: "erin@example.com" });
+  await expect(erinRows.filter({ hasText: "Refused · 403" }).first()).toBeVisible();
+  await expect(erinRows.filter({ hasText: "Allowed · 201" }).first()).toBeVisible();
 });

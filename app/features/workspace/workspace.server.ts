@@ -1,6 +1,8 @@
 import { redirect, type AppLoadContext } from "@remix-run/node";
-import { errorCodes, errorMessages } from "#contract/errors";
+import { apiErrorCodes, errorCodes, errorMessages } from "#contract/errors";
 import { tenantPaths, tenantResponseSchema } from "#contract/tenants";
+import { expireSession, refreshSessionTokens } from "~/auth/auth.server";
+import { commitSession } from "~/auth/session.server";
 import { resolveEnvironment } from "~/features/environments/current-environment";
 import { isPlatformError } from "~/platform/client.server";
 import { listEnvironmentSummaries } from "~/platform/environments.server";
@@ -30,13 +32,13 @@ function environmentsOf(api: PlatformClient, tenantId: string, context: AppLoadC
  */
 export async function loadWorkspace(request: Request, context?: AppLoadContext) {
   const client = await requireOrganizationClient(request);
-  const { api, tenantId, session, headers } = client;
+  const { api, tenantId, session } = client;
   const [tenant, listed] = await Promise.allSettled([
     api.get(tenantPaths.one(tenantId), tenantResponseSchema),
     environmentsOf(api, tenantId, context),
   ]);
-  if (tenant.status === "rejected") throwWorkspaceError(tenant.reason, headers);
-  if (listed.status === "rejected") throwWorkspaceError(listed.reason, headers);
+  if (tenant.status === "rejected") return throwWorkspaceError(tenant.reason, request, client);
+  if (listed.status === "rejected") return throwWorkspaceError(listed.reason, request, client);
   const environments = listed.value;
   const stored = session.get("environment");
   const resolution = resolveEnvironment(environments, {
@@ -54,10 +56,25 @@ export async function loadWorkspace(request: Request, context?: AppLoadContext) 
   };
 }
 
-/** An unapproved tenant goes to the pending screen; any other failure is KE-WK-001. */
-function throwWorkspaceError(error: unknown, headers: Headers): never {
+/**
+ * An unapproved tenant goes to the pending screen. A tenant the user is no longer a member of (removed, or left
+ * on another device) is dropped: the session's organizations are refreshed from the identity provider and the
+ * user goes home, which opens another organization or the creation of one. Any other failure is KE-WK-001.
+ */
+async function throwWorkspaceError(
+  error: unknown,
+  request: Request,
+  { headers, session }: Awaited<ReturnType<typeof requireOrganizationClient>>,
+): Promise<never> {
   if (isPlatformError(error) && error.message === errorMessages.tenantApprovalRequired) {
     throw redirect("/pending-approval", { headers });
+  }
+  if (isPlatformError(error) && error.status === 403 && error.code === apiErrorCodes.forbidden) {
+    session.unset("organizationId");
+    session.unset("environment");
+    if (!(await refreshSessionTokens(session))) throw await expireSession(request, session);
+    headers.set("Set-Cookie", await commitSession(session));
+    throw redirect("/", { headers });
   }
   return throwRouteError(error, errorCodes.workspaceListFetch, headers);
 }
