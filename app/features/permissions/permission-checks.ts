@@ -1,0 +1,28 @@
+import type { EffectivePermissions, Permission } from "#contract/permissions";
+
+/** The id of the route whose loader carries the permissions to components. */
+export const PERMISSIONS_ROUTE_ID = "routes/_app";
+
+/**
+ * The user's permissions as the shell carries them: null when they are not in use (the RBAC permissions UI or
+ * users-v2 flag is off, or the platform could not say), in which case the UI offers everything and the platform
+ * alone refuses.
+ */
+export type ShellPermissions = EffectivePermissions | null;
+
+/** What the `routes/_app` loader must return (among its other fields) for the permission hooks to work. */
+export type PermissionsLoaderData = { permissions: ShellPermissions };
+
+/**
+ * `canDo` of contract/permissions without its zod schemas, which the browser's first visit should not download:
+ * a permission in `environmentId` when the platform listed that environment, else in the organization.
+ */
+export function allows(
+  permissions: ShellPermissions | undefined,
+  permission: Permission,
+  environmentId?: string | null,
+): boolean {
+  if (!permissions) return true;
+  const inEnvironment = environmentId ? permissions.environments[environmentId] : undefined;
+  return (inEnvironment ?? permissions.organization).includes(permission);
+}
