@@ -10,7 +10,10 @@ import { firstVisitBytes, KB } from "./lib/first-visit-bytes.mjs";
  * (docs/decisions/014-first-visit-bytes.md says what stands between them and the targets).
  */
 const SERVICES_LIST = "/env/:environmentName/services";
-const budgets = { [SERVICES_LIST]: 275 };
+// The service details page had 0.9 KB of room; issue 12's permission checks on its buttons and forms take 1.5 KB
+// (docs/decisions/021-permissions-in-the-app.md).
+const SERVICE_DETAILS = "/env/:environmentName/services/:serviceId";
+const budgets = { [SERVICES_LIST]: 275, [SERVICE_DETAILS]: 302 };
 const EVERY_PAGE = 300;
 
 if (!existsSync("build/server/index.js")) {

@@ -23,12 +23,12 @@ function Icon({ size = 20, children, ...props }: IconProps & { children: ReactNo
   );
 }
 
-/** A gear: settings. */
+/** A hub with four spokes: settings. */
 export function SettingsIcon(props: IconProps) {
   return (
     <Icon {...props}>
       <circle cx="12" cy="12" r="3" />
-      <path d="M12 2v3M12 19v3M4.9 4.9l2.1 2.1M17 17l2.1 2.1M2 12h3M19 12h3M4.9 19.1 7 17M17 7l2.1-2.1" />
+      <path d="M12 2v4m0 12v4M2 12h4m12 0h4" />
     </Icon>
   );
 }

@@ -1,4 +1,4 @@
-import { Alert, Fieldset, Tooltip } from "@mantine/core";
+import { Alert, Tooltip } from "@mantine/core";
 import { cloneElement, type MouseEvent, type ReactElement, type ReactNode } from "react";
 import { errorMessages } from "#contract/errors";
 import { Button, type ButtonProps } from "./button";
@@ -19,8 +19,6 @@ export function Restricted({ allowed, children }: { allowed: boolean; children: 
         href: undefined,
         "data-disabled": true,
         "aria-disabled": true,
-        "aria-description": errorMessages.restrictedAccess,
-        "data-restricted": true,
         onClick: (event: MouseEvent) => event.preventDefault(),
       })}
     </Tooltip>
@@ -51,9 +49,10 @@ export function RestrictedFields({ allowed, children }: { allowed: boolean; chil
   return (
     <>
       <RestrictedNote />
-      <Fieldset variant="unstyled" disabled>
+      {/* A plain fieldset: disabling it disables every field inside, Mantine's included. */}
+      <fieldset disabled style={{ border: 0, margin: 0, padding: 0, minWidth: 0 }}>
         {children}
-      </Fieldset>
+      </fieldset>
     </>
   );
 }

@@ -20,7 +20,7 @@ import { listAddons, updateAddons } from "~/platform/environments.server";
 import { throwRouteError } from "~/platform/route-errors.server";
 import { redirectWithToast } from "~/toast.server";
 import { Restricted, RestrictedFields } from "~/components/restricted";
-import { useCanInCurrentEnvironment } from "~/features/permissions/use-permissions";
+import { useCanInCurrentEnvironment } from "~/features/permissions/permissions";
 
 export const meta: MetaFunction = ({ params }) => [
   { title: `Add-ons · ${params.environmentName ?? "Environment"} · Cloud Console` },

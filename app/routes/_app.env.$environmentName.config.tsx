@@ -11,7 +11,7 @@ import { UnsavedChangesDialog } from "~/components/unsaved-changes-dialog";
 import { configFormSchema, maintenanceDayOptions } from "~/features/environments/config-form";
 import { environmentPagePaths } from "~/features/environments/paths";
 import { Restricted, RestrictedFields } from "~/components/restricted";
-import { useCanInCurrentEnvironment } from "~/features/permissions/use-permissions";
+import { useCanInCurrentEnvironment } from "~/features/permissions/permissions";
 import { requireEnvironment } from "~/features/workspace/workspace.server";
 import { useUnsavedChanges } from "~/hooks/use-unsaved-changes";
 import { rejectSubmission } from "~/platform/action-errors.server";

@@ -16,7 +16,7 @@ import {
 import { useFeatureFlag } from "~/features/feature-flags/use-feature-flags";
 import { errorCodes } from "#contract/errors";
 import { Restricted, RestrictedButton } from "~/components/restricted";
-import { useCan } from "~/features/permissions/use-permissions";
+import { useCan } from "~/features/permissions/permissions";
 import { requireEnvironment } from "~/features/workspace/workspace.server";
 import { getEnvironment } from "~/platform/environments.server";
 import { throwRouteError } from "~/platform/route-errors.server";

@@ -34,7 +34,7 @@ import {
 import { throwRouteError } from "~/platform/route-errors.server";
 import { dataWithToast, redirectWithToast } from "~/toast.server";
 import { RestrictedButton } from "~/components/restricted";
-import { useCanInCurrentEnvironment } from "~/features/permissions/use-permissions";
+import { useCanInCurrentEnvironment } from "~/features/permissions/permissions";
 
 export const meta: MetaFunction = ({ params }) => [
   { title: `Variables · ${params.environmentName ?? "Environment"} · Cloud Console` },

@@ -5,7 +5,7 @@ import { errorCodes } from "#contract/errors";
 import { EnvironmentsTable } from "~/features/environments/environments-table";
 import { environmentPagePaths } from "~/features/environments/paths";
 import { Restricted } from "~/components/restricted";
-import { useCan } from "~/features/permissions/use-permissions";
+import { useCan } from "~/features/permissions/permissions";
 import { listEnvironments } from "~/platform/environments.server";
 import { requireOrganizationClient } from "~/platform/request.server";
 import { throwRouteError } from "~/platform/route-errors.server";

@@ -2,12 +2,8 @@ import { Stack, Tabs, Title } from "@mantine/core";
 import type { MetaFunction } from "@remix-run/node";
 import { Link, Outlet, useLocation, useRouteLoaderData } from "@remix-run/react";
 import { ErrorPage } from "~/components/error-page";
-import {
-  allows,
-  PERMISSIONS_ROUTE_ID,
-  type PermissionsLoaderData,
-} from "~/features/permissions/permission-checks";
-import { settingsNavigation } from "~/features/settings/paths";
+import { PERMISSIONS_ROUTE_ID, type PermissionsLoaderData } from "~/features/permissions/permissions";
+import { visibleSettingsItems } from "~/features/settings/paths";
 
 export const meta: MetaFunction = () => [{ title: "Settings · Cloud Console" }];
 
@@ -18,7 +14,7 @@ export const meta: MetaFunction = () => [{ title: "Settings · Cloud Console" }]
 export default function SettingsLayout() {
   const shell = useRouteLoaderData<PermissionsLoaderData>(PERMISSIONS_ROUTE_ID);
   const { pathname } = useLocation();
-  const items = settingsNavigation.filter((item) => allows(shell?.permissions, item.permission));
+  const items = visibleSettingsItems(shell?.permissions);
   // The deepest entry the address is in: /settings/users/invite is Invitations, not Members.
   const current = items
     .filter((item) => pathname === item.to || pathname.startsWith(`${item.to}/`))

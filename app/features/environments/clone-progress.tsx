@@ -4,7 +4,7 @@ import { isCloningFailure } from "#contract/cloning";
 import type { CloneState } from "#contract/environments";
 import { Button } from "~/components/button";
 import { Restricted } from "~/components/restricted";
-import { useCanInCurrentEnvironment } from "~/features/permissions/use-permissions";
+import { useCanInCurrentEnvironment } from "~/features/permissions/permissions";
 import { servicePagePaths } from "~/features/services/paths";
 import {
   cloneStepLabels,

@@ -9,7 +9,7 @@ import {
 } from "~/features/feature-flags/flag-values";
 import type { PlatformClient } from "~/platform/client.server";
 import { getEffectivePermissions } from "~/platform/permissions.server";
-import { allows, type ShellPermissions } from "./permission-checks";
+import { allows, type ShellPermissions } from "./permissions";
 
 /** Permissions stay fresh for 5 minutes (SPEC §9 stale times). */
 export const PERMISSIONS_TTL_MS = 5 * 60 * 1000;

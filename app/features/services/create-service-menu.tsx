@@ -4,7 +4,7 @@ import { creatableServiceTypes, serviceTypeLabels } from "#contract/services";
 import { Button } from "~/components/button";
 import { ChevronDownIcon } from "~/components/icons";
 import { RestrictedButton } from "~/components/restricted";
-import { useCanInCurrentEnvironment } from "~/features/permissions/use-permissions";
+import { useCanInCurrentEnvironment } from "~/features/permissions/permissions";
 import { servicePagePaths } from "./paths";
 
 /** "Create service": the ten types with a create page (SPEC §2.2), each a link to it. */

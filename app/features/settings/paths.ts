@@ -1,4 +1,5 @@
 import type { Permission } from "#contract/permissions";
+import { allows, type ShellPermissions } from "~/features/permissions/permissions";
 
 /** The settings area (SPEC §2.2 Users, issue 12 audit log). */
 export const settingsPaths = {
@@ -17,3 +18,8 @@ export const settingsNavigation: readonly SettingsNavItem[] = [
   { label: "Organization", to: settingsPaths.organizationOverview, permission: "organization.view" },
   { label: "Audit log", to: settingsPaths.auditLog, permission: "audit.view" },
 ];
+
+/** The settings pages the user's permissions open (all while permissions are not in use). */
+export function visibleSettingsItems(permissions: ShellPermissions | undefined): SettingsNavItem[] {
+  return settingsNavigation.filter((item) => allows(permissions, item.permission));
+}

@@ -1,7 +1,7 @@
 import { Table, Text } from "@mantine/core";
 import type { Resource } from "#contract/services";
 import { SecretValue } from "~/components/secret-value";
-import { useCanInCurrentEnvironment } from "~/features/permissions/use-permissions";
+import { useCanInCurrentEnvironment } from "~/features/permissions/permissions";
 import { serviceDetailsPaths } from "./paths";
 
 /** The service's secret attributes: names only; each value is read from the platform when revealed. */

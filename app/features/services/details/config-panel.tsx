@@ -15,7 +15,7 @@ import { ConflictNotice } from "./conflict-notice";
 import { DeploymentRunningNotice } from "./deployment-running-notice";
 import { useConflict, useFollowVersion, useFormBaseline } from "./use-form-baseline";
 import { Restricted, RestrictedFields } from "~/components/restricted";
-import { useCanInCurrentEnvironment } from "~/features/permissions/use-permissions";
+import { useCanInCurrentEnvironment } from "~/features/permissions/permissions";
 
 /** The service's configuration as a form built from its type's schema, saved as a draft or applied at once. */
 export function ConfigPanel({

@@ -3,7 +3,7 @@ import { Form, useNavigation } from "@remix-run/react";
 import type { Resource } from "#contract/services";
 import { Button } from "~/components/button";
 import { Restricted } from "~/components/restricted";
-import { useCanInCurrentEnvironment } from "~/features/permissions/use-permissions";
+import { useCanInCurrentEnvironment } from "~/features/permissions/permissions";
 import type { ServiceActionData } from "./action-data";
 import { diffValues } from "./config-diff";
 import { DiffTable } from "./diff-table";

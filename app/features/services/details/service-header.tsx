@@ -9,7 +9,7 @@ import { FormErrors } from "~/components/forms";
 import { Restricted, RestrictedButton } from "~/components/restricted";
 import { formatUsd } from "~/features/environments/cost";
 import { StageBadge } from "~/features/environments/stage-badge";
-import { useCanInCurrentEnvironment } from "~/features/permissions/use-permissions";
+import { useCanInCurrentEnvironment } from "~/features/permissions/permissions";
 import { servicePagePaths } from "../paths";
 import type { ServiceActionData, ServiceIntent } from "./action-data";
 import { deleteServiceSchema } from "./delete-service";

@@ -36,7 +36,7 @@ import {
 import { useConflict, useFollowVersion, useFormBaseline } from "./use-form-baseline";
 import { settingsSubTabLabels } from "./view";
 import { Restricted, RestrictedFields } from "~/components/restricted";
-import { useCanInCurrentEnvironment } from "~/features/permissions/use-permissions";
+import { useCanInCurrentEnvironment } from "~/features/permissions/permissions";
 
 /** The settings tab: one sub-tab (and one form) per part of the settings. */
 export function SettingsPanel({

@@ -2,8 +2,7 @@
 import { renderHook } from "@testing-library/react";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { canDo, permissions as catalogue, type EffectivePermissions } from "#contract/permissions";
-import { allows, PERMISSIONS_ROUTE_ID } from "./permission-checks";
-import { useCan, useCanInCurrentEnvironment } from "./use-permissions";
+import { allows, PERMISSIONS_ROUTE_ID, useCan, useCanInCurrentEnvironment } from "./permissions";
 
 const shell = vi.hoisted(() => ({ data: undefined as unknown, routeIds: [] as string[] }));
 vi.mock("@remix-run/react", () => ({
