@@ -11,8 +11,9 @@ export const featureFlagPaths = {
 
 /**
  * Every flag the product reads (SPEC §6) and the value a tenant gets when the platform has neither a default row
- * (feature_flags.tenant_id null) nor a row of the tenant's own for it. All start off: each gates a feature that is
- * switched on deliberately, platform-wide by a default row or per tenant by an override row.
+ * (feature_flags.tenant_id null) nor a row of the tenant's own for it. Features start off: each is switched on
+ * deliberately, platform-wide by a default row or per tenant by an override row. The two permission flags start on:
+ * the UI reflecting what the platform enforces is the product's behaviour (issue 12), a row can switch it off.
  */
 export const featureFlagDefaults = {
   /** Several containers in one service. */
@@ -29,7 +30,7 @@ export const featureFlagDefaults = {
   "version-control-connection": false,
   alarms: false,
   /** With "users-v2", loads the current user's permissions (SPEC §6). */
-  "rbac-permissions-ui": false,
-  "users-v2": false,
+  "rbac-permissions-ui": true,
+  "users-v2": true,
 } as const satisfies Record<string, boolean>;
 export type FeatureFlagName = keyof typeof featureFlagDefaults;

@@ -10,7 +10,12 @@ import { firstVisitBytes, KB } from "./lib/first-visit-bytes.mjs";
  * (docs/decisions/014-first-visit-bytes.md says what stands between them and the targets).
  */
 const SERVICES_LIST = "/env/:environmentName/services";
-const budgets = { [SERVICES_LIST]: 275 };
+// Issue 12 raised two budgets, knowingly: the permission checks on the details page's buttons and forms take
+// 1.5 KB (docs/decisions/021-permissions-in-the-app.md), and the team screens' Mantine components (Radio) join the
+// shared Mantine chunk every page loads, since Remix's esbuild compiler splits by module, not by export
+// (docs/decisions/014-first-visit-bytes.md). Moving to the Vite compiler is what takes these down.
+const SERVICE_DETAILS = "/env/:environmentName/services/:serviceId";
+const budgets = { [SERVICES_LIST]: 278, [SERVICE_DETAILS]: 304 };
 const EVERY_PAGE = 300;
 
 if (!existsSync("build/server/index.js")) {

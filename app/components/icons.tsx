@@ -23,6 +23,16 @@ function Icon({ size = 20, children, ...props }: IconProps & { children: ReactNo
   );
 }
 
+/** A hub with four spokes: settings. */
+export function SettingsIcon(props: IconProps) {
+  return (
+    <Icon {...props}>
+      <circle cx="12" cy="12" r="3" />
+      <path d="M12 2v4m0 12v4M2 12h4m12 0h4" />
+    </Icon>
+  );
+}
+
 /** Stacked layers: environments. */
 export function EnvironmentsIcon(props: IconProps) {
   return (

@@ -5,6 +5,7 @@ import { SECRET_MASK } from "#contract/environments";
 import { Button } from "~/components/button";
 import { GetFormButton } from "~/components/get-form-button";
 import { showToast } from "~/components/toaster";
+import { RestrictedButton } from "~/components/restricted";
 
 /** A secret's plaintext as a reveal route answers it, or why it could not be read. */
 export type RevealedSecret = { kind: "value"; value: string } | { kind: "error"; message: string };
@@ -22,6 +23,7 @@ export function SecretValue({
   copyable = false,
   revealQuery,
   revealedValue = null,
+  revealAllowed = true,
 }: {
   revealUrl: string;
   /** Names the secret in the buttons' accessible names ("Reveal {label}"). */
@@ -30,6 +32,8 @@ export function SecretValue({
   copyable?: boolean;
   revealQuery?: Record<string, string>;
   revealedValue?: string | null;
+  /** Whether the user may reveal secrets (SPEC §6); without, Reveal is restricted and the value stays masked. */
+  revealAllowed?: boolean;
 }) {
   const fetcher = useFetcher<RevealedSecret>();
   const [revealed, setRevealed] = useState(false);
@@ -57,7 +61,11 @@ export function SecretValue({
     <Group gap="xs" wrap="nowrap">
       <Code data-testid={testId}>{shown ?? SECRET_MASK}</Code>
       {shown === null ? (
-        revealQuery ? (
+        !revealAllowed ? (
+          <RestrictedButton variant="ghost" size="small" aria-label={`Reveal ${label}`}>
+            Reveal
+          </RestrictedButton>
+        ) : revealQuery ? (
           <GetFormButton
             variant="ghost"
             size="small"

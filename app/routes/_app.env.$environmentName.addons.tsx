@@ -19,6 +19,8 @@ import { rejectSubmission } from "~/platform/action-errors.server";
 import { listAddons, updateAddons } from "~/platform/environments.server";
 import { throwRouteError } from "~/platform/route-errors.server";
 import { redirectWithToast } from "~/toast.server";
+import { Restricted, RestrictedFields } from "~/components/restricted";
+import { useCanInCurrentEnvironment } from "~/features/permissions/permissions";
 
 export const meta: MetaFunction = ({ params }) => [
   { title: `Add-ons · ${params.environmentName ?? "Environment"} · Cloud Console` },
@@ -86,6 +88,7 @@ function AddonsForm({
 }) {
   const lastResult = useActionData<typeof action>();
   const navigation = useNavigation();
+  const canConfigure = useCanInCurrentEnvironment("environments.configure");
   const [form, fields] = useForm({
     id: "environment-addons",
     lastResult,
@@ -112,13 +115,22 @@ function AddonsForm({
         >
           <Stack gap="lg">
             <FormErrors errors={form.errors} id={form.errorId} />
-            {addons.map((addon, index) => {
-              const { key, ...switchProps } = switches[index] ?? {};
-              const { label, description } = addonDescriptions[addon.name];
-              return (
-                <Switch key={key ?? addon.name} {...switchProps} label={label} description={description} />
-              );
-            })}
+            <RestrictedFields allowed={canConfigure}>
+              <Stack gap="lg">
+                {addons.map((addon, index) => {
+                  const { key, ...switchProps } = switches[index] ?? {};
+                  const { label, description } = addonDescriptions[addon.name];
+                  return (
+                    <Switch
+                      key={key ?? addon.name}
+                      {...switchProps}
+                      label={label}
+                      description={description}
+                    />
+                  );
+                })}
+              </Stack>
+            </RestrictedFields>
             <Group justify="flex-end">
               <Button
                 variant="secondary"
@@ -130,9 +142,11 @@ function AddonsForm({
               >
                 Undo changes
               </Button>
-              <Button type="submit" loading={navigation.state === "submitting"}>
-                Save add-ons
-              </Button>
+              <Restricted allowed={canConfigure}>
+                <Button type="submit" loading={navigation.state === "submitting"}>
+                  Save add-ons
+                </Button>
+              </Restricted>
             </Group>
           </Stack>
         </Form>

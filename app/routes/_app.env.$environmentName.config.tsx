@@ -10,6 +10,8 @@ import { FormErrors, NumberField, SelectField, SwitchField, TextareaField } from
 import { UnsavedChangesDialog } from "~/components/unsaved-changes-dialog";
 import { configFormSchema, maintenanceDayOptions } from "~/features/environments/config-form";
 import { environmentPagePaths } from "~/features/environments/paths";
+import { Restricted, RestrictedFields } from "~/components/restricted";
+import { useCanInCurrentEnvironment } from "~/features/permissions/permissions";
 import { requireEnvironment } from "~/features/workspace/workspace.server";
 import { useUnsavedChanges } from "~/hooks/use-unsaved-changes";
 import { rejectSubmission } from "~/platform/action-errors.server";
@@ -58,6 +60,7 @@ export default function EnvironmentConfigPage() {
 function ConfigForm({ config }: { config: EnvironmentConfig }) {
   const lastResult = useActionData<typeof action>();
   const navigation = useNavigation();
+  const canConfigure = useCanInCurrentEnvironment("environments.configure");
   const [form, fields] = useForm({
     id: "environment-config",
     lastResult,
@@ -74,51 +77,55 @@ function ConfigForm({ config }: { config: EnvironmentConfig }) {
       <Form method="post" {...getFormProps(form)}>
         <Stack gap="md">
           <FormErrors errors={form.errors} id={form.errorId} />
-          <TextareaField
-            field={fields.description}
-            label="Description"
-            description="What the environment is for."
-            autosize
-            minRows={2}
-          />
-          <SwitchField
-            field={fields.autoDeploy}
-            label="Deploy automatically"
-            description="Deploy services as soon as their source changes."
-          />
-          <SwitchField
-            field={fields.deletionProtection}
-            label="Deletion protection"
-            description="The environment cannot be deleted while this is on."
-          />
-          <Stack gap={4}>
-            <Title order={4}>Maintenance window</Title>
-            <Text size="sm" c="dimmed">
-              The weekly hour in which the platform may apply updates.
-            </Text>
-          </Stack>
-          <Group grow align="flex-start">
-            <SelectField
-              field={maintenanceWindow.day}
-              label="Maintenance day"
-              data={maintenanceDayOptions}
-              allowDeselect={false}
+          <RestrictedFields allowed={canConfigure}>
+            <TextareaField
+              field={fields.description}
+              label="Description"
+              description="What the environment is for."
+              autosize
+              minRows={2}
             />
-            <NumberField
-              field={maintenanceWindow.hour}
-              label="Maintenance hour (UTC)"
-              min={0}
-              max={23}
-              clampBehavior="none"
+            <SwitchField
+              field={fields.autoDeploy}
+              label="Deploy automatically"
+              description="Deploy services as soon as their source changes."
             />
-          </Group>
+            <SwitchField
+              field={fields.deletionProtection}
+              label="Deletion protection"
+              description="The environment cannot be deleted while this is on."
+            />
+            <Stack gap={4}>
+              <Title order={4}>Maintenance window</Title>
+              <Text size="sm" c="dimmed">
+                The weekly hour in which the platform may apply updates.
+              </Text>
+            </Stack>
+            <Group grow align="flex-start">
+              <SelectField
+                field={maintenanceWindow.day}
+                label="Maintenance day"
+                data={maintenanceDayOptions}
+                allowDeselect={false}
+              />
+              <NumberField
+                field={maintenanceWindow.hour}
+                label="Maintenance hour (UTC)"
+                min={0}
+                max={23}
+                clampBehavior="none"
+              />
+            </Group>
+          </RestrictedFields>
           <Group justify="flex-end">
             <Button variant="secondary" disabled={!form.dirty} onClick={() => form.reset()}>
               Undo changes
             </Button>
-            <Button type="submit" loading={navigation.state === "submitting"}>
-              Save configuration
-            </Button>
+            <Restricted allowed={canConfigure}>
+              <Button type="submit" loading={navigation.state === "submitting"}>
+                Save configuration
+              </Button>
+            </Restricted>
           </Group>
         </Stack>
       </Form>

@@ -15,6 +15,8 @@ import {
 } from "~/features/environments/use-clone-state-refresh";
 import { useFeatureFlag } from "~/features/feature-flags/use-feature-flags";
 import { errorCodes } from "#contract/errors";
+import { Restricted, RestrictedButton } from "~/components/restricted";
+import { useCan } from "~/features/permissions/permissions";
 import { requireEnvironment } from "~/features/workspace/workspace.server";
 import { getEnvironment } from "~/platform/environments.server";
 import { throwRouteError } from "~/platform/route-errors.server";
@@ -41,6 +43,8 @@ export default function EnvironmentScope() {
   const cloningHidden = useFeatureFlag("cloning-hidden");
   const onClonePage = sectionOfPath(useLocation().pathname) === "clone";
   const inProgress = environment.cloningStage === "STAGE_IN_PROGRESS";
+  const canClone = useCan("environments.create");
+  const canDelete = useCan("environments.delete", environment.id);
   const cloning = isCloning(environment.cloningStage, cloneState?.infraState);
   useCloneStateRefresh({ enabled: inProgress, intervalMs: CLONE_STATE_REFRESH_MS });
 
@@ -68,11 +72,21 @@ export default function EnvironmentScope() {
         </Stack>
         <Group gap="sm">
           {cloningHidden || inProgress ? null : (
-            <Button component={Link} to={environmentPagePaths.cloneFrom(environment.id)} variant="secondary">
-              Clone
-            </Button>
+            <Restricted allowed={canClone}>
+              <Button
+                component={Link}
+                to={environmentPagePaths.cloneFrom(environment.id)}
+                variant="secondary"
+              >
+                Clone
+              </Button>
+            </Restricted>
           )}
-          <DeleteEnvironmentButton environmentName={environment.name} />
+          {canDelete ? (
+            <DeleteEnvironmentButton environmentName={environment.name} />
+          ) : (
+            <RestrictedButton variant="danger">Delete environment</RestrictedButton>
+          )}
         </Group>
       </Group>
       {cloning && cloneState && !onClonePage ? (

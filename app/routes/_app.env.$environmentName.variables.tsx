@@ -33,6 +33,8 @@ import {
 } from "~/platform/environments.server";
 import { throwRouteError } from "~/platform/route-errors.server";
 import { dataWithToast, redirectWithToast } from "~/toast.server";
+import { RestrictedButton } from "~/components/restricted";
+import { useCanInCurrentEnvironment } from "~/features/permissions/permissions";
 
 export const meta: MetaFunction = ({ params }) => [
   { title: `Variables · ${params.environmentName ?? "Environment"} · Cloud Console` },
@@ -147,6 +149,7 @@ function importMessage(added: number, changed: number): string {
 
 export default function EnvironmentVariablesPage() {
   const { environmentName, variables, dialog, revealed } = useLoaderData<typeof loader>();
+  const canWrite = useCanInCurrentEnvironment("variables.write");
   return (
     <Stack gap="md">
       <Group justify="space-between">
@@ -164,12 +167,29 @@ export default function EnvironmentVariablesPage() {
           >
             Download sample .env
           </Button>
-          <ImportEnvFileButton />
-          <AddVariableButton />
+          {canWrite ? (
+            <>
+              <ImportEnvFileButton />
+              <AddVariableButton />
+            </>
+          ) : (
+            <>
+              <RestrictedButton variant="secondary" size="small">
+                Import .env file
+              </RestrictedButton>
+              <RestrictedButton size="small">Add variable</RestrictedButton>
+            </>
+          )}
         </Group>
       </Group>
-      {dialog ? <VariableDialogInPage dialog={dialog} variables={variables} /> : null}
-      <VariablesTable environmentName={environmentName} variables={variables} revealed={revealed} />
+      {dialog && canWrite ? <VariableDialogInPage dialog={dialog} variables={variables} /> : null}
+      <VariablesTable
+        environmentName={environmentName}
+        variables={variables}
+        revealed={revealed}
+        canWrite={canWrite}
+        canReveal={useCanInCurrentEnvironment("secrets.reveal")}
+      />
     </Stack>
   );
 }

@@ -30,6 +30,7 @@ import { createPageDescriptions } from "~/features/services/create/descriptions"
 import { ServiceConfigFields } from "~/features/services/create/service-config-fields";
 import { useServiceCostEstimate } from "~/features/services/create/use-service-cost-estimate";
 import { servicePagePaths } from "~/features/services/paths";
+import { requirePermission } from "~/features/permissions/permissions.server";
 import { requireEnvironment } from "~/features/workspace/workspace.server";
 import { useUnsavedChanges } from "~/hooks/use-unsaved-changes";
 import { createService } from "~/platform/services.server";
@@ -55,17 +56,17 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ formAction, default
   formAction?.endsWith("/serverless-upload") ? false : defaultShouldRevalidate;
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
-  const { api, tenantId, environment, headers } = await requireEnvironment(
-    request,
-    params.environmentName,
-    context,
-  );
+  const client = await requireEnvironment(request, params.environmentName, context);
+  const { api, tenantId, environment, headers } = client;
   const serviceType = serviceTypeOf(params.serviceType);
-  const estimate = await loadServiceCostEstimate(
-    { api, tenantId, environmentId: environment.id },
-    serviceType,
-    defaultServiceConfigs[serviceType],
-  );
+  const [estimate] = await Promise.all([
+    loadServiceCostEstimate(
+      { api, tenantId, environmentId: environment.id },
+      serviceType,
+      defaultServiceConfigs[serviceType],
+    ),
+    requirePermission(request, client, "services.configure", { environmentId: environment.id }),
+  ]);
   return data({ environmentName: environment.name, serviceType, estimate }, { headers });
 }
 

@@ -4,6 +4,8 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { errorCodes } from "#contract/errors";
 import { EnvironmentsTable } from "~/features/environments/environments-table";
 import { environmentPagePaths } from "~/features/environments/paths";
+import { Restricted } from "~/components/restricted";
+import { useCan } from "~/features/permissions/permissions";
 import { listEnvironments } from "~/platform/environments.server";
 import { requireOrganizationClient } from "~/platform/request.server";
 import { throwRouteError } from "~/platform/route-errors.server";
@@ -20,6 +22,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export default function Environments() {
   const { environments, organizationName } = useLoaderData<typeof loader>();
+  const canCreate = useCan("environments.create");
   return (
     <Stack gap="md">
       <Group justify="space-between">
@@ -30,9 +33,11 @@ export default function Environments() {
           </Text>
         </Stack>
         {environments.length ? (
-          <Button component={Link} to={environmentPagePaths.create}>
-            Create environment
-          </Button>
+          <Restricted allowed={canCreate}>
+            <Button component={Link} to={environmentPagePaths.create}>
+              Create environment
+            </Button>
+          </Restricted>
         ) : null}
       </Group>
       {environments.length ? (
@@ -45,9 +50,11 @@ export default function Environments() {
               An environment holds the services of one stage of your delivery. Create the first one to start
               deploying.
             </Text>
-            <Button component={Link} to={environmentPagePaths.create}>
-              Create environment
-            </Button>
+            <Restricted allowed={canCreate}>
+              <Button component={Link} to={environmentPagePaths.create}>
+                Create environment
+              </Button>
+            </Restricted>
           </Stack>
         </Paper>
       )}

@@ -26,6 +26,7 @@ import { environmentFormSchema, parseCloudProvider } from "~/features/environmen
 import { environmentPagePaths } from "~/features/environments/paths";
 import { defaultFeatureFlags, isFeatureEnabled } from "~/features/feature-flags/flag-values";
 import { getFeatureFlags } from "~/features/feature-flags/flags.server";
+import { requirePermission } from "~/features/permissions/permissions.server";
 import { useUnsavedChanges } from "~/hooks/use-unsaved-changes";
 import { rejectSubmission } from "~/platform/action-errors.server";
 import type { PlatformClient } from "~/platform/client.server";
@@ -50,8 +51,12 @@ function cloneSourceIdOf(request: Request): string | null {
 }
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const { api, tenantId, headers } = await requireOrganizationClient(request);
-  const flags = await featureFlagsOf(api, tenantId);
+  const client = await requireOrganizationClient(request);
+  const { api, tenantId, headers } = client;
+  const [flags] = await Promise.all([
+    featureFlagsOf(api, tenantId),
+    requirePermission(request, client, "environments.create"),
+  ]);
   const sourceId = cloneSourceIdOf(request);
   let source: Environment | null = null;
   if (sourceId) {

@@ -16,6 +16,7 @@ import { getMember, listRoles, removeMember, updateMemberRoles } from "~/platfor
 import { requireOrganizationClient } from "~/platform/request.server";
 import { throwRouteError } from "~/platform/route-errors.server";
 import { redirectWithToast } from "~/toast.server";
+import { requirePermission } from "~/features/permissions/permissions.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data: loaded }) => [
   { title: `Edit ${loaded?.member.name ?? "member"} · Users · Cloud Console` },
@@ -24,7 +25,9 @@ export const meta: MetaFunction<typeof loader> = ({ data: loaded }) => [
 const removeFormSchema = z.object({ intent: z.literal("remove") });
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const { api, tenantId, headers } = await requireOrganizationClient(request);
+  const client = await requireOrganizationClient(request);
+  const { api, tenantId, headers } = client;
+  await requirePermission(request, client, "users.manage");
   const [member, roles, environments] = await Promise.all([
     getMember(api, tenantId, params.userId ?? ""),
     listRoles(api, tenantId),

@@ -21,11 +21,14 @@ import { sendInvitations } from "~/platform/invitations.server";
 import { requireOrganizationClient } from "~/platform/request.server";
 import { throwRouteError } from "~/platform/route-errors.server";
 import { dataWithToast } from "~/toast.server";
+import { requirePermission } from "~/features/permissions/permissions.server";
 
 export const meta: MetaFunction = () => [{ title: "Invite people · Cloud Console" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const { api, tenantId, organization, headers } = await requireOrganizationClient(request);
+  const client = await requireOrganizationClient(request);
+  const { api, tenantId, organization, headers } = client;
+  await requirePermission(request, client, "users.manage");
   const environments = await listEnvironments(api, tenantId).catch((error: unknown) =>
     throwRouteError(error, errorCodes.workspaceListFetch, headers),
   );

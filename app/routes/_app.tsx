@@ -9,13 +9,14 @@ import { AppLayout } from "~/components/layout/app-layout";
 import { appNavigation } from "~/components/layout/navigation";
 import { EnvironmentPicker } from "~/features/environments/environment-picker";
 import { UserMenu } from "~/features/organizations/user-menu";
+import { loadShellPermissions } from "~/features/permissions/permissions.server";
 import { loadWorkspace } from "~/features/workspace/workspace.server";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const workspace = await loadWorkspace(request, context);
   const { api, tenantId, user, organization, memberships, environments, currentEnvironment, headers } =
     workspace;
-  const featureFlags = await getFeatureFlags(api, { tenantId, environmentId: currentEnvironment?.id }).catch(
+  const flags = getFeatureFlags(api, { tenantId, environmentId: currentEnvironment?.id }).catch(
     (error: unknown) => {
       // The shell stays usable with the catalogue's defaults when the flags cannot be read.
       logDiagnostic({
@@ -29,6 +30,11 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       return defaultFeatureFlags();
     },
   );
+  const { featureFlags, permissions } = await loadShellPermissions(
+    api,
+    { request, userId: user.sub, tenantId },
+    flags,
+  );
   return data(
     {
       user: { name: user.name, email: user.email, picture: user.picture ?? null },
@@ -37,6 +43,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       environments: environments.map((environment) => environment.name),
       currentEnvironment: currentEnvironment?.name ?? null,
       featureFlags,
+      permissions,
+      currentEnvironmentId: currentEnvironment?.id ?? null,
       analyticsUser: { id: user.sub, email: user.email, name: user.name },
       tenantId,
     },

@@ -2,9 +2,13 @@ import { Button, Center, Group, Stack, Text, Title } from "@mantine/core";
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { Form, Link } from "@remix-run/react";
 import { logout } from "~/auth/auth.server";
+import { getSession } from "~/auth/session.server";
+import { forgetPermissions } from "~/features/permissions/permissions.server";
 
 /** Signing out changes state, so it happens on POST; a GET (a typed or bookmarked address) asks first. */
 export async function action({ request }: ActionFunctionArgs) {
+  const user = (await getSession(request)).get("user");
+  if (user) forgetPermissions(user.sub);
   return logout(request);
 }
 

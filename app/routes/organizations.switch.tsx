@@ -8,6 +8,7 @@ import {
 } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { getEnv } from "~/env.server";
+import { forgetPermissions } from "~/features/permissions/permissions.server";
 import { usableOrganizations } from "~/features/organizations/current-organization";
 import { requireOrganizationClient, requirePlatformClient } from "~/platform/request.server";
 
@@ -35,7 +36,7 @@ const PREVIOUS_DOMAIN_MAX_AGE = 7 * 24 * 60 * 60;
  * by moving to the organization's subdomain while a cookie records the domain the user came from.
  */
 export async function action({ request }: ActionFunctionArgs) {
-  const { session, organizations, headers, saveSession } = await requirePlatformClient(request);
+  const { session, user, organizations, headers, saveSession } = await requirePlatformClient(request);
   const organizationId = String((await request.formData()).get("organizationId") ?? "");
   const target = usableOrganizations(organizations).find(
     (organization) => organization.id === organizationId,
@@ -46,6 +47,7 @@ export async function action({ request }: ActionFunctionArgs) {
   session.set("organizationId", target.id);
   session.unset("environment");
   await saveSession();
+  forgetPermissions(user.sub);
 
   const { baseDomain, production } = getEnv();
   if (!baseDomain) return redirect("/", { headers });

@@ -5,7 +5,7 @@ import { Button } from "~/components/button";
 import { CollapseSidebarIcon, ExpandSidebarIcon } from "~/components/icons";
 import { useRootData } from "~/hooks/use-root-data";
 import { APP_BAR_HEIGHT } from "~/layout";
-import { isActivePath, shortLabel, sidebarWidth, type NavItem } from "./navigation";
+import { isActiveItem, shortLabel, sidebarWidth, type NavItem } from "./navigation";
 import { sidebarCookie } from "./sidebar-state";
 
 export type AppLayoutProps = {
@@ -66,7 +66,7 @@ export function AppLayout({ navigation, environmentPicker, userMenu, children }:
                 key={item.to}
                 item={item}
                 collapsed={collapsed}
-                active={isActivePath(pathname, item.to)}
+                active={isActiveItem(pathname, item)}
               />
             ))}
           </Stack>

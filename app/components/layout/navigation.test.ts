@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { EnvironmentsIcon } from "~/components/icons";
-import { appNavigation, isActivePath, shortLabel, sidebarWidth, type NavItem } from "./navigation";
+import {
+  appNavigation,
+  isActiveItem,
+  isActivePath,
+  shortLabel,
+  sidebarWidth,
+  type NavItem,
+} from "./navigation";
 
 describe("the sidebar", () => {
   it("is 186 px open and 52 px collapsed", () => {
@@ -25,7 +32,16 @@ describe("the sidebar", () => {
       "/services",
       "/applications",
       "/mp",
+      "/settings/users",
     ]);
+  });
+
+  it("marks Settings active on every settings page, not only the members list it opens", () => {
+    const settings = appNavigation.find((item) => item.label === "Settings") as NavItem;
+    expect(isActiveItem("/settings/users", settings)).toBe(true);
+    expect(isActiveItem("/settings/audit-log", settings)).toBe(true);
+    expect(isActiveItem("/settings-old", settings)).toBe(false);
+    expect(isActiveItem("/environments", settings)).toBe(false);
   });
 
   it("marks an area active on its pages and below, not on look-alike paths", () => {

@@ -4,6 +4,7 @@ import {
   EnvironmentsIcon,
   MarketplaceIcon,
   ServicesIcon,
+  SettingsIcon,
   type IconProps,
 } from "~/components/icons";
 import { SIDEBAR_COLLAPSED_WIDTH, SIDEBAR_FALLBACK_WIDTH, SIDEBAR_WIDTH } from "~/layout";
@@ -11,6 +12,8 @@ import { SIDEBAR_COLLAPSED_WIDTH, SIDEBAR_FALLBACK_WIDTH, SIDEBAR_WIDTH } from "
 export type NavItem = {
   label: string;
   to: string;
+  /** The pages the entry stands for, when more than those below `to` (Settings opens /settings/users). */
+  area?: string;
   /** Shown alone in the collapsed sidebar. */
   icon?: ComponentType<IconProps>;
   /** Shown in the collapsed sidebar when there is no icon; defaults to the label's first three letters. */
@@ -27,6 +30,7 @@ export const appNavigation: readonly NavItem[] = [
   { label: "Services", to: "/services", icon: ServicesIcon },
   { label: "Applications", to: "/applications", icon: ApplicationsIcon },
   { label: "Marketplace", to: "/mp", icon: MarketplaceIcon },
+  { label: "Settings", to: "/settings/users", area: "/settings", icon: SettingsIcon },
 ];
 
 /**
@@ -36,6 +40,11 @@ export const appNavigation: readonly NavItem[] = [
 export function sidebarWidth(collapsed: boolean, items: readonly NavItem[]): number {
   if (!collapsed) return SIDEBAR_WIDTH;
   return items.every((item) => item.icon) ? SIDEBAR_COLLAPSED_WIDTH : SIDEBAR_FALLBACK_WIDTH;
+}
+
+/** Whether `pathname` is among the pages of the sidebar entry `item`. */
+export function isActiveItem(pathname: string, item: NavItem): boolean {
+  return isActivePath(pathname, item.area ?? item.to);
 }
 
 export function shortLabel(item: NavItem): string {

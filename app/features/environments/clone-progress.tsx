@@ -3,6 +3,8 @@ import { Form, Link, useNavigation } from "@remix-run/react";
 import { isCloningFailure } from "#contract/cloning";
 import type { CloneState } from "#contract/environments";
 import { Button } from "~/components/button";
+import { Restricted } from "~/components/restricted";
+import { useCanInCurrentEnvironment } from "~/features/permissions/permissions";
 import { servicePagePaths } from "~/features/services/paths";
 import {
   cloneStepLabels,
@@ -98,6 +100,7 @@ function useSubmitting(intent: string) {
 
 function LaunchResources() {
   const submitting = useSubmitting("launch-resources");
+  const canDeploy = useCanInCurrentEnvironment("services.deploy");
   return (
     <Paper withBorder p="md" mt="xs">
       <Stack gap="sm">
@@ -106,9 +109,11 @@ function LaunchResources() {
           cloud.
         </Text>
         <Form method="post">
-          <Button type="submit" name="intent" value="launch-resources" loading={submitting}>
-            Launch resources
-          </Button>
+          <Restricted allowed={canDeploy}>
+            <Button type="submit" name="intent" value="launch-resources" loading={submitting}>
+              Launch resources
+            </Button>
+          </Restricted>
         </Form>
       </Stack>
     </Paper>
@@ -117,11 +122,14 @@ function LaunchResources() {
 
 function ExitButton({ label, variant }: { label: string; variant: "primary" | "secondary" }) {
   const submitting = useSubmitting("exit");
+  const canConfigure = useCanInCurrentEnvironment("environments.configure");
   return (
     <Form method="post">
-      <Button type="submit" name="intent" value="exit" variant={variant} loading={submitting}>
-        {label}
-      </Button>
+      <Restricted allowed={canConfigure}>
+        <Button type="submit" name="intent" value="exit" variant={variant} loading={submitting}>
+          {label}
+        </Button>
+      </Restricted>
     </Form>
   );
 }

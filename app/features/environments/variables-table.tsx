@@ -15,11 +15,17 @@ export function VariablesTable({
   environmentName,
   variables,
   revealed = null,
+  canWrite = true,
+  canReveal = true,
 }: {
   environmentName: string;
   variables: VariableRow[];
   /** A secret the page revealed (`?reveal={id}`, the way without JavaScript). */
   revealed?: { id: string; value: string } | null;
+  /** Whether the user may change the variables; without, a row has no edit and delete buttons. */
+  canWrite?: boolean;
+  /** Whether the user may reveal secrets; without, Reveal is restricted. */
+  canReveal?: boolean;
 }) {
   if (variables.length === 0) {
     return (
@@ -68,6 +74,7 @@ export function VariablesTable({
                   testId={`value-${variable.name}`}
                   revealQuery={revealQuery(variable.id)}
                   revealedValue={revealed?.id === variable.id ? revealed.value : null}
+                  revealAllowed={canReveal}
                 />
               ) : (
                 <Code data-testid={`value-${variable.name}`} style={{ wordBreak: "break-all" }}>
@@ -91,10 +98,12 @@ export function VariablesTable({
               )}
             </Table.Td>
             <Table.Td>
-              <Group gap="xs" justify="flex-end" wrap="nowrap">
-                <EditVariableButton variable={variable} />
-                <DeleteVariableButton variable={variable} />
-              </Group>
+              {canWrite ? (
+                <Group gap="xs" justify="flex-end" wrap="nowrap">
+                  <EditVariableButton variable={variable} />
+                  <DeleteVariableButton variable={variable} />
+                </Group>
+              ) : null}
             </Table.Td>
           </Table.Tr>
         ))}

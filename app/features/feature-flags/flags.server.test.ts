@@ -146,7 +146,7 @@ describe("flag values", () => {
   it("fall back to the contract defaults for flags the platform did not name", () => {
     expect(isFeatureEnabled({ alarms: true }, "alarms")).toBe(true);
     expect(isFeatureEnabled({}, "alarms")).toBe(false);
-    expect(isFeatureEnabled(undefined, "users-v2")).toBe(false);
-    expect(defaultFeatureFlags()).toMatchObject({ "multi-container": false, "rbac-permissions-ui": false });
+    expect(isFeatureEnabled(undefined, "users-v2")).toBe(true);
+    expect(defaultFeatureFlags()).toMatchObject({ "multi-container": false, "rbac-permissions-ui": true });
   });
 });

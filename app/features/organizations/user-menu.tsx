@@ -1,8 +1,9 @@
 import { Anchor, Avatar, Box, Group, Menu, Paper, Stack, Text, UnstyledButton } from "@mantine/core";
 import { useMounted } from "@mantine/hooks";
-import { Form } from "@remix-run/react";
+import { Form, Link } from "@remix-run/react";
 import { useState } from "react";
 import { useAnalytics } from "~/features/analytics/analytics-provider";
+import { settingsPaths } from "~/features/settings/paths";
 import { MENU_MIN_WIDTH } from "~/layout";
 import { SwitchOrganizationDialog, type OrganizationOption } from "./switch-organization-dialog";
 
@@ -42,7 +43,10 @@ function Identity({ user, organization }: Pick<UserMenuProps, "user" | "organiza
 /** The organization switch page: the dialog's way without JavaScript. */
 export const SWITCH_ORGANIZATION_PATH = "/organizations/switch";
 
-/** SPEC §2.6: avatar and name; the current organization, 'Switch organization' (several only) and 'Logout'. */
+/**
+ * SPEC §2.6: avatar and name; the current organization (opening its overview in the settings), 'Switch
+ * organization' (several only) and 'Logout'.
+ */
 export function UserMenu(props: UserMenuProps) {
   // The menu needs JavaScript; until it runs (or without it) a disclosure offers the same items.
   return useMounted() ? <UserMenuDropdown {...props} /> : <UserMenuDisclosure {...props} />;
@@ -67,7 +71,9 @@ function UserMenuDisclosure({ user, organization, organizations }: UserMenuProps
           <Text size="xs" c="dimmed">
             {user.email}
           </Text>
-          <Text size="sm">{organization.displayName}</Text>
+          <Anchor href={settingsPaths.organizationOverview} size="sm">
+            {organization.displayName}
+          </Anchor>
           {organizations.length > 1 ? (
             <Anchor href={SWITCH_ORGANIZATION_PATH} size="sm">
               Switch organization
@@ -97,7 +103,9 @@ function UserMenuDropdown({ user, organization, organizations }: UserMenuProps) 
         </Menu.Target>
         <Menu.Dropdown miw={MENU_MIN_WIDTH}>
           <Menu.Label>{user.email}</Menu.Label>
-          <Menu.Item disabled>{organization.displayName}</Menu.Item>
+          <Menu.Item component={Link} to={settingsPaths.organizationOverview}>
+            {organization.displayName}
+          </Menu.Item>
           {organizations.length > 1 ? (
             <Menu.Item onClick={() => setSwitching(true)}>Switch organization</Menu.Item>
           ) : null}

@@ -3,6 +3,8 @@ import { Link } from "@remix-run/react";
 import { creatableServiceTypes, serviceTypeLabels } from "#contract/services";
 import { Button } from "~/components/button";
 import { ChevronDownIcon } from "~/components/icons";
+import { RestrictedButton } from "~/components/restricted";
+import { useCanInCurrentEnvironment } from "~/features/permissions/permissions";
 import { servicePagePaths } from "./paths";
 
 /** "Create service": the ten types with a create page (SPEC §2.2), each a link to it. */
@@ -13,6 +15,10 @@ export function CreateServiceMenu({
   environmentName: string;
   label?: string;
 }) {
+  const canCreate = useCanInCurrentEnvironment("services.configure");
+  if (!canCreate) {
+    return <RestrictedButton rightSection={<ChevronDownIcon size={16} />}>{label}</RestrictedButton>;
+  }
   return (
     <Menu position="bottom-end" withinPortal>
       <Menu.Target>

@@ -1,6 +1,7 @@
 import { Table, Text } from "@mantine/core";
 import type { Resource } from "#contract/services";
 import { SecretValue } from "~/components/secret-value";
+import { useCanInCurrentEnvironment } from "~/features/permissions/permissions";
 import { serviceDetailsPaths } from "./paths";
 
 /** The service's secret attributes: names only; each value is read from the platform when revealed. */
@@ -11,6 +12,7 @@ export function AttributesPanel({
   environmentName: string;
   service: Resource;
 }) {
+  const canReveal = useCanInCurrentEnvironment("secrets.reveal");
   if (!service.secretAttributes.length) {
     return <Text c="dimmed">This service has no secret attributes.</Text>;
   }
@@ -32,6 +34,7 @@ export function AttributesPanel({
                 label={attribute}
                 testId={`attribute-${attribute}`}
                 copyable
+                revealAllowed={canReveal}
               />
             </Table.Td>
           </Table.Tr>

@@ -14,6 +14,8 @@ import { configFields, configFormDefaults, configFormSchema, type ConfigField } 
 import { ConflictNotice } from "./conflict-notice";
 import { DeploymentRunningNotice } from "./deployment-running-notice";
 import { useConflict, useFollowVersion, useFormBaseline } from "./use-form-baseline";
+import { Restricted, RestrictedFields } from "~/components/restricted";
+import { useCanInCurrentEnvironment } from "~/features/permissions/permissions";
 
 /** The service's configuration as a form built from its type's schema, saved as a draft or applied at once. */
 export function ConfigPanel({
@@ -59,6 +61,8 @@ export function ConfigPanel({
   const saving = (intent: string) =>
     navigation.state !== "idle" && navigation.formData?.get("intent") === intent;
   const deploying = isBusyStage(service.stage);
+  const canConfigure = useCanInCurrentEnvironment("services.configure");
+  const canDeploy = useCanInCurrentEnvironment("services.deploy");
 
   return (
     <Paper withBorder p="lg" maw={820}>
@@ -73,38 +77,44 @@ export function ConfigPanel({
           {deploying ? <DeploymentRunningNotice /> : null}
           {conflict ? <ConflictNotice conflict={conflict} /> : null}
           <FormErrors errors={conflict ? undefined : form.errors} id={form.errorId} />
-          <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
-            {fields.map((field) => (
-              <ConfigFieldInput
-                key={field.name}
-                field={field}
-                meta={(configFieldset as Record<string, FieldMetadata<unknown>>)[field.name]}
-              />
-            ))}
-          </SimpleGrid>
+          <RestrictedFields allowed={canConfigure}>
+            <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
+              {fields.map((field) => (
+                <ConfigFieldInput
+                  key={field.name}
+                  field={field}
+                  meta={(configFieldset as Record<string, FieldMetadata<unknown>>)[field.name]}
+                />
+              ))}
+            </SimpleGrid>
+          </RestrictedFields>
           <Group justify="flex-end">
             <Button variant="ghostSecondary" disabled={!form.dirty} onClick={() => form.reset()}>
               Undo changes
             </Button>
-            <Button
-              type="submit"
-              name="intent"
-              value="save-config-draft"
-              variant="secondary"
-              loading={saving("save-config-draft")}
-              disabled={deploying}
-            >
-              Save draft
-            </Button>
-            <Button
-              type="submit"
-              name="intent"
-              value="save-config"
-              loading={saving("save-config")}
-              disabled={deploying}
-            >
-              Save and deploy
-            </Button>
+            <Restricted allowed={canConfigure}>
+              <Button
+                type="submit"
+                name="intent"
+                value="save-config-draft"
+                variant="secondary"
+                loading={saving("save-config-draft")}
+                disabled={deploying}
+              >
+                Save draft
+              </Button>
+            </Restricted>
+            <Restricted allowed={canConfigure && canDeploy}>
+              <Button
+                type="submit"
+                name="intent"
+                value="save-config"
+                loading={saving("save-config")}
+                disabled={deploying}
+              >
+                Save and deploy
+              </Button>
+            </Restricted>
           </Group>
         </Stack>
       </Form>

@@ -2,6 +2,8 @@ import { Alert, Group, Paper, Stack, Text, Title } from "@mantine/core";
 import { Form, useNavigation } from "@remix-run/react";
 import type { Resource } from "#contract/services";
 import { Button } from "~/components/button";
+import { Restricted } from "~/components/restricted";
+import { useCanInCurrentEnvironment } from "~/features/permissions/permissions";
 import type { ServiceActionData } from "./action-data";
 import { diffValues } from "./config-diff";
 import { DiffTable } from "./diff-table";
@@ -17,6 +19,8 @@ export function PreDeployPanel({
   const navigation = useNavigation();
   const pending = (intent: string) =>
     navigation.state !== "idle" && navigation.formData?.get("intent") === intent;
+  const canConfigure = useCanInCurrentEnvironment("services.configure");
+  const canDeploy = useCanInCurrentEnvironment("services.deploy");
   if (!service.draft) {
     return (
       <Text c="dimmed" data-testid="pre-deploy-empty">
@@ -48,20 +52,24 @@ export function PreDeployPanel({
       <Group justify="flex-end" gap="sm">
         <Form method="post" preventScrollReset>
           <input type="hidden" name="version" value={service.version} />
-          <Button
-            type="submit"
-            name="intent"
-            value="discard-draft"
-            variant="secondary"
-            loading={pending("discard-draft")}
-          >
-            Discard
-          </Button>
+          <Restricted allowed={canConfigure}>
+            <Button
+              type="submit"
+              name="intent"
+              value="discard-draft"
+              variant="secondary"
+              loading={pending("discard-draft")}
+            >
+              Discard
+            </Button>
+          </Restricted>
         </Form>
         <Form method="post" preventScrollReset>
-          <Button type="submit" name="intent" value="relaunch" loading={pending("relaunch")}>
-            Deploy changes
-          </Button>
+          <Restricted allowed={canDeploy}>
+            <Button type="submit" name="intent" value="relaunch" loading={pending("relaunch")}>
+              Deploy changes
+            </Button>
+          </Restricted>
         </Form>
       </Group>
     </Stack>

@@ -6,8 +6,10 @@ import { useState } from "react";
 import { isBusyStage, serviceTypeLabels, type Resource } from "#contract/services";
 import { Button } from "~/components/button";
 import { FormErrors } from "~/components/forms";
+import { Restricted, RestrictedButton } from "~/components/restricted";
 import { formatUsd } from "~/features/environments/cost";
 import { StageBadge } from "~/features/environments/stage-badge";
+import { useCanInCurrentEnvironment } from "~/features/permissions/permissions";
 import { servicePagePaths } from "../paths";
 import type { ServiceActionData, ServiceIntent } from "./action-data";
 import { deleteServiceSchema } from "./delete-service";
@@ -30,6 +32,7 @@ export function ServiceHeader({
   const busy = isBusyStage(service.stage);
   const cancelable = service.stage === "STAGE_QUEUED" || service.stage === "STAGE_IN_PROGRESS";
   const failed = service.stage === "STAGE_FAILED";
+  const canDelete = useCanInCurrentEnvironment("services.delete");
   const actionError =
     actionData?.error && ["relaunch", "retry", "cancel"].includes(actionData.form) ? actionData.error : null;
   return (
@@ -63,7 +66,11 @@ export function ServiceHeader({
           {busy ? null : (
             <IntentButton intent="relaunch" label={service.hasDraft ? "Deploy changes" : "Relaunch"} />
           )}
-          <DeleteServiceButton serviceName={service.name} actionData={actionData} />
+          {canDelete ? (
+            <DeleteServiceButton serviceName={service.name} actionData={actionData} />
+          ) : (
+            <RestrictedButton variant="danger">Delete</RestrictedButton>
+          )}
         </Group>
       </Group>
       {failed && service.message ? (
@@ -92,11 +99,14 @@ function IntentButton({
 }) {
   const navigation = useNavigation();
   const submitting = navigation.state !== "idle" && navigation.formData?.get("intent") === intent;
+  const canDeploy = useCanInCurrentEnvironment("services.deploy");
   return (
     <Form method="post" preventScrollReset>
-      <Button type="submit" name="intent" value={intent} variant={variant} loading={submitting}>
-        {label}
-      </Button>
+      <Restricted allowed={canDeploy}>
+        <Button type="submit" name="intent" value={intent} variant={variant} loading={submitting}>
+          {label}
+        </Button>
+      </Restricted>
     </Form>
   );
 }

@@ -35,6 +35,8 @@ import {
 } from "./settings-forms";
 import { useConflict, useFollowVersion, useFormBaseline } from "./use-form-baseline";
 import { settingsSubTabLabels } from "./view";
+import { Restricted, RestrictedFields } from "~/components/restricted";
+import { useCanInCurrentEnvironment } from "~/features/permissions/permissions";
 
 /** The settings tab: one sub-tab (and one form) per part of the settings. */
 export function SettingsPanel({
@@ -124,6 +126,7 @@ function SettingsForm({
   const submitVersion = conflict?.version ?? baseline[0].version;
   const saving = navigation.state !== "idle" && navigation.formData?.get("section") === settingsKey;
   const deploying = isBusyStage(service.stage);
+  const canConfigure = useCanInCurrentEnvironment("services.configure");
   const part = (fields as unknown as Record<string, FieldMetadata<unknown>>)[settingsKey];
 
   return (
@@ -136,16 +139,20 @@ function SettingsForm({
           {deploying ? <DeploymentRunningNotice /> : null}
           {conflict ? <ConflictNotice conflict={conflict} /> : null}
           <FormErrors errors={conflict ? undefined : form.errors} id={form.errorId} />
-          {part ? (
-            <PartFields settingsKey={settingsKey} form={form as unknown as ListForm} field={part} />
-          ) : null}
+          <RestrictedFields allowed={canConfigure}>
+            {part ? (
+              <PartFields settingsKey={settingsKey} form={form as unknown as ListForm} field={part} />
+            ) : null}
+          </RestrictedFields>
           <Group justify="flex-end">
             <Button variant="ghostSecondary" disabled={!form.dirty} onClick={() => form.reset()}>
               Undo changes
             </Button>
-            <Button type="submit" loading={saving} disabled={deploying}>
-              Save settings
-            </Button>
+            <Restricted allowed={canConfigure}>
+              <Button type="submit" loading={saving} disabled={deploying}>
+                Save settings
+              </Button>
+            </Restricted>
           </Group>
         </Stack>
       </Form>

@@ -1,0 +1,30 @@
+import { describe, expect, it } from "vitest";
+import { builtInRoles } from "#contract/permissions";
+import { visibleSettingsItems } from "./paths";
+
+const everywhere = (permissions: readonly (typeof builtInRoles.admin.permissions)[number][]) => ({
+  organization: [...permissions],
+  environments: {},
+});
+
+describe("the settings nav", () => {
+  it("shows a read-only member the members and the organization, not the invitations or the audit log", () => {
+    expect(visibleSettingsItems(everywhere(builtInRoles["read-only"].permissions))).toEqual([
+      { label: "Members", to: "/settings/users", permission: "organization.view" },
+      { label: "Organization", to: "/settings/users/organization-overview", permission: "organization.view" },
+    ]);
+  });
+
+  it("shows an admin every page, invitations for users.manage and the audit log for audit.view", () => {
+    expect(
+      visibleSettingsItems(everywhere(builtInRoles.admin.permissions)).map((item) => item.label),
+    ).toEqual(["Members", "Invitations", "Organization", "Audit log"]);
+    expect(
+      visibleSettingsItems(everywhere(["organization.view", "audit.view"])).map((item) => item.label),
+    ).toEqual(["Members", "Organization", "Audit log"]);
+  });
+
+  it("shows every page while permissions are not in use", () => {
+    expect(visibleSettingsItems(null)).toHaveLength(4);
+  });
+});

@@ -1,0 +1,25 @@
+import type { Permission } from "#contract/permissions";
+import { allows, type ShellPermissions } from "~/features/permissions/permissions";
+
+/** The settings area (SPEC §2.2 Users, issue 12 audit log). */
+export const settingsPaths = {
+  members: "/settings/users",
+  invitations: "/settings/users/invite",
+  organizationOverview: "/settings/users/organization-overview",
+  auditLog: "/settings/audit-log",
+} as const;
+
+export type SettingsNavItem = { label: string; to: string; permission: Permission };
+
+/** The settings nav: each page with the permission its page needs to be of use. */
+export const settingsNavigation: readonly SettingsNavItem[] = [
+  { label: "Members", to: settingsPaths.members, permission: "organization.view" },
+  { label: "Invitations", to: settingsPaths.invitations, permission: "users.manage" },
+  { label: "Organization", to: settingsPaths.organizationOverview, permission: "organization.view" },
+  { label: "Audit log", to: settingsPaths.auditLog, permission: "audit.view" },
+];
+
+/** The settings pages the user's permissions open (all while permissions are not in use). */
+export function visibleSettingsItems(permissions: ShellPermissions | undefined): SettingsNavItem[] {
+  return settingsNavigation.filter((item) => allows(permissions, item.permission));
+}
