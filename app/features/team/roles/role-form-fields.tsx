@@ -1,5 +1,5 @@
 import type { FieldMetadata } from "@conform-to/react";
-import { Checkbox, Fieldset, SimpleGrid, Stack, Text } from "@mantine/core";
+import { Checkbox, Paper, SimpleGrid, Stack, Text } from "@mantine/core";
 import { permissionDescriptions } from "#contract/permissions";
 import { TextareaField, TextField } from "~/components/forms";
 import { alwaysHeld, permissionGroups } from "./role-form";
@@ -37,8 +37,18 @@ export function RoleFormFields({
         </Text>
         <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md" aria-labelledby="permissions-label" role="group">
           {permissionGroups.map((group) => (
-            <Fieldset key={group.label} legend={group.label} variant="filled">
+            // A labelled group rather than Mantine's Fieldset, which would join the chunk every page loads.
+            <Paper
+              key={group.label}
+              withBorder
+              p="sm"
+              role="group"
+              aria-labelledby={`permission-group-${group.label}`}
+            >
               <Stack gap="sm">
+                <Text fw={600} size="sm" id={`permission-group-${group.label}`}>
+                  {group.label}
+                </Text>
                 {group.permissions.map((permission) =>
                   permission === alwaysHeld ? (
                     <Checkbox
@@ -62,7 +72,7 @@ export function RoleFormFields({
                   ),
                 )}
               </Stack>
-            </Fieldset>
+            </Paper>
           ))}
         </SimpleGrid>
         {permissionsError ? (
