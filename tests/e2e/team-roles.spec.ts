@@ -72,6 +72,15 @@ test("ada composes a Deployer role, grants it to bob on staging, and can delete 
   await expect(deployer).toContainText("Ships releases");
   await expect(deployer.getByRole("cell").nth(2)).toHaveText("0");
 
+  await page.getByRole("link", { name: "Edit Deployer" }).click();
+  await expect(page.getByRole("heading", { name: "Edit Deployer" })).toBeVisible();
+  await waitForHydration(page);
+  await expect(page.getByLabel("services.deploy")).toBeChecked();
+  await page.getByLabel("Description").fill("Ships releases to staging");
+  await page.getByRole("button", { name: "Save role" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "Role Deployer saved" })).toBeVisible();
+  await expect(deployer).toContainText("Ships releases to staging");
+
   await grantBob(page, "Deployer", "staging");
   await expect(page.getByRole("heading", { name: "Bob Stone", level: 2 })).toBeVisible();
   await expect(page.getByText("Deployer on staging")).toBeVisible();
