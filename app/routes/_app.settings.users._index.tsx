@@ -41,6 +41,9 @@ export default function MembersPage() {
           <Button component={Link} to={teamPagePaths.organizationOverview} variant="default">
             Organization overview
           </Button>
+          <Button component={Link} to={teamPagePaths.roles} variant="default">
+            Roles
+          </Button>
           <Button component={Link} to={teamPagePaths.invite}>
             Invite people
           </Button>

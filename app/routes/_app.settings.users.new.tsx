@@ -5,7 +5,6 @@ import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useState } from "react";
 import { errorCodes } from "#contract/errors";
-import { builtInRoles, roleNames } from "#contract/permissions";
 import { FormErrors, SelectField } from "~/components/forms";
 import { SentInvitations } from "~/features/team/invitations/invitation-views";
 import {
@@ -13,11 +12,13 @@ import {
   inviteFormErrors,
   inviteFormSchema,
 } from "~/features/team/invitations/invite-form";
+import { roleOptions } from "~/features/team/member-roles";
 import { invitationPagePaths } from "~/features/team/invitations/paths";
 import { userMessageOf } from "~/platform/action-errors.server";
 import { isPlatformError } from "~/platform/client.server";
 import { listEnvironments } from "~/platform/environments.server";
 import { sendInvitations } from "~/platform/invitations.server";
+import { listRoles } from "~/platform/members.server";
 import { requireOrganizationClient } from "~/platform/request.server";
 import { throwRouteError } from "~/platform/route-errors.server";
 import { dataWithToast } from "~/toast.server";
@@ -28,14 +29,16 @@ export const meta: MetaFunction = () => [{ title: "Invite people · Cloud Consol
 export async function loader({ request }: LoaderFunctionArgs) {
   const client = await requireOrganizationClient(request);
   const { api, tenantId, organization, headers } = client;
-  await requirePermission(request, client, "users.manage");
-  const environments = await listEnvironments(api, tenantId).catch((error: unknown) =>
-    throwRouteError(error, errorCodes.workspaceListFetch, headers),
-  );
+  const [environments, roles] = await Promise.all([
+    listEnvironments(api, tenantId),
+    listRoles(api, tenantId),
+    requirePermission(request, client, "users.manage"),
+  ]).catch((error: unknown) => throwRouteError(error, errorCodes.workspaceListFetch, headers));
   return data(
     {
       organizationName: organization.displayName,
       environments: environments.map(({ id, name }) => ({ id, name })),
+      roleOptions: roleOptions(roles, { described: true }),
     },
     { headers },
   );
@@ -68,13 +71,8 @@ export async function action({ request }: ActionFunctionArgs) {
   }
 }
 
-const roleOptions = roleNames.map((role) => ({
-  value: role,
-  label: `${role}: ${builtInRoles[role].description}`,
-}));
-
 export default function InvitePeople() {
-  const { organizationName, environments } = useLoaderData<typeof loader>();
+  const { organizationName, environments, roleOptions } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const [form, fields] = useForm({

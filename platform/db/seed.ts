@@ -46,6 +46,18 @@ const demoUsers: { id: string; email: string; name: string; memberships: [string
   },
   { id: "user_bob", email: "bob@example.com", name: "Bob Stone", memberships: [["org_acme", "read-only"]] },
   {
+    id: "user_frank",
+    email: "frank@example.com",
+    name: "Frank Moss",
+    memberships: [["org_acme", "read-only"]],
+  },
+  {
+    id: "user_grace",
+    email: "grace@example.com",
+    name: "Grace Hill",
+    memberships: [["org_acme", "read-only"]],
+  },
+  {
     id: "user_carol",
     email: "carol@example.com",
     name: "Carol Baker",

@@ -5,6 +5,7 @@ import { allows, type ShellPermissions } from "~/features/permissions/permission
 export const settingsPaths = {
   members: "/settings/users",
   invitations: "/settings/users/invite",
+  roles: "/settings/users/roles",
   organizationOverview: "/settings/users/organization-overview",
   auditLog: "/settings/audit-log",
 } as const;
@@ -15,6 +16,7 @@ export type SettingsNavItem = { label: string; to: string; permission: Permissio
 export const settingsNavigation: readonly SettingsNavItem[] = [
   { label: "Members", to: settingsPaths.members, permission: "organization.view" },
   { label: "Invitations", to: settingsPaths.invitations, permission: "users.manage" },
+  { label: "Roles", to: settingsPaths.roles, permission: "organization.view" },
   { label: "Organization", to: settingsPaths.organizationOverview, permission: "organization.view" },
   { label: "Audit log", to: settingsPaths.auditLog, permission: "audit.view" },
 ];

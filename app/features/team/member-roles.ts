@@ -1,5 +1,5 @@
 import * as z from "zod";
-import { roleGrantSchema, roleNames, type RoleGrant } from "#contract/permissions";
+import { roleGrantSchema, roleNames, type RoleGrant, type RoleName } from "#contract/permissions";
 import type { Member, MemberGrant, Role } from "#contract/users";
 
 /** A role choice in a form: a built-in role's name, or `custom:{id}` for a custom role. */
@@ -8,10 +8,27 @@ const customRolePrefix = "custom:";
 export const roleChoiceOf = (grant: Pick<MemberGrant, "role" | "customRole">): string =>
   grant.role ?? `${customRolePrefix}${grant.customRole?.id ?? ""}`;
 
-export function roleOptions(roles: Role[]) {
+/** The grant's role named by a form's choice: a built-in role, or the custom role whose id follows `custom:`. */
+export function roleOfChoice(choice: string): Pick<RoleGrant, "role" | "customRoleId"> {
+  return choice.startsWith(customRolePrefix)
+    ? { customRoleId: choice.slice(customRolePrefix.length) }
+    : { role: choice as RoleName };
+}
+
+/** A form's role choice that names a built-in role or a custom role (whose existence the platform checks). */
+export const roleChoiceSchema = z
+  .string({ error: "Choose a role" })
+  .trim()
+  .refine(
+    (choice) => roleGrantSchema.safeParse({ ...roleOfChoice(choice), environmentIds: null }).success,
+    "Choose a role",
+  );
+
+/** The roles as a form offers them, built-in then custom; `described` adds what each role is for. */
+export function roleOptions(roles: Role[], { described = false }: { described?: boolean } = {}) {
   return roles.map((role) => ({
     value: role.builtIn ? role.name : `${customRolePrefix}${role.id}`,
-    label: role.name,
+    label: described && role.description ? `${role.name}: ${role.description}` : role.name,
   }));
 }
 
@@ -27,9 +44,7 @@ export const memberRoleFormSchema = z
   })
   .transform((value, context): RoleGrant => {
     const grant = {
-      ...(value.role.startsWith(customRolePrefix)
-        ? { customRoleId: value.role.slice(customRolePrefix.length) }
-        : { role: value.role }),
+      ...roleOfChoice(value.role),
       environmentIds: value.scope === "organization" ? null : value.environmentIds,
     };
     const parsed = roleGrantSchema.safeParse(grant);

@@ -6,4 +6,8 @@ export const teamPagePaths = {
   member: (userId: string) => `/settings/users/${encodeURIComponent(userId)}`,
   editMember: (userId: string) => `/settings/users/${encodeURIComponent(userId)}/edit`,
   organizationOverview: "/settings/users/organization-overview",
+  /** The roles, built-in and custom. */
+  roles: "/settings/users/roles",
+  newRole: "/settings/users/roles/new",
+  editRole: (roleId: string) => `/settings/users/roles/${encodeURIComponent(roleId)}/edit`,
 };

@@ -44,6 +44,26 @@ describe("the invite form", () => {
     expect(invitationRequest(submission.value).grants).toEqual([{ role: "read-only", environmentIds: null }]);
   });
 
+  it("grants a custom role by its id, and refuses a choice that names no role", () => {
+    const deployer = "0b7e5e57-3c3f-4a5e-9f55-2b0a3c1d8e01";
+    const submission = submit([
+      ["emails", "erin@example.com"],
+      ["role", `custom:${deployer}`],
+    ]);
+    if (submission.status !== "success") throw new Error(JSON.stringify(submission.error));
+    const request = invitationRequest(submission.value);
+    expect(request.grants).toEqual([{ customRoleId: deployer, environmentIds: null }]);
+    expect(createInvitationsSchema.safeParse(request).success).toBe(true);
+    for (const role of ["owner", "custom:not-an-id"]) {
+      expect(
+        errorsOf([
+          ["emails", "erin@example.com"],
+          ["role", role],
+        ]).role,
+      ).toEqual(["Choose a role"]);
+    }
+  });
+
   it("names the addresses that are not valid, and asks for environments when scoped", () => {
     expect(
       errorsOf([

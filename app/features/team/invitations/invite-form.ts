@@ -4,7 +4,7 @@ import {
   MAX_INVITATIONS_PER_REQUEST,
   type CreateInvitations,
 } from "#contract/invitations";
-import { roleNameSchema } from "#contract/permissions";
+import { roleChoiceSchema, roleOfChoice } from "../member-roles";
 
 export const scopes = ["organization", "environments"] as const;
 
@@ -14,7 +14,7 @@ function splitAddresses(text: string): string[] {
 }
 
 /**
- * The invite page's form: several addresses in one field, one built-in role, and its scope. Each address is
+ * The invite page's form: several addresses in one field, one role (built-in or custom), and its scope. Each address is
  * checked with the contract's schema, so the page refuses what the platform would.
  */
 export const inviteFormSchema = z
@@ -40,7 +40,7 @@ export const inviteFormSchema = z
       }
       return unique;
     }),
-    role: roleNameSchema,
+    role: roleChoiceSchema,
     scope: z.enum(scopes).default("organization"),
     environmentIds: z.array(z.guid()).default([]),
   })
@@ -54,7 +54,12 @@ export type InviteForm = z.output<typeof inviteFormSchema>;
 export function invitationRequest(form: InviteForm): CreateInvitations {
   return {
     emails: form.emails,
-    grants: [{ role: form.role, environmentIds: form.scope === "organization" ? null : form.environmentIds }],
+    grants: [
+      {
+        ...roleOfChoice(form.role),
+        environmentIds: form.scope === "organization" ? null : form.environmentIds,
+      },
+    ],
   };
 }
 
