@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import {
+  type AnyPgColumn,
   bigserial,
   boolean,
   check,
@@ -36,6 +37,10 @@ export const organizations = pgTable("organizations", {
   referredBy: text("referred_by"),
   /** How long audit events are kept, in days. */
   auditRetentionDays: integer("audit_retention_days").notNull().default(365),
+  /** What AWS roles created for this organization's connections require AssumeRole to present (issue 13). */
+  awsExternalId: text("aws_external_id")
+    .notNull()
+    .default(sql`replace(gen_random_uuid()::text, '-', '')`),
   createdAt: createdAt(),
 });
 
@@ -202,6 +207,10 @@ export const environments = pgTable(
      */
     clonedFromId: uuid("cloned_from_id"),
     clonedFromName: text("cloned_from_name"),
+    /** The cloud account it runs in (issue 13); null: the simulated driver, for demos and tests. */
+    cloudConnectionId: uuid("cloud_connection_id").references((): AnyPgColumn => connections.id, {
+      onDelete: "restrict",
+    }),
     createdAt: createdAt(),
   },
   (table) => [
@@ -457,7 +466,16 @@ export const observabilityProviders = pgTable(
     environmentId: uuid("environment_id")
       .notNull()
       .references(() => environments.id, { onDelete: "cascade" }),
-    connectionId: text("connection_id").notNull(),
+    /** An observability connection of the environment's organization (issue 13); deleting it is refused while linked. */
+    connectionId: uuid("connection_id")
+      .notNull()
+      .references(() => connections.id, { onDelete: "restrict" }),
+    /** The forwarder's progress: metrics up to this time have been posted to the provider. */
+    lastForwardedAt: timestamp("last_forwarded_at", { withTimezone: true, mode: "date" }),
+    /** The provider's answer to the last failed post; null once a post succeeds. */
+    lastForwardError: text("last_forward_error"),
+    /** Held by the forwarder while it posts, so two platform instances do not post the same minute twice. */
+    leasedUntil: timestamp("leased_until", { withTimezone: true, mode: "date" }),
     createdAt: createdAt(),
   },
   (table) => [
@@ -498,5 +516,92 @@ export const loginAttempts = pgTable(
   (table) => [
     primaryKey({ columns: [table.kind, table.key] }),
     check("login_attempts_kind", sql`${table.kind} in ('account', 'address')`),
+  ],
+);
+
+/**
+ * A connection to a cloud account or tool (issue 13). Plain field values are kept as they are; secret ones are
+ * sealed together (platform/secrets/cipher.ts, context `connection:{id}`) and never leave the platform.
+ */
+export const connections = pgTable(
+  "connections",
+  {
+    id: uuid("id")
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    organizationId: text("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    kind: text("kind").notNull(),
+    name: text("name").notNull(),
+    method: text("method").notNull(),
+    fields: jsonb("fields").$type<Record<string, string>>().notNull().default({}),
+    /** The secret fields as one sealed JSON object; null when the kind has none set. */
+    sealedSecrets: text("sealed_secrets"),
+    /** The last four characters of each secret field, shown to admins as a reminder of which one is set. */
+    secretHints: jsonb("secret_hints").$type<Record<string, string>>().notNull().default({}),
+    /** VERIFIED, FAILING or UNVERIFIED (contract connectionStatuses). */
+    status: text("status").notNull(),
+    /** Slack and Teams: which events for which environments (contract notificationRulesSchema). */
+    notifications: jsonb("notifications").$type<{ events: string[]; environmentIds: string[] | null }>(),
+    createdBy: text("created_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+    updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex("connections_organization_name").on(table.organizationId, table.name),
+    index("connections_organization_kind").on(table.organizationId, table.kind),
+  ],
+);
+
+/** Each check of a connection's credentials against its provider, newest kept for the connection's page. */
+export const connectionChecks = pgTable(
+  "connection_checks",
+  {
+    id: uuid("id")
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    connectionId: uuid("connection_id")
+      .notNull()
+      .references(() => connections.id, { onDelete: "cascade" }),
+    at: timestamp("at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    ok: boolean("ok").notNull(),
+    message: text("message").notNull(),
+    details: jsonb("details").$type<string[]>().notNull().default([]),
+    actorId: text("actor_id").references(() => users.id, { onDelete: "set null" }),
+  },
+  (table) => [index("connection_checks_connection_at").on(table.connectionId, table.at)],
+);
+
+/**
+ * A notification to post through a Slack or Teams connection. The delivery worker leases a due one
+ * (`leased_until`), posts it outside any transaction, and records the attempt; a lease that runs out (the
+ * platform stopped mid-post) makes it due again, so deliveries survive restarts.
+ */
+export const notificationDeliveries = pgTable(
+  "notification_deliveries",
+  {
+    id: uuid("id")
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    connectionId: uuid("connection_id")
+      .notNull()
+      .references(() => connections.id, { onDelete: "cascade" }),
+    environmentId: uuid("environment_id"),
+    event: text("event").notNull(),
+    /** What to post: the message's text and the page it links to (no secrets). */
+    message: jsonb("message")
+      .$type<{ title: string; text: string; link: string; facts: Record<string, string> }>()
+      .notNull(),
+    /** pending, delivered or failed (contract deliveryStatuses). */
+    status: text("status").notNull().default("pending"),
+    attempts: jsonb("attempts").$type<{ at: string; ok: boolean; message: string }[]>().notNull().default([]),
+    nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    leasedUntil: timestamp("leased_until", { withTimezone: true, mode: "date" }),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    index("notification_deliveries_due").on(table.status, table.nextAttemptAt),
+    index("notification_deliveries_connection_created").on(table.connectionId, table.createdAt),
   ],
 );

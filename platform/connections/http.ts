@@ -1,0 +1,83 @@
+/**
+ * Calls a provider's HTTP API for a connection (checks, listings, notifications, metrics). Every failure becomes a
+ * sentence a user can act on: a host that does not resolve or refuses says so (this machine may have no
+ * internet), a slow one is given up after 10 s (SPEC §9's HTTP time-out), and nothing ever hangs.
+ */
+
+export const PROVIDER_TIMEOUT_MS = 10_000;
+
+/** The provider could not be reached or did not answer; `message` is for the user. */
+export class ProviderUnreachableError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ProviderUnreachableError";
+  }
+}
+
+const networkReasons: Record<string, string> = {
+  ENOTFOUND: "its name does not resolve (is this machine offline, or the address mistyped?)",
+  EAI_AGAIN: "its name could not be resolved (is this machine offline?)",
+  ECONNREFUSED: "the connection was refused",
+  ECONNRESET: "the connection was reset",
+  EHOSTUNREACH: "the host is unreachable from this machine",
+  ENETUNREACH: "the network is unreachable from this machine (no internet?)",
+  CERT_HAS_EXPIRED: "its TLS certificate has expired",
+  DEPTH_ZERO_SELF_SIGNED_CERT: "its TLS certificate is self-signed",
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: "its TLS certificate could not be verified",
+};
+
+function causeCode(error: unknown): string | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current && typeof current === "object"; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === "string") return code;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+/** "Could not reach api.datadoghq.com: its name does not resolve (…)" for a failed fetch or SDK call. */
+export function unreachableMessage(
+  url: string | URL,
+  error: unknown,
+  timeoutMs = PROVIDER_TIMEOUT_MS,
+): string {
+  const host = new URL(url).host;
+  if (error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError")) {
+    return `${host} did not answer within ${Math.round(timeoutMs / 1000)} seconds.`;
+  }
+  const code = causeCode(error);
+  const reason = (code && networkReasons[code]) ?? (code ? `the network said ${code}` : "the request failed");
+  return `Could not reach ${host}: ${reason}.`;
+}
+
+/**
+ * fetch with the time-out; a network failure throws ProviderUnreachableError with the plain-words reason. Any
+ * HTTP answer (4xx and 5xx included) is returned for the caller to explain in the provider's terms.
+ */
+export async function providerFetch(
+  url: string | URL,
+  init: RequestInit = {},
+  { timeoutMs = PROVIDER_TIMEOUT_MS }: { timeoutMs?: number } = {},
+): Promise<Response> {
+  try {
+    return await fetch(url, { ...init, redirect: "manual", signal: AbortSignal.timeout(timeoutMs) });
+  } catch (error) {
+    throw new ProviderUnreachableError(unreachableMessage(url, error, timeoutMs));
+  }
+}
+
+/** The body of an answer as JSON, or undefined when it is not JSON (an HTML error page, an empty body). */
+export async function jsonOf(response: Response): Promise<unknown> {
+  const text = await response.text();
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Joins a connection's base URL (kept without a trailing slash) and an API path. */
+export function endpoint(baseUrl: string, path: string): URL {
+  return new URL(`${baseUrl.replace(/\/+$/, "")}${path}`);
+}
