@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { ConnectionKind, NotificationRules } from "#contract/connections";
-import { connectionSecretsContextOf } from "../connections/credentials";
+import { sealSecrets } from "../connections/records";
 import type { Database } from "../db/index";
 import { connections } from "../db/schema";
 import type { SecretCipher } from "../secrets/cipher";
@@ -37,12 +37,7 @@ export async function insertConnection(
       name,
       method,
       fields,
-      sealedSecrets: Object.keys(secretFields).length
-        ? secrets.encrypt(JSON.stringify(secretFields), connectionSecretsContextOf(id))
-        : null,
-      secretHints: Object.fromEntries(
-        Object.entries(secretFields).map(([key, value]) => [key, value.slice(-4)]),
-      ),
+      ...sealSecrets(secrets, id, secretFields),
       status: "VERIFIED",
       notifications,
     })

@@ -1,10 +1,10 @@
 import { and, asc, eq, inArray, isNull, lte, or } from "drizzle-orm";
 import { MAX_DELIVERY_ATTEMPTS, type DeliveryStatus } from "#contract/connections";
 import type { EngineConfig } from "../config";
-import { credentialsOf } from "../connections/credentials";
 import { postToSlack } from "../connections/providers/slack";
 import { postToTeams } from "../connections/providers/teams";
 import type { Credentials } from "../connections/providers";
+import { credentialsOf } from "../connections/records";
 import type { Database } from "../db/index";
 import { connections, notificationDeliveries } from "../db/schema";
 import { SecretDecryptionError, type SecretCipher } from "../secrets/cipher";
@@ -84,7 +84,7 @@ export function createDeliveryWorker({
     }
     let credentials: Credentials;
     try {
-      credentials = credentialsOf(connection, secrets);
+      credentials = credentialsOf(secrets, connection);
     } catch (error) {
       if (!(error instanceof SecretDecryptionError)) throw error;
       return { ok: false, message: `The connection's secrets could not be opened: ${error.message}.` };
