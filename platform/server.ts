@@ -10,6 +10,7 @@ import { startAuditRetention } from "./audit/retention";
 import { createEngine } from "./engine/engine";
 import { createIdentityProvider } from "./identity/provider";
 import { createDeliveryWorker } from "./notifications/worker";
+import { createMetricForwarder } from "./observability/forwarder";
 import { secretCipherFor } from "./secrets/cipher";
 import { createTerraformJobs } from "./terraform/jobs";
 
@@ -36,6 +37,15 @@ export async function startPlatform(config: PlatformConfig): Promise<RunningPlat
     now: engine.now,
   });
   deliveries.start();
+  // Posts linked environments' metrics to Datadog and Middleware every minute.
+  const metrics = createMetricForwarder({
+    db: database.db,
+    secrets,
+    driver: engine.driver,
+    settings: config.engine,
+    now: engine.now,
+  });
+  metrics.start();
   const auditRetention = startAuditRetention({ db: database.db });
 
   const identity = await createIdentityProvider({ db: database.db, config });
@@ -67,6 +77,7 @@ export async function startPlatform(config: PlatformConfig): Promise<RunningPlat
       await terraformJobs.close();
       await engine.runner.stop();
       await deliveries.stop();
+      await metrics.stop();
       await auditRetention.stop();
       await database.close();
     },
