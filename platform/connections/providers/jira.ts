@@ -131,11 +131,11 @@ type AdfInline =
   | { type: "text"; text: string; marks?: Array<{ type: "link"; attrs: { href: string } }> }
   | { type: "hardBreak" };
 
-/** One line's text with its http(s) addresses as links. */
+/** One line's text with its http(s) addresses as links (a sentence's punctuation after one is not part of it). */
 function inlineNodes(line: string): AdfInline[] {
   const nodes: AdfInline[] = [];
   let at = 0;
-  for (const match of line.matchAll(/https?:\/\/[^\s<>"]+/g)) {
+  for (const match of line.matchAll(/https?:\/\/[^\s<>"]*[^\s<>".,;:!?')\]]/g)) {
     const start = match.index ?? 0;
     if (start > at) nodes.push({ type: "text", text: line.slice(at, start) });
     nodes.push({ type: "text", text: match[0], marks: [{ type: "link", attrs: { href: match[0] } }] });
