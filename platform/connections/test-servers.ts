@@ -426,7 +426,8 @@ export async function startFakeGitHub(options: FakeGitHubOptions): Promise<TestS
     "GET /orgs/:org/repos": (request) => {
       const org = request.params.org ?? "";
       const organization = options.organizations[org];
-      if (guard(request)) return guard(request) as TestReply;
+      const refused = guard(request);
+      if (refused) return refused;
       if (!organization) return notFound;
       return paged(
         request,
@@ -441,7 +442,8 @@ export async function startFakeGitHub(options: FakeGitHubOptions): Promise<TestS
       );
     },
     "GET /repos/:owner/:repo/branches": (request) => {
-      if (guard(request)) return guard(request) as TestReply;
+      const refused = guard(request);
+      if (refused) return refused;
       const repository = options.organizations[request.params.owner ?? ""]?.repositories.find(
         (candidate) => candidate.name === request.params.repo,
       );
@@ -456,7 +458,8 @@ export async function startFakeGitHub(options: FakeGitHubOptions): Promise<TestS
       );
     },
     "GET /orgs/:org/dependabot/alerts": (request) => {
-      if (guard(request)) return guard(request) as TestReply;
+      const refused = guard(request);
+      if (refused) return refused;
       const organization = options.organizations[request.params.org ?? ""];
       if (!organization) return notFound;
       if (organization.dependabotAlerts === "forbidden") {
@@ -523,14 +526,16 @@ export async function startFakeJira(options: FakeJiraOptions): Promise<FakeJira>
         },
       },
     "GET /rest/api/3/project/:key": (request) => {
-      if (guard(request)) return guard(request) as TestReply;
+      const refused = guard(request);
+      if (refused) return refused;
       const project = projectOf(request.params.key);
       return project
         ? { body: { id: "10000", key: project.key, name: project.name, projectTypeKey: "software" } }
         : noProject(request.params.key);
     },
     "GET /rest/api/3/issue/createmeta/:key/issuetypes": (request) => {
-      if (guard(request)) return guard(request) as TestReply;
+      const refused = guard(request);
+      if (refused) return refused;
       const projectIndex = options.projects.findIndex((project) => project.key === request.params.key);
       const project = options.projects[projectIndex];
       if (!project) return noProject(request.params.key);
@@ -548,7 +553,8 @@ export async function startFakeJira(options: FakeJiraOptions): Promise<FakeJira>
       };
     },
     "POST /rest/api/3/issue": (request) => {
-      if (guard(request)) return guard(request) as TestReply;
+      const refused = guard(request);
+      if (refused) return refused;
       const { fields = {} } = JSON.parse(request.body || "{}") as { fields?: Record<string, unknown> };
       const projectKey = (fields.project as { key?: string } | undefined)?.key;
       const projectIndex = options.projects.findIndex((project) => project.key === projectKey);

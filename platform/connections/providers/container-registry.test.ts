@@ -33,6 +33,7 @@ let hubRegistry: FakeRegistry;
 let hub: TestServer;
 let notARegistry: TestServer;
 let openRegistry: TestServer;
+let unchallenged: TestServer;
 
 beforeAll(async () => {
   tokenRegistry = await startFakeRegistry({
@@ -83,16 +84,19 @@ beforeAll(async () => {
   });
   notARegistry = await startTestServer({ "GET /": () => ({ body: "<html>welcome</html>" }) });
   openRegistry = await startTestServer({ "GET /v2/": () => ({ body: {} }) });
+  unchallenged = await startTestServer({ "GET /v2/": () => ({ status: 401, body: { message: "log in" } }) });
 });
 afterAll(async () => {
   for (const server of [
     tokenRegistry,
+    bigPages,
     basicRegistry,
     closedCatalog,
     hubRegistry,
     hub,
     notARegistry,
     openRegistry,
+    unchallenged,
   ]) {
     await server.close();
   }
@@ -183,6 +187,12 @@ describe("the registry check", () => {
       message: `${new URL(notARegistry.url).host} does not answer as a Docker registry (GET /v2/ answered 404): check the registry URL.`,
       field: "BASE_URL",
     });
+  });
+
+  it("points at the URL when a 401 comes without a challenge, which registries always send", async () => {
+    const result = await dockerRegistry.check(docker(unchallenged.url), context);
+    expect(result).toMatchObject({ ok: false, field: "BASE_URL" });
+    expect(result.message).toContain("answered 401 without saying how to sign in");
   });
 
   it("says a host that refuses connections or does not exist cannot be reached", async () => {

@@ -118,8 +118,8 @@ function registrySession(credentials: Credentials, defaultBaseUrl: string): Sess
       const first = await send(cached);
       if (first.status !== 401) return first;
       const challenge = parseChallenge(first.headers.get("www-authenticate"));
+      if (!challenge) return first;
       await first.body?.cancel();
-      if (!challenge) throw refused();
       challenged = true;
       if (challenge.scheme === "basic") {
         if (cached === basic) throw refused();
@@ -304,6 +304,12 @@ export function containerRegistry({
         if (response.status === 404) {
           throw new ProviderRefusal(
             `${session.host} does not answer as a Docker registry (GET /v2/ answered 404): check the registry URL.`,
+            "BASE_URL",
+          );
+        }
+        if (response.status === 401 && !session.authenticated()) {
+          throw new ProviderRefusal(
+            `${session.host} answered 401 without saying how to sign in (no WWW-Authenticate challenge), as no Docker registry does: check the registry URL.`,
             "BASE_URL",
           );
         }
