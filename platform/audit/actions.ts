@@ -49,6 +49,7 @@ const actionsByRoute: Record<string, AuditAction> = {
   "DELETE /v2/organizations/:/connections/:": "connections.delete",
   "POST /v2/organizations/:/connections/:/checks": "connections.test",
   "PUT /v2/organizations/:/connections/:/notifications": "connections.notifications-update",
+  "POST /v2/organizations/:/environments/:/infrastructure/:/tickets": "services.ticket",
 };
 
 /** Methods that change something; the audit log records these. */
