@@ -1,4 +1,6 @@
 import { connectionPages, type ConnectionFieldName } from "#contract/connections";
+import type { Credentials } from "../connections/providers";
+import { ProviderRefusal } from "../connections/refusals";
 
 /**
  * What a Slack or Teams connection posts: a title, a sentence or two, the facts (organization, environment,
@@ -12,11 +14,20 @@ export type NotificationMessage = {
   facts: Record<string, string>;
 };
 
-/** How a chat answered a post: `message` in plain words, `field` the connection's field to fix when it names one. */
-export type PostResult = { ok: boolean; message: string; field?: ConnectionFieldName };
+/**
+ * Posts `message` with a chat connection's credentials and says, in plain words, how the chat took it. The chat's
+ * refusal or an unreachable host throws a ProviderRefusal (platform/connections/refusals.ts) naming the field to fix.
+ */
+export type Poster = (credentials: Credentials, message: NotificationMessage) => Promise<string>;
 
-/** Posts `message` with a connection's credentials; never throws for the chat's refusal or an unreachable host. */
-export type Poster<C> = (credentials: C, message: NotificationMessage) => Promise<PostResult>;
+/** A connection's URL field as a URL; one that does not parse is the field to fix. */
+export function urlOf(value: string, field: ConnectionFieldName): URL {
+  try {
+    return new URL(value);
+  } catch {
+    throw new ProviderRefusal("The URL is not valid.", field);
+  }
+}
 
 /** The label of the link in every message. */
 export const OPEN_LINK_LABEL = "Open in Cloud Console";

@@ -3,12 +3,13 @@ import { MAX_DELIVERY_ATTEMPTS, type DeliveryStatus } from "#contract/connection
 import type { EngineConfig } from "../config";
 import { postToSlack } from "../connections/providers/slack";
 import { postToTeams } from "../connections/providers/teams";
-import type { Credentials } from "../connections/providers";
+import { ProviderRequestError, type Credentials } from "../connections/providers";
 import { credentialsOf } from "../connections/records";
+import { withoutSecrets } from "../connections/refusals";
 import type { Database } from "../db/index";
 import { connections, notificationDeliveries } from "../db/schema";
 import { SecretDecryptionError, type SecretCipher } from "../secrets/cipher";
-import type { Poster, PostResult } from "./message";
+import type { Poster } from "./message";
 import { isChatKind, type ChatKind } from "./outbox";
 
 /**
@@ -27,7 +28,10 @@ export const FIRST_RETRY_DELAY_MS = 30_000;
 
 export type Delivery = typeof notificationDeliveries.$inferSelect;
 
-const posters: Record<ChatKind, Poster<Credentials>> = {
+/** How a post went: the chat's answer, or why it failed, in plain words. */
+type PostResult = { ok: boolean; message: string };
+
+const posters: Record<ChatKind, Poster> = {
   COMMUNICATION_PLATFORM_TYPE_SLACK: postToSlack,
   COMMUNICATION_PLATFORM_TYPE_TEAMS: postToTeams,
 };
@@ -90,8 +94,11 @@ export function createDeliveryWorker({
       return { ok: false, message: `The connection's secrets could not be opened: ${error.message}.` };
     }
     try {
-      return await posters[connection.kind](credentials, delivery.message);
+      return { ok: true, message: await posters[connection.kind](credentials, delivery.message) };
     } catch (error) {
+      if (error instanceof ProviderRequestError) {
+        return { ok: false, message: withoutSecrets(error.message, credentials) };
+      }
       console.error(`notifications: posting delivery ${delivery.id} failed unexpectedly`, error);
       return { ok: false, message: "The message could not be posted because of an unexpected error." };
     }

@@ -1,6 +1,7 @@
-import { endpoint, jsonOf, providerFetch, ProviderUnreachableError } from "../connections/http";
+import { endpoint, jsonOf } from "../connections/http";
 import type { Credentials } from "../connections/providers";
-import { forwardedMetrics, tagsOf, type ForwardResult, type MetricBatch } from "./metrics";
+import { fetchOrRefuse, ProviderRefusal } from "../connections/refusals";
+import { forwardedMetrics, tagsOf, type MetricBatch } from "./metrics";
 
 /**
  * Datadog's metric intake: POST {DD_URL}/api/v2/series with the DD-API-KEY header; Datadog answers 202 with
@@ -30,11 +31,12 @@ export function datadogSeriesOf(batch: MetricBatch) {
   };
 }
 
-export async function postToDatadog(credentials: Credentials, batch: MetricBatch): Promise<ForwardResult> {
+/** Posts `batch` to the connection's Datadog site; a refusal or an unreachable site is a ProviderRefusal. */
+export async function postToDatadog(credentials: Credentials, batch: MetricBatch): Promise<string> {
   const site = credentials.fields.DD_URL ?? DEFAULT_SITE;
-  const host = new URL(site).host;
-  try {
-    const response = await providerFetch(endpoint(site, "/api/v2/series"), {
+  const response = await fetchOrRefuse(
+    endpoint(site, "/api/v2/series"),
+    {
       method: "POST",
       headers: {
         Accept: "application/json",
@@ -42,28 +44,25 @@ export async function postToDatadog(credentials: Credentials, batch: MetricBatch
         "DD-API-KEY": credentials.secrets.DD_API_KEY ?? "",
       },
       body: JSON.stringify(datadogSeriesOf(batch)),
-    });
-    const body = (await jsonOf(response)) as { errors?: unknown } | undefined;
-    const errors = Array.isArray(body?.errors) ? body.errors.map(String) : [];
-    if (response.status === 202 || response.status === 200) {
-      return errors.length
-        ? { ok: false, message: `Datadog kept only part of the metrics: ${errors.join(", ")}` }
-        : { ok: true, message: `Datadog accepted ${batch.series.length} series.` };
-    }
-    if (response.status === 401 || response.status === 403) {
-      return {
-        ok: false,
-        message: `Datadog refused the API key for ${host}: check the connection's key and that it belongs to this site.`,
-      };
-    }
-    return {
-      ok: false,
-      message: `Datadog answered ${response.status}${errors.length ? `: ${errors.join(", ")}` : "."}`,
-    };
-  } catch (error) {
-    if (error instanceof ProviderUnreachableError) return { ok: false, message: error.message };
-    throw error;
+    },
+    "DD_URL",
+  );
+  const body = (await jsonOf(response)) as { errors?: unknown } | undefined;
+  const errors = Array.isArray(body?.errors) ? body.errors.map(String) : [];
+  if (response.status === 202 || response.status === 200) {
+    if (errors.length)
+      throw new ProviderRefusal(`Datadog kept only part of the metrics: ${errors.join(", ")}`);
+    return `Datadog accepted ${batch.series.length} series.`;
   }
+  if (response.status === 401 || response.status === 403) {
+    throw new ProviderRefusal(
+      `Datadog refused the API key for ${new URL(site).host}: check the connection's key and that it belongs to this site.`,
+      "DD_API_KEY",
+    );
+  }
+  throw new ProviderRefusal(
+    `Datadog answered ${response.status}${errors.length ? `: ${errors.join(", ")}` : "."}`,
+  );
 }
 
 /**

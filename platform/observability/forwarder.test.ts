@@ -192,6 +192,27 @@ describe("forwarding to Datadog", () => {
     expect(row?.lastForwardedAt).toBeNull();
   });
 
+  it("says the site is unreachable, and never repeats the key a refusal echoes", async () => {
+    const closed = await startDatadogIntake({ keys: [DD_KEY], now: () => clock });
+    await closed.close();
+    const unreachable = await insertConnection(api.db, api.secrets, {
+      organizationId: member.organization.organizationId,
+      kind: "OBSERVABILITY_PROVIDER_TYPE_DATADOG",
+      method: "api-key",
+      fields: { DD_URL: closed.url },
+      secretFields: { DD_API_KEY: DD_KEY },
+    });
+    const { link: nowhere } = await linkedEnvironment(unreachable.id);
+    const { link: echoed } = await linkedEnvironment((await datadogConnection()).id);
+    datadog.failNext(10, { status: 400, body: JSON.stringify({ errors: [`Invalid key ${DD_KEY}`] }) });
+    await forwarder().runDue();
+    datadog.failNext(0);
+    expect((await linkOf(nowhere.id))?.lastForwardError).toBe(
+      `Could not reach ${new URL(closed.url).host}: the connection was refused.`,
+    );
+    expect((await linkOf(echoed.id))?.lastForwardError).toBe("Datadog answered 400: Invalid key [secret]");
+  });
+
   it("leaves a leased link alone until its lease runs out", async () => {
     const { link } = await linkedEnvironment((await datadogConnection()).id);
     // Another platform claimed it and died mid-post.

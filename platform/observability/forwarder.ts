@@ -1,7 +1,8 @@
 import { and, asc, eq, inArray, isNotNull, isNull, lte, or } from "drizzle-orm";
 import type { EngineConfig } from "../config";
-import type { Credentials } from "../connections/providers";
+import { ProviderRequestError, type Credentials } from "../connections/providers";
 import { credentialsOf } from "../connections/records";
+import { withoutSecrets } from "../connections/refusals";
 import type { Database } from "../db/index";
 import { connections, environments, observabilityProviders, resources } from "../db/schema";
 import type { CloudDriver } from "../engine/driver";
@@ -9,7 +10,10 @@ import type { EnvironmentRow } from "../environments/records";
 import { SecretDecryptionError, type SecretCipher } from "../secrets/cipher";
 import { driverResourceOf } from "../services/records";
 import { isObservabilityKind, metricIntakes } from "./intakes";
-import type { ForwardResult, MetricBatch, ServiceSeries } from "./metrics";
+import type { MetricBatch, ServiceSeries } from "./metrics";
+
+/** How a post went: the provider's answer, or why it failed, in plain words. */
+type ForwardResult = { ok: boolean; message: string };
 
 /**
  * The metric forwarder (issue 13, SPEC §7): every minute, each environment linked to Datadog or Middleware has its
@@ -130,8 +134,11 @@ export function createMetricForwarder({
       return { ok: false, message: `The connection's secrets could not be opened: ${error.message}.` };
     }
     try {
-      return await metricIntakes[connection.kind].post(credentials, batch);
+      return { ok: true, message: await metricIntakes[connection.kind].post(credentials, batch) };
     } catch (error) {
+      if (error instanceof ProviderRequestError) {
+        return { ok: false, message: withoutSecrets(error.message, credentials) };
+      }
       console.error(`observability: forwarding the metrics of link ${link.id} failed unexpectedly`, error);
       return { ok: false, message: "The metrics could not be posted because of an unexpected error." };
     }

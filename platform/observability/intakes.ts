@@ -2,7 +2,7 @@ import type * as z from "zod";
 import type { observabilityConnectionKindSchema } from "#contract/services";
 import type { Credentials } from "../connections/providers";
 import { datadogDashboardUrl, postToDatadog } from "./datadog";
-import type { ForwardResult, MetricBatch } from "./metrics";
+import type { MetricBatch } from "./metrics";
 import { middlewareDashboardUrl, postToMiddleware } from "./middleware";
 
 export type ObservabilityKind = z.infer<typeof observabilityConnectionKindSchema>;
@@ -11,7 +11,8 @@ export type ObservabilityKind = z.infer<typeof observabilityConnectionKindSchema
 export const metricIntakes: Record<
   ObservabilityKind,
   {
-    post: (credentials: Credentials, batch: MetricBatch) => Promise<ForwardResult>;
+    /** Says how the provider took the batch; its refusal or an unreachable host throws a ProviderRefusal. */
+    post: (credentials: Credentials, batch: MetricBatch) => Promise<string>;
     dashboardUrl: (fields: Credentials["fields"], environmentName: string) => string;
   }
 > = {

@@ -35,6 +35,3 @@ export function tagsOf(batch: MetricBatch, series: ServiceSeries): Record<string
     service_type: series.service.serviceType,
   };
 }
-
-/** How a provider answered a post: `message` in plain words. */
-export type ForwardResult = { ok: boolean; message: string };

@@ -1,6 +1,8 @@
-import { endpoint, jsonOf, providerFetch, ProviderUnreachableError } from "../connections/http";
+import { endpoint, jsonOf } from "../connections/http";
 import type { Credentials } from "../connections/providers";
-import { forwardedMetrics, tagsOf, type ForwardResult, type MetricBatch } from "./metrics";
+import { fetchOrRefuse, ProviderRefusal } from "../connections/refusals";
+import { urlOf } from "../notifications/message";
+import { forwardedMetrics, tagsOf, type MetricBatch } from "./metrics";
 
 /**
  * Middleware's metric intake: OTLP/HTTP with a JSON body, POST {MW_URL}/v1/metrics (Middleware's Data Ingestion
@@ -56,10 +58,12 @@ export function otlpMetricsOf(batch: MetricBatch, credentials: Credentials) {
   };
 }
 
-export async function postToMiddleware(credentials: Credentials, batch: MetricBatch): Promise<ForwardResult> {
-  const base = credentials.fields.MW_URL ?? "";
-  try {
-    const response = await providerFetch(endpoint(base, "/v1/metrics"), {
+/** Posts `batch` to the connection's Middleware account; a refusal or an unreachable host is a ProviderRefusal. */
+export async function postToMiddleware(credentials: Credentials, batch: MetricBatch): Promise<string> {
+  const base = urlOf(credentials.fields.MW_URL ?? "", "MW_URL");
+  const response = await fetchOrRefuse(
+    endpoint(base.href, "/v1/metrics"),
+    {
       method: "POST",
       headers: {
         Accept: "application/json",
@@ -67,35 +71,29 @@ export async function postToMiddleware(credentials: Credentials, batch: MetricBa
         Authorization: credentials.secrets.MW_API_KEY ?? "",
       },
       body: JSON.stringify(otlpMetricsOf(batch, credentials)),
-    });
-    const body = (await jsonOf(response)) as
-      | { partialSuccess?: { rejectedDataPoints?: string | number; errorMessage?: string }; message?: string }
-      | undefined;
-    if (response.ok) {
-      const rejected = Number(body?.partialSuccess?.rejectedDataPoints ?? 0);
-      return rejected > 0
-        ? {
-            ok: false,
-            message: `Middleware rejected ${rejected} data points${body?.partialSuccess?.errorMessage ? `: ${body.partialSuccess.errorMessage}` : "."}`,
-          }
-        : { ok: true, message: `Middleware accepted ${batch.series.length} series.` };
+    },
+    "MW_URL",
+  );
+  const body = (await jsonOf(response)) as
+    | { partialSuccess?: { rejectedDataPoints?: string | number; errorMessage?: string }; message?: string }
+    | undefined;
+  if (response.ok) {
+    const rejected = Number(body?.partialSuccess?.rejectedDataPoints ?? 0);
+    if (rejected > 0) {
+      const reason = body?.partialSuccess?.errorMessage;
+      throw new ProviderRefusal(`Middleware rejected ${rejected} data points${reason ? `: ${reason}` : "."}`);
     }
-    if (response.status === 401 || response.status === 403) {
-      return {
-        ok: false,
-        message: `Middleware refused the API key for ${new URL(base).host}: check the connection's key and URL.`,
-      };
-    }
-    return {
-      ok: false,
-      message: `Middleware answered ${response.status}${body?.message ? `: ${body.message}` : "."}`,
-    };
-  } catch (error) {
-    if (error instanceof ProviderUnreachableError) return { ok: false, message: error.message };
-    if (error instanceof TypeError)
-      return { ok: false, message: "The connection's Middleware URL is not valid." };
-    throw error;
+    return `Middleware accepted ${batch.series.length} series.`;
   }
+  if (response.status === 401 || response.status === 403) {
+    throw new ProviderRefusal(
+      `Middleware refused the API key for ${base.host}: check the connection's key and URL.`,
+      "MW_API_KEY",
+    );
+  }
+  throw new ProviderRefusal(
+    `Middleware answered ${response.status}${body?.message ? `: ${body.message}` : "."}`,
+  );
 }
 
 /** Middleware's app is served at the account's own address (MW_URL). */

@@ -2,11 +2,13 @@ import type { ConnectionFieldName } from "#contract/connections";
 import {
   OPEN_LINK_LABEL,
   testMessage,
+  urlOf,
   type NotificationMessage,
-  type PostResult,
+  type Poster,
 } from "../../notifications/message";
-import { endpoint, jsonOf, providerFetch, ProviderUnreachableError } from "../http";
+import { endpoint, jsonOf } from "../http";
 import type { Credentials, Provider } from "../providers";
+import { checkWith, fetchOrRefuse, ProviderRefusal } from "../refusals";
 
 /**
  * Slack: an incoming webhook (POST the message to its URL; Slack answers 200 "ok" or a status with an error code
@@ -118,38 +120,37 @@ const tokenErrors: Record<string, { message: (channel: string) => string; field:
   },
 };
 
-async function postToWebhook(webhookUrl: string, message: NotificationMessage): Promise<PostResult> {
-  const response = await providerFetch(webhookUrl, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify(slackBodyOf(message)),
-  });
+async function postToWebhook(webhookUrl: string, message: NotificationMessage): Promise<string> {
+  const response = await fetchOrRefuse(
+    urlOf(webhookUrl, "WEBHOOK_URL"),
+    {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(slackBodyOf(message)),
+    },
+    "WEBHOOK_URL",
+  );
   const answer = (await response.text()).trim();
-  if (response.status === 200) return { ok: true, message: "Slack accepted the message." };
+  if (response.status === 200) return "Slack accepted the message.";
   if (response.status === 429) {
-    return {
-      ok: false,
-      message: "Slack is limiting how often this webhook may post (429): it is tried again later.",
-    };
+    throw new ProviderRefusal(
+      "Slack is limiting how often this webhook may post (429): it is tried again later.",
+    );
   }
   const known = webhookErrors[answer];
-  if (known) return { ok: false, message: known, field: "WEBHOOK_URL" };
+  if (known) throw new ProviderRefusal(known, "WEBHOOK_URL");
   if (response.status === 404 || response.status === 403 || response.status === 410) {
-    return {
-      ok: false,
-      message: `Slack answered ${response.status}${answer ? ` (${cut(answer, 100)})` : ""}: check the webhook's URL.`,
-      field: "WEBHOOK_URL",
-    };
+    throw new ProviderRefusal(
+      `Slack answered ${response.status}${answer ? ` (${cut(answer, 100)})` : ""}: check the webhook's URL.`,
+      "WEBHOOK_URL",
+    );
   }
-  return {
-    ok: false,
-    message: `Slack answered ${response.status}${answer ? `: ${cut(answer, 200)}` : "."}`,
-  };
+  throw new ProviderRefusal(`Slack answered ${response.status}${answer ? `: ${cut(answer, 200)}` : "."}`);
 }
 
-async function postWithToken(credentials: Credentials, message: NotificationMessage): Promise<PostResult> {
+async function postWithToken(credentials: Credentials, message: NotificationMessage): Promise<string> {
   const channel = credentials.fields.CHANNEL ?? "";
-  const response = await providerFetch(
+  const response = await fetchOrRefuse(
     endpoint(credentials.fields.BASE_URL ?? DEFAULT_API_URL, "/chat.postMessage"),
     {
       method: "POST",
@@ -159,53 +160,39 @@ async function postWithToken(credentials: Credentials, message: NotificationMess
       },
       body: JSON.stringify({ channel, ...slackBodyOf(message), unfurl_links: false }),
     },
+    "BASE_URL",
   );
   const body = (await jsonOf(response)) as { ok?: boolean; error?: string } | undefined;
   if (response.status === 429 || body?.error === "ratelimited") {
-    return {
-      ok: false,
-      message: "Slack is limiting how often this app may post (ratelimited): it is tried again later.",
-    };
+    throw new ProviderRefusal(
+      "Slack is limiting how often this app may post (ratelimited): it is tried again later.",
+    );
   }
   if (!body || typeof body.ok !== "boolean") {
-    return {
-      ok: false,
-      message: `Slack's API answered ${response.status} without its usual answer: check the API URL.`,
-      field: "BASE_URL",
-    };
+    throw new ProviderRefusal(
+      `Slack's API answered ${response.status} without its usual answer: check the API URL.`,
+      "BASE_URL",
+    );
   }
-  if (body.ok) return { ok: true, message: `Slack posted the message to ${channel}.` };
+  if (body.ok) return `Slack posted the message to ${channel}.`;
   const known = body.error ? tokenErrors[body.error] : undefined;
-  if (known) return { ok: false, message: known.message(channel), field: known.field };
-  return { ok: false, message: `Slack refused the message: ${body.error ?? "no reason given"}.` };
+  if (known) throw new ProviderRefusal(known.message(channel), known.field);
+  throw new ProviderRefusal(`Slack refused the message: ${body.error ?? "no reason given"}.`);
 }
 
-/** Posts `message` with a Slack connection's webhook or bot token. */
-export async function postToSlack(
-  credentials: Credentials,
-  message: NotificationMessage,
-): Promise<PostResult> {
-  const field: ConnectionFieldName = credentials.method === "webhook" ? "WEBHOOK_URL" : "BASE_URL";
-  try {
-    return credentials.method === "webhook"
-      ? await postToWebhook(credentials.secrets.WEBHOOK_URL ?? "", message)
-      : await postWithToken(credentials, message);
-  } catch (error) {
-    if (error instanceof ProviderUnreachableError) return { ok: false, message: error.message, field };
-    if (error instanceof TypeError) return { ok: false, message: "The URL is not valid.", field };
-    throw error;
-  }
-}
+/**
+ * Posts `message` with a Slack connection's webhook or bot token and says how Slack took it; Slack's refusal or an
+ * unreachable host is a ProviderRefusal naming the field to fix.
+ */
+export const postToSlack: Poster = (credentials, message) =>
+  credentials.method === "webhook"
+    ? postToWebhook(credentials.secrets.WEBHOOK_URL ?? "", message)
+    : postWithToken(credentials, message);
 
 export const slack: Provider = {
-  async check(credentials, context) {
-    const result = await postToSlack(credentials, testMessage(context));
-    return result.ok
-      ? {
-          ok: true,
-          message: "Slack accepted the test message: look for it in the channel.",
-          details: [result.message],
-        }
-      : { ok: false, message: result.message, details: [], field: result.field };
-  },
+  check: (credentials, context) =>
+    checkWith(async () => ({
+      message: "Slack accepted the test message: look for it in the channel.",
+      details: [await postToSlack(credentials, testMessage(context))],
+    })),
 };

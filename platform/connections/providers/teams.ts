@@ -1,12 +1,13 @@
-import type { ConnectionFieldName } from "#contract/connections";
 import {
   OPEN_LINK_LABEL,
   testMessage,
+  urlOf,
   type NotificationMessage,
-  type PostResult,
+  type Poster,
 } from "../../notifications/message";
-import { endpoint, jsonOf, providerFetch, ProviderUnreachableError } from "../http";
+import { endpoint, jsonOf } from "../http";
 import type { Credentials, Provider } from "../providers";
+import { checkWith, fetchOrRefuse, ProviderRefusal } from "../refusals";
 
 /**
  * Microsoft Teams: an incoming webhook (POST a MessageCard; Teams answers 200 with the body "1", a workflow webhook
@@ -55,38 +56,40 @@ export function chatMessageOf(message: NotificationMessage) {
   };
 }
 
-async function postToWebhook(webhookUrl: string, message: NotificationMessage): Promise<PostResult> {
-  const response = await providerFetch(webhookUrl, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify(messageCardOf(message)),
-  });
+async function postToWebhook(webhookUrl: string, message: NotificationMessage): Promise<string> {
+  const response = await fetchOrRefuse(
+    urlOf(webhookUrl, "WEBHOOK_URL"),
+    {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(messageCardOf(message)),
+    },
+    "WEBHOOK_URL",
+  );
   const answer = (await response.text()).trim();
   // A connector answers "1"; a Teams workflow ("Post to a channel when a webhook request is received") 202.
   if ((response.status === 200 && (answer === "1" || answer === "")) || response.status === 202) {
-    return { ok: true, message: "Teams accepted the message." };
+    return "Teams accepted the message.";
   }
   if (response.status === 429) {
-    return {
-      ok: false,
-      message: "Teams is limiting how often this webhook may post (429): it is tried again later.",
-    };
+    throw new ProviderRefusal(
+      "Teams is limiting how often this webhook may post (429): it is tried again later.",
+    );
   }
-  const said = answer ? `: ${cut(answer, 200)}` : ".";
+  const said = answer ? `: ${cut(answer, 200)}` : "";
   if ([401, 403, 404, 410].includes(response.status)) {
-    return {
-      ok: false,
-      message: `Teams answered ${response.status}${said}${said.endsWith(".") ? "" : "."} The webhook was removed, or its URL is mistyped: create a new one and paste its URL.`,
-      field: "WEBHOOK_URL",
-    };
+    throw new ProviderRefusal(
+      `Teams answered ${response.status}${said}${said.endsWith(".") ? "" : "."} The webhook was removed, or its URL is mistyped: create a new one and paste its URL.`,
+      "WEBHOOK_URL",
+    );
   }
   // Teams also answers 200 with the reason when it could not deliver the card.
-  return { ok: false, message: `Teams did not post the message (${response.status})${said}` };
+  throw new ProviderRefusal(`Teams did not post the message (${response.status})${said || "."}`);
 }
 
-async function postWithGraph(credentials: Credentials, message: NotificationMessage): Promise<PostResult> {
+async function postWithGraph(credentials: Credentials, message: NotificationMessage): Promise<string> {
   const [team = "", channel = ""] = (credentials.fields.CHANNEL ?? "").split("/");
-  const response = await providerFetch(
+  const response = await fetchOrRefuse(
     endpoint(
       credentials.fields.BASE_URL ?? DEFAULT_GRAPH_URL,
       `/v1.0/teams/${encodeURIComponent(team)}/channels/${encodeURIComponent(channel)}/messages`,
@@ -99,76 +102,59 @@ async function postWithGraph(credentials: Credentials, message: NotificationMess
       },
       body: JSON.stringify(chatMessageOf(message)),
     },
+    "BASE_URL",
   );
   if (response.status === 201 || response.status === 200) {
-    return { ok: true, message: "Microsoft Graph posted the message to the channel." };
+    return "Microsoft Graph posted the message to the channel.";
+  }
+  if (response.status === 429) {
+    throw new ProviderRefusal(
+      "Microsoft Graph is limiting how often this token may post (429): it is tried again later.",
+    );
   }
   const body = (await jsonOf(response)) as { error?: { code?: string; message?: string } } | undefined;
-  const code = body?.error?.code ?? `${response.status}`;
-  const said = body?.error?.message ? ` ${cut(body.error.message, 200)}` : "";
-  if (response.status === 429) {
-    return {
-      ok: false,
-      message: "Microsoft Graph is limiting how often this token may post (429): it is tried again later.",
-    };
-  }
   if (!body?.error) {
-    return {
-      ok: false,
-      message: `Microsoft Graph answered ${response.status} without its usual answer: check the API URL.`,
-      field: "BASE_URL",
-    };
+    throw new ProviderRefusal(
+      `Microsoft Graph answered ${response.status} without its usual answer: check the API URL.`,
+      "BASE_URL",
+    );
   }
+  const code = body.error.code ?? `${response.status}`;
+  const said = body.error.message ? ` ${cut(body.error.message, 200)}` : "";
   if (response.status === 401) {
-    return {
-      ok: false,
-      message: `Microsoft Graph refused the access token (${code}): it has expired or is not for Graph. Paste a new one.${said}`,
-      field: "TOKEN",
-    };
+    throw new ProviderRefusal(
+      `Microsoft Graph refused the access token (${code}): it has expired or is not for Graph. Paste a new one.${said}`,
+      "TOKEN",
+    );
   }
   if (response.status === 403) {
-    return {
-      ok: false,
-      message: `The access token may not post to this channel (${code}): it needs the ChannelMessage.Send permission.${said}`,
-      field: "TOKEN",
-    };
+    throw new ProviderRefusal(
+      `The access token may not post to this channel (${code}): it needs the ChannelMessage.Send permission.${said}`,
+      "TOKEN",
+    );
   }
   if (response.status === 404) {
-    return {
-      ok: false,
-      message: `Microsoft Graph finds no such team or channel (${code}): check the team id and the channel id.`,
-      field: "CHANNEL",
-    };
+    throw new ProviderRefusal(
+      `Microsoft Graph finds no such team or channel (${code}): check the team id and the channel id.`,
+      "CHANNEL",
+    );
   }
-  return { ok: false, message: `Microsoft Graph refused the message (${code}).${said}` };
+  throw new ProviderRefusal(`Microsoft Graph refused the message (${code}).${said}`);
 }
 
-/** Posts `message` with a Teams connection's webhook or Graph token. */
-export async function postToTeams(
-  credentials: Credentials,
-  message: NotificationMessage,
-): Promise<PostResult> {
-  const field: ConnectionFieldName = credentials.method === "webhook" ? "WEBHOOK_URL" : "BASE_URL";
-  try {
-    return credentials.method === "webhook"
-      ? await postToWebhook(credentials.secrets.WEBHOOK_URL ?? "", message)
-      : await postWithGraph(credentials, message);
-  } catch (error) {
-    if (error instanceof ProviderUnreachableError) return { ok: false, message: error.message, field };
-    if (error instanceof TypeError) return { ok: false, message: "The URL is not valid.", field };
-    throw error;
-  }
-}
+/**
+ * Posts `message` with a Teams connection's webhook or Graph token and says how Teams took it; a refusal or an
+ * unreachable host is a ProviderRefusal naming the field to fix.
+ */
+export const postToTeams: Poster = (credentials, message) =>
+  credentials.method === "webhook"
+    ? postToWebhook(credentials.secrets.WEBHOOK_URL ?? "", message)
+    : postWithGraph(credentials, message);
 
 export const teams: Provider = {
-  async check(credentials, context) {
-    const result = await postToTeams(credentials, testMessage(context));
-    return result.ok
-      ? {
-          ok: true,
-          message: "Teams accepted the test message: look for it in the channel.",
-          details: [result.message],
-        }
-      : { ok: false, message: result.message, details: [], field: result.field };
-  },
+  check: (credentials, context) =>
+    checkWith(async () => ({
+      message: "Teams accepted the test message: look for it in the channel.",
+      details: [await postToTeams(credentials, testMessage(context))],
+    })),
 };
