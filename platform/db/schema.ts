@@ -270,6 +270,12 @@ export const engineJobs = pgTable(
     /** Failed attempts of the current step; reset when the step succeeds. */
     attempts: integer("attempts").notNull().default(0),
     lastError: text("last_error"),
+    /**
+     * The runner instance working on the job's step outside any transaction (a cloud call), and until when: it
+     * extends the lease while it works; once the lease runs out (its instance died) another instance takes over.
+     */
+    leaseOwner: text("lease_owner"),
+    leasedUntil: timestamp("leased_until", { withTimezone: true, mode: "date" }),
     createdAt: createdAt(),
     updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
   },
@@ -385,6 +391,13 @@ export const resources = pgTable(
     pods: jsonb("pods").$type<{ name: string; status: string }[]>().notNull().default([]),
     /** Sealed JSON of the secret attributes, written by the first successful deployment. */
     sealedAttributes: text("sealed_attributes"),
+    /**
+     * What the cloud driver recorded of what it created (ids, ARNs), after every step of a deployment or teardown;
+     * null before its first step.
+     */
+    cloudState: jsonb("cloud_state").$type<Record<string, string>>(),
+    /** What the last deployment left for the environment's other services (a network's VPC and subnets). */
+    cloudOutputs: jsonb("cloud_outputs").$type<Record<string, string>>(),
     /** Runtime log lines have been written up to here (the simulated driver writes them lazily, on read). */
     logsWrittenUntil: timestamp("logs_written_until", { withTimezone: true, mode: "date" }),
     deployedAt: timestamp("deployed_at", { withTimezone: true, mode: "date" }),
@@ -414,6 +427,8 @@ export const resourceHistory = pgTable(
     outcome: text("outcome"),
     finishedAt: timestamp("finished_at", { withTimezone: true, mode: "date" }),
     podNames: jsonb("pod_names").$type<string[]>().notNull().default([]),
+    /** What the cloud said of the change (which settings update in place, which replace the service). */
+    message: text("message"),
     diff: jsonb("diff").$type<{ path: string; before?: unknown; after?: unknown }[]>().notNull().default([]),
   },
   (table) => [index("resource_history_resource").on(table.resourceId, table.at)],
