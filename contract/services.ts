@@ -477,6 +477,8 @@ export const historyEntrySchema = z.object({
   outcome: stageSchema.nullable(),
   finishedAt: z.string().nullable(),
   podNames: z.array(z.string()),
+  /** What the cloud said of the change: which settings update in place and which replace the service. */
+  message: z.string().nullable(),
   diff: configDiffSchema,
 });
 export type HistoryEntry = z.infer<typeof historyEntrySchema>;

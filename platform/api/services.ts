@@ -350,7 +350,15 @@ export function serviceRoutes({
       } else {
         await deploys.launch(
           tx,
-          { resource: saved, environment, action: "Relaunch", actor, diff, sync: mode === "sync" },
+          {
+            resource: saved,
+            environment,
+            action: "Relaunch",
+            actor,
+            diff,
+            previous: before,
+            sync: mode === "sync",
+          },
           now,
         );
       }
@@ -413,6 +421,7 @@ export function serviceRoutes({
           action: resource.draft ? "Provision" : "Relaunch",
           actor,
           diff: serviceDiff(current, launched),
+          previous: current,
         },
         now,
       );
@@ -457,19 +466,21 @@ export function serviceRoutes({
     return sendJson(c, resourceResponseSchema, { resource: await viewOf(db, id) });
   });
 
-  /** Removes the service with its history and logs; a deployment waiting for the network is abandoned. */
+  /**
+   * Removes the service with its history and logs (a deployment waiting for the network is abandoned): at once
+   * (204), or once its cloud tore down what it created there (202: the service is in progress meanwhile).
+   */
   routes.delete("/:resourceId", permit("services.delete"), async (c) => {
     const now = engine.now();
-    await db.transaction(async (tx) => {
+    const removal = await db.transaction(async (tx) => {
       const { environment, job, resource } = await lockForWrite(c, tx);
       if (deleteBlockedStages.includes(stageOf(resource)))
         throw conflict(serviceErrorMessages.deploymentRunning);
       if (job) await deploys.abandon(tx, job, now);
-      await tx.delete(resources).where(eq(resources.id, resource.id));
-      if (resource.serviceType === "network") await deploys.releaseWaiting(tx, environment.id, now);
+      return engine.teardowns.remove(tx, { resource, environment }, now);
     });
     engine.runner.wake();
-    return c.body(null, 204);
+    return c.body(null, removal === "deleted" ? 204 : 202);
   });
 
   routes.get("/:resourceId/attributes/:attribute", permit("secrets.reveal"), async (c) => {

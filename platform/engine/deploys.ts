@@ -16,23 +16,56 @@ import type { Notify } from "../notifications/outbox";
 import type { SecretCipher } from "../secrets/cipher";
 import { deployNumberOf, finishAction, recordAction } from "../services/history";
 import { attributesContextOf, centsOf, driverResourceOf, type ResourceRow } from "../services/records";
-import type { CloudDriver, DeployPhase } from "./driver";
-import { enqueueJob, moveJob, unfinishedJobStatuses, type Job, type JobKind, type Transition } from "./jobs";
+import type { AwsDriver } from "./aws/driver";
+import type { ChangePlan } from "./aws/provisioner";
+import {
+  deployContextOf,
+  deployDriverOf,
+  failureOf,
+  STEP_ATTEMPTS,
+  timedOut,
+  timeoutMessage,
+  writeLines,
+} from "./cloud-steps";
+import {
+  CloudStepError,
+  type CloudDriver,
+  type DeployContext,
+  type DeployDriver,
+  type DeployStep,
+} from "./driver";
+import {
+  enqueueJob,
+  moveJob,
+  outside,
+  unfinishedJobStatuses,
+  type Job,
+  type JobKind,
+  type OutsideWork,
+  type Transition,
+} from "./jobs";
+import { phasedDeployDriver } from "./simulated/phased-driver";
 
 /**
  * Deploying a service (SPEC §4): a job of kind `service-deploy` per deployment, carrying the service's
  * environment so the environment cannot be deleted under it. The service's `stage` mirrors the job:
  *
- * QUEUED                    → STAGE_QUEUED; its step checks the environment's network, then starts the first phase
+ * QUEUED                    → STAGE_QUEUED; its step checks the environment's network, then runs the driver's first
+ *                             step
  * INFRASTRUCTURE_NOT_READY  → STAGE_INFRASTRUCTURE_NOT_READY (job `waiting`): the environment has a network service
  *                             that is not deployed; the network's successful deployment queues it again
- * PHASE_<n>                 → STAGE_IN_PROGRESS: the driver's n-th deploy phase runs (its log lines are written as it
- *                             starts); its step ends it and starts the next, or completes the deployment
- * SYNCING                   → STAGE_SYNCING: a settings-only change of a deployed service
+ * PHASE_<n>                 → STAGE_IN_PROGRESS: the driver's n-th step ran (its log lines written, what it recorded
+ *                             persisted as the service's cloud state) and the job waits as long as the step asked;
+ *                             its step runs the driver's next one, until the driver says done
+ * SYNCING                   → STAGE_SYNCING: a settings-only change of a deployed service, through the same steps
  * CANCELING                 → STAGE_CANCELING: POST cancel; its step ends in CANCELED
  * COMPLETED | FAILED | CANCELED  the job's end, with STAGE_COMPLETED, STAGE_FAILED or STAGE_CANCELED
  *
- * Under ENGINE_FAILURE_INJECTION a service whose name contains `fail-deploy` fails every deployment at its last phase.
+ * The driver's steps run outside any transaction under the job's lease (./jobs.ts): the simulated cloud's steps are
+ * its phases, the AWS driver's call AWS. A step the cloud refuses fails the deployment with the cloud's words (a
+ * transient refusal after the runner's retries); a deployment past its type's time-out fails saying what it waited
+ * for. Under ENGINE_FAILURE_INJECTION a service whose name contains `fail-deploy` fails every deployment at its last
+ * phase.
  */
 
 export const DEPLOY_JOB_KIND = "service-deploy";
@@ -47,11 +80,16 @@ const deployPayloadSchema = z.object({
   resourceId: z.string(),
   historyId: z.string(),
   action: z.enum(resourceActions),
-  phases: z.array(z.object({ name: z.string(), seconds: z.number() })),
   podNames: z.array(z.string()),
   /** The pods that ran before this deployment; they stay when it fails or is canceled. */
   previousPods: z.array(podSchema),
   failInjected: z.boolean(),
+  /** The driver's steps this deployment ran so far (jobs from before steps were counted: see stepIndexOf). */
+  steps: z.number().int().optional(),
+  /** When its first step ran, for the time-out. */
+  startedAt: z.string().nullable().default(null),
+  /** What the driver's last step said it waits for. */
+  progress: z.string().nullable().default(null),
 });
 export type DeployPayload = z.infer<typeof deployPayloadSchema>;
 
@@ -62,8 +100,10 @@ const phaseIndexOf = (state: string) => {
   return match ? Number(match[1]) : null;
 };
 
-/** The maximum attempts the runner gives a step (its default); the last one fails the deployment instead. */
-const STEP_ATTEMPTS = 5;
+/** The number of the driver step the job runs next: after PHASE_<n>, the (n+1)-th. */
+function stepIndexOf(job: Job, payload: DeployPayload): number {
+  return payload.steps ?? (phaseIndexOf(job.state) ?? -1) + 1;
+}
 
 /** Whether `resource` may deploy now: anything but a network waits for the environment's networks to be deployed. */
 export async function infrastructureReady(
@@ -112,14 +152,24 @@ export function createDeploys({
   secrets,
   settings,
   notify,
+  aws,
+  db,
 }: {
+  /** The simulated cloud, whose phases deploy the services of environments without a real cloud. */
   driver: CloudDriver;
   secrets: SecretCipher;
   settings: Pick<EngineConfig, "timeScale" | "failureInjection">;
   /** Where a deployment's end is announced (Slack, Teams); the seed, which runs no jobs, has none. */
   notify?: Notify;
+  /** Deploys the services of environments in an AWS connection; without it they deploy simulated. */
+  aws?: AwsDriver;
+  /** Where steps read what they need outside a transaction (a function's archive). */
+  db?: Database;
 }) {
   const scaled = (seconds: number) => Math.round(seconds * 1000 * settings.timeScale);
+  const simulated = phasedDeployDriver(driver, settings.timeScale);
+  const driverOf = (tx: Database, environment: EnvironmentRow) =>
+    deployDriverOf(tx, environment, { simulated, aws });
 
   async function environmentOf(tx: Database, resource: ResourceRow): Promise<EnvironmentRow> {
     const [environment] = await tx
@@ -142,34 +192,8 @@ export function createDeploys({
       .where(eq(resources.id, id));
   }
 
-  async function writePhaseLogs(
-    tx: Database,
-    resource: ResourceRow,
-    environment: EnvironmentRow,
-    payload: DeployPayload,
-    phase: DeployPhase,
-    startedAt: Date,
-  ) {
-    const lines = driver.deployLogs(
-      driverResourceOf(resource, environment),
-      payload.podNames,
-      phase,
-      startedAt,
-    );
-    if (lines.length) {
-      await tx.insert(resourceLogs).values(lines.map((line) => ({ resourceId: resource.id, ...line })));
-    }
-  }
-
-  /** QUEUED → the first phase: the service is in progress, the new pods pending beside the old ones. */
-  async function start(
-    tx: Database,
-    resource: ResourceRow,
-    environment: EnvironmentRow,
-    payload: DeployPayload,
-    now: Date,
-  ): Promise<Transition> {
-    const [first] = payload.phases;
+  /** QUEUED: the service is in progress, the new pods pending beside the old ones, and the first step runs. */
+  async function start(tx: Database, resource: ResourceRow, payload: DeployPayload, now: Date) {
     await setResource(
       tx,
       resource.id,
@@ -183,38 +207,34 @@ export function createDeploys({
       },
       now,
     );
-    if (!first) return complete(tx, resource, environment, payload, now);
-    await writePhaseLogs(tx, resource, environment, payload, first, now);
-    return { state: phaseState(0), status: "queued", delayMs: scaled(first.seconds) };
   }
 
-  /** The deployment succeeded: the service runs its new pods, priced, and has its secrets from the first time. */
+  /**
+   * The deployment succeeded: the service runs its new pods, priced, at the endpoint the driver answered, with the
+   * secrets it answered sealed (a driver answers none when they are unchanged) and its outputs kept for the
+   * environment's other services.
+   */
   async function complete(
     tx: Database,
     resource: ResourceRow,
     environment: EnvironmentRow,
     payload: DeployPayload,
+    result: Extract<DeployStep, { done: true }>,
     now: Date,
   ): Promise<Transition> {
     const described = driverResourceOf(resource, environment);
-    const endpoint = driver.endpoint(described);
-    const sealedAttributes =
-      resource.sealedAttributes ??
-      secrets.encrypt(
-        JSON.stringify(driver.createSecretAttributes(described, endpoint)),
-        attributesContextOf(resource.id),
-      );
     await setResource(
       tx,
       resource.id,
       {
         stage: "STAGE_COMPLETED",
-        endpoint,
+        endpoint: result.endpoint,
         pods: payload.podNames.map((name) => ({ name, status: "Running" as const })),
         deployedAt: now,
         retries: 0,
         message: null,
-        sealedAttributes,
+        sealedAttributes: sealedAttributesOf(resource, result.secrets),
+        cloudOutputs: result.outputs,
         monthlyCost: centsOf(driver.price(described).monthlyCost),
       },
       now,
@@ -222,6 +242,37 @@ export function createDeploys({
     await finishAction(tx, payload.historyId, "STAGE_COMPLETED", payload.podNames, now);
     if (resource.serviceType === "network") await releaseWaiting(tx, resource.environmentId, now);
     return { state: "COMPLETED", status: "succeeded" };
+  }
+
+  /** A settings change landed: the service is deployed again, priced for its new settings. */
+  async function completeSync(
+    tx: Database,
+    resource: ResourceRow,
+    environment: EnvironmentRow,
+    payload: DeployPayload,
+    result: Extract<DeployStep, { done: true }>,
+    now: Date,
+  ): Promise<Transition> {
+    await setResource(
+      tx,
+      resource.id,
+      {
+        stage: "STAGE_COMPLETED",
+        message: null,
+        endpoint: result.endpoint,
+        sealedAttributes: sealedAttributesOf(resource, result.secrets),
+        cloudOutputs: result.outputs,
+        monthlyCost: centsOf(driver.price(driverResourceOf(resource, environment)).monthlyCost),
+      },
+      now,
+    );
+    await finishAction(tx, payload.historyId, "STAGE_COMPLETED", payload.podNames, now);
+    return { state: "COMPLETED", status: "succeeded" };
+  }
+
+  function sealedAttributesOf(resource: ResourceRow, answered: Record<string, string>): string | null {
+    if (!Object.keys(answered).length) return resource.sealedAttributes;
+    return secrets.encrypt(JSON.stringify(answered), attributesContextOf(resource.id));
   }
 
   /** The deployment failed: the old pods keep running; the message says why, or that no retry is left. */
@@ -252,16 +303,138 @@ export function createDeploys({
     return { state: "FAILED", status: "failed", details: reason };
   }
 
-  function injectedFailureOf(resource: ResourceRow, payload: DeployPayload, phase: DeployPhase): string {
+  function injectedFailureOf(resource: ResourceRow, payload: DeployPayload, phase: string): string {
     const pods = payload.podNames.length;
     return (
-      `${phase.name} failed: ${pods} of ${pods} ${pods === 1 ? "pod" : "pods"} of ${resource.name} did not become ` +
+      `${phase} failed: ${pods} of ${pods} ${pods === 1 ? "pod" : "pods"} of ${resource.name} did not become ` +
       `ready within 300 seconds (readiness probe failed: connection refused). Failure injected: ` +
       `ENGINE_FAILURE_INJECTION is on and the service's name contains "${DEPLOY_FAILURE_MARKER}".`
     );
   }
 
-  async function stepOf(job: Job, payload: DeployPayload, tx: Database, now: Date): Promise<Transition> {
+  /**
+   * Runs `work` in a savepoint; at the step's last attempt a fault fails the deployment instead of the job alone
+   * (the service would otherwise stay in progress), without the work's half-done writes.
+   */
+  async function guarded<Result>(
+    job: Job,
+    payload: DeployPayload,
+    tx: Database,
+    now: Date,
+    work: (tx: Database) => Promise<Result>,
+  ): Promise<Result | Transition> {
+    try {
+      return await tx.transaction(work);
+    } catch (error) {
+      if (job.attempts + 1 < STEP_ATTEMPTS) throw error;
+      const resource = await lockResource(tx, payload.resourceId);
+      if (!resource) throw error;
+      const message = error instanceof Error ? error.message : String(error);
+      console.error(`engine: deployment ${job.id} of ${resource.name} failed in ${job.state}`, error);
+      return fail(tx, resource, payload, `The deployment stopped unexpectedly: ${message}`, now);
+    }
+  }
+
+  /** The driver's next step, outside any transaction under the job's lease, then recorded by `recordStep`. */
+  async function driverStep(
+    job: Job,
+    payload: DeployPayload,
+    tx: Database,
+    resource: ResourceRow,
+    environment: EnvironmentRow,
+    now: Date,
+  ): Promise<OutsideWork> {
+    const cloud = await driverOf(tx, environment);
+    const context = await deployContextOf(
+      tx,
+      db,
+      {
+        resource,
+        environment,
+        step: stepIndexOf(job, payload),
+        progress: payload.progress,
+        change: job.state === "SYNCING" ? "settings" : "deploy",
+        podNames: payload.podNames,
+      },
+      now,
+    );
+    const startedAt = payload.startedAt ?? now.toISOString();
+    return outside(async () => {
+      let result: DeployStep;
+      try {
+        result = await cloud.apply(context);
+      } catch (error) {
+        return async (record, at) => {
+          const reason = failureOf(error, {
+            attempts: job.attempts,
+            timeoutMinutes: timedOut(cloud, resource, startedAt, at),
+            progress: payload.progress,
+            work: "deployment",
+          });
+          // Thrown back to the runner, which tries the step again after a backoff.
+          if (reason === null) throw error;
+          if (error instanceof CloudStepError) await writeLines(record, resource.id, error.lines);
+          return failNow(record, payload, reason, at);
+        };
+      }
+      return (record, at) =>
+        guarded(job, payload, record, at, (work) =>
+          recordStep(work, job, { ...payload, startedAt }, cloud, context, result, at),
+        );
+    });
+  }
+
+  /** Fails the deployment of the service (if it is still there) with `reason`. */
+  async function failNow(
+    tx: Database,
+    payload: DeployPayload,
+    reason: string,
+    now: Date,
+  ): Promise<Transition> {
+    const resource = await lockResource(tx, payload.resourceId);
+    if (!resource) return { state: "CANCELED", status: "cancelled" };
+    return fail(tx, resource, payload, reason, now);
+  }
+
+  /** Keeps what the driver's step answered: its lines and state, then the wait for the next step or the end. */
+  async function recordStep(
+    tx: Database,
+    job: Job,
+    payload: DeployPayload,
+    cloud: DeployDriver,
+    context: DeployContext,
+    result: DeployStep,
+    now: Date,
+  ): Promise<Transition> {
+    const resource = await lockResource(tx, payload.resourceId);
+    if (!resource) return { state: "CANCELED", status: "cancelled" };
+    const environment = await environmentOf(tx, resource);
+    await writeLines(tx, resource.id, result.lines);
+    await setResource(tx, resource.id, { cloudState: result.state }, now);
+    if (!result.done) {
+      const minutes = timedOut(cloud, resource, payload.startedAt, now);
+      if (minutes !== null) return fail(tx, resource, payload, timeoutMessage(minutes, result.progress), now);
+      const steps = context.step + 1;
+      return {
+        state: job.state === "SYNCING" ? "SYNCING" : phaseState(steps - 1),
+        status: "queued",
+        delayMs: result.waitMs,
+        payload: { ...payload, steps, progress: result.progress },
+      };
+    }
+    if (job.state === "SYNCING") return completeSync(tx, resource, environment, payload, result, now);
+    if (payload.failInjected && payload.progress) {
+      return fail(tx, resource, payload, injectedFailureOf(resource, payload, payload.progress), now);
+    }
+    return complete(tx, resource, environment, payload, result, now);
+  }
+
+  async function stepOf(
+    job: Job,
+    payload: DeployPayload,
+    tx: Database,
+    now: Date,
+  ): Promise<Transition | OutsideWork> {
     const resource = await lockResource(tx, payload.resourceId);
     // Deleted under a waiting job (DELETE cancels its job, so this is only a safety net).
     if (!resource) return { state: "CANCELED", status: "cancelled" };
@@ -272,55 +445,25 @@ export function createDeploys({
         await setResource(tx, resource.id, { stage: "STAGE_INFRASTRUCTURE_NOT_READY" }, now);
         return { state: "INFRASTRUCTURE_NOT_READY", status: "waiting" };
       }
-      return start(tx, resource, environment, payload, now);
-    }
-    if (job.state === "SYNCING") {
-      await setResource(
-        tx,
-        resource.id,
-        {
-          stage: "STAGE_COMPLETED",
-          message: null,
-          monthlyCost: centsOf(driver.price(driverResourceOf(resource, environment)).monthlyCost),
-        },
-        now,
-      );
-      await finishAction(tx, payload.historyId, "STAGE_COMPLETED", payload.podNames, now);
-      return { state: "COMPLETED", status: "succeeded" };
+      await start(tx, resource, payload, now);
+      return driverStep(job, payload, tx, resource, environment, now);
     }
     if (job.state === "CANCELING") {
       await setResource(tx, resource.id, { stage: "STAGE_CANCELED", pods: payload.previousPods }, now);
       await finishAction(tx, payload.historyId, "STAGE_CANCELED", payload.podNames, now);
       return { state: "CANCELED", status: "cancelled" };
     }
-    const index = phaseIndexOf(job.state);
-    const phase = index === null ? undefined : payload.phases[index];
-    if (index === null || !phase) throw new Error(`a deploy job has no step in state ${job.state}`);
-    const nextPhase = payload.phases[index + 1];
-    if (nextPhase) {
-      await writePhaseLogs(tx, resource, environment, payload, nextPhase, now);
-      return { state: phaseState(index + 1), status: "queued", delayMs: scaled(nextPhase.seconds) };
+    if (job.state !== "SYNCING" && phaseIndexOf(job.state) === null) {
+      throw new Error(`a deploy job has no step in state ${job.state}`);
     }
-    if (payload.failInjected)
-      return fail(tx, resource, payload, injectedFailureOf(resource, payload, phase), now);
-    return complete(tx, resource, environment, payload, now);
+    return driverStep(job, payload, tx, resource, environment, now);
   }
 
   const kind: JobKind = {
     kind: DEPLOY_JOB_KIND,
     async step(job, tx, now) {
       const payload = deployPayloadSchema.parse(job.payload);
-      try {
-        // A savepoint, so the last attempt can record the failure without the step's half-done writes.
-        return await tx.transaction((work) => stepOf(job, payload, work, now));
-      } catch (error) {
-        if (job.attempts + 1 < STEP_ATTEMPTS) throw error;
-        const resource = await lockResource(tx, payload.resourceId);
-        if (!resource) throw error;
-        const message = error instanceof Error ? error.message : String(error);
-        console.error(`engine: deployment ${job.id} of ${resource.name} failed in ${job.state}`, error);
-        return fail(tx, resource, payload, `The deployment stopped unexpectedly: ${message}`, now);
-      }
+      return guarded(job, payload, tx, now, (work) => stepOf(job, payload, work, now));
     },
     giveUp(_job, error) {
       return { state: "FAILED", status: "failed", details: `The deployment stopped unexpectedly: ${error}` };
@@ -421,10 +564,11 @@ export function createDeploys({
       resourceId: resource.id,
       historyId,
       action,
-      phases: sync ? [] : driver.deployPlan(described),
       podNames: sync ? runningPods.map((pod) => pod.name) : driver.podNames(described, deployNumber),
       previousPods: runningPods,
       failInjected: !sync && settings.failureInjection && resource.name.includes(DEPLOY_FAILURE_MARKER),
+      startedAt: null,
+      progress: null,
     };
     let stage: Stage;
     let job: Job;
@@ -463,7 +607,11 @@ export function createDeploys({
     return { job, stage };
   }
 
-  /** Records `action` and queues the deployment (or settings sync) of the service as it is now stored. */
+  /**
+   * Records `action` and queues the deployment (or settings sync) of the service as it is now stored. Given what it
+   * was before (`previous`), a cloud that can tell says which changes land in place and which replace the service,
+   * in the history entry's message and the deployment's logs.
+   */
   async function launch(
     tx: Database,
     {
@@ -472,6 +620,7 @@ export function createDeploys({
       action,
       actor,
       diff,
+      previous,
       sync = false,
     }: {
       resource: ResourceRow;
@@ -479,13 +628,35 @@ export function createDeploys({
       action: DeployPayload["action"];
       actor: string;
       diff: ConfigDiff;
+      previous?: Pick<ResourceRow, "config" | "settings">;
       sync?: boolean;
     },
     now: Date,
   ) {
-    const history = await recordAction(tx, { resourceId: resource.id, action, actor, diff }, now);
+    const cloud = await driverOf(tx, environment);
+    const message =
+      previous && diff.length && cloud.plan
+        ? changePlanMessage(
+            cloud.plan(
+              driverResourceOf({ ...resource, ...previous }, environment),
+              driverResourceOf(resource, environment),
+            ),
+          )
+        : null;
+    const history = await recordAction(tx, { resourceId: resource.id, action, actor, diff, message }, now);
     const deployNumber = await deployNumberOf(tx, resource.id);
-    return enqueue(tx, { resource, environment, historyId: history.id, action, deployNumber, sync }, now);
+    const queued = await enqueue(
+      tx,
+      { resource, environment, historyId: history.id, action, deployNumber, sync },
+      now,
+    );
+    const [podName] = deployPayloadSchema.parse(queued.job.payload).podNames;
+    if (message) {
+      await writeLines(tx, resource.id, [
+        { at: now, podName: podName ?? resource.name, level: "info", message },
+      ]);
+    }
+    return queued;
   }
 
   /** POST cancel: the deployment `job` (locked) stops; the service is canceling until the job's step ends it. */
@@ -526,26 +697,44 @@ export function createDeploys({
     },
     startedAt: Date,
   ): Promise<Stage> {
-    const described = driverResourceOf(resource, environment);
     const payload: DeployPayload = {
       resourceId: resource.id,
       historyId,
       action,
-      phases: driver.deployPlan(described),
-      podNames: driver.podNames(described, deployNumber),
+      podNames: driver.podNames(driverResourceOf(resource, environment), deployNumber),
       previousPods: [],
       failInjected: false,
+      startedAt: null,
+      progress: null,
     };
     let at = startedAt;
-    for (const phase of payload.phases) {
-      await writePhaseLogs(tx, resource, environment, payload, phase, at);
-      at = new Date(at.getTime() + phase.seconds * 1000);
+    for (let step = 0; ; step += 1) {
+      const context = await deployContextOf(
+        tx,
+        db,
+        { resource, environment, step, progress: null, change: "deploy", podNames: payload.podNames },
+        at,
+      );
+      const result = await simulated.apply(context);
+      await writeLines(tx, resource.id, result.lines);
+      if (result.done) {
+        await complete(tx, resource, environment, payload, result, at);
+        return "STAGE_COMPLETED";
+      }
+      at = new Date(at.getTime() + result.waitMs);
     }
-    await complete(tx, resource, environment, payload, at);
-    return "STAGE_COMPLETED";
   }
 
-  return { kind, enqueue, launch, cancel, abandon, releaseWaiting, deployAtOnce };
+  return { kind, driverOf, enqueue, launch, cancel, abandon, releaseWaiting, deployAtOnce };
 }
 
 export type Deploys = ReturnType<typeof createDeploys>;
+
+/** How a configuration change lands, in the words of the history entry and the deployment's logs. */
+export function changePlanMessage({ inPlace, replace }: ChangePlan): string | null {
+  const parts = [
+    inPlace.length ? `Updates in place: ${inPlace.join(", ")}.` : "",
+    replace.length ? `Replaces the service: ${replace.join(", ")}.` : "",
+  ].filter(Boolean);
+  return parts.length ? parts.join(" ") : null;
+}

@@ -1,17 +1,23 @@
+import type { ServiceType } from "#contract/services";
 import type { PlatformConfig } from "../config";
 import type { Database } from "../db/index";
 import { createNotifier } from "../notifications/outbox";
 import type { SecretCipher } from "../secrets/cipher";
+import { createAwsDriver } from "./aws/driver";
+import { awsProvisioners } from "./aws/provisioners";
+import type { Provisioner } from "./aws/provisioner";
 import { createCloning } from "./cloning";
 import { createDeploys } from "./deploys";
 import type { CloudDriver } from "./driver";
-import { createJobRunner } from "./jobs";
+import { createJobRunner, type JobRunnerOptions } from "./jobs";
 import { createSimulatedDriver } from "./simulated/driver";
+import { createTeardowns } from "./teardowns";
 
 /**
- * The engine: the job runner with every job kind the platform has (clones and service deployments), and the cloud
- * driver deployments run on (the simulated one unless another is given). Their ends are announced through the
- * notification outbox (platform/notifications/), which the delivery worker posts from. The server starts it and stops it on
+ * The engine: the job runner with every job kind the platform has (clones, service deployments and teardowns),
+ * and the drivers deployments run on: the simulated cloud (`driver`, unless another is given) for environments
+ * without a cloud account, AWS for those in an AWS connection. Their ends are announced through the notification
+ * outbox (platform/notifications/), which the delivery worker posts from. The server starts it and stops it on
  * shutdown; the API creates and moves jobs in its own transactions and wakes the runner afterwards.
  */
 export function createEngine({
@@ -20,27 +26,44 @@ export function createEngine({
   secrets,
   now = () => new Date(),
   driver = createSimulatedDriver(),
+  provisioners = awsProvisioners,
+  runner: runnerOptions = {},
 }: {
   db: Database;
-  config: Pick<PlatformConfig, "engine" | "appUrl">;
+  config: Pick<PlatformConfig, "engine" | "appUrl"> & {
+    terraform?: Pick<PlatformConfig["terraform"], "awsEndpoint">;
+  };
   secrets: SecretCipher;
   now?: () => Date;
   driver?: CloudDriver;
+  /** What each service type becomes in AWS. */
+  provisioners?: Partial<Record<ServiceType, Provisioner>>;
+  /** The runner's instance id and lease timing (tests of a takeover). */
+  runner?: Pick<JobRunnerOptions, "instanceId" | "leaseMs" | "heartbeatMs">;
 }) {
   // Deployments and clones announce their ends to Slack and Teams, with links to the app's pages.
   const notify = createNotifier({ appUrl: config.appUrl });
-  const deploys = createDeploys({ driver, secrets, settings: config.engine, notify });
+  const aws = createAwsDriver({
+    provisioners,
+    secrets,
+    endpoint: config.terraform?.awsEndpoint,
+    appUrl: config.appUrl,
+    now,
+  });
+  const deploys = createDeploys({ driver, secrets, settings: config.engine, notify, aws, db });
+  const teardowns = createTeardowns({ deploys, db });
   const cloning = createCloning({ secrets, settings: config.engine, deploys, notify });
   const runner = createJobRunner({
     db,
-    kinds: [cloning.kind, deploys.kind],
+    kinds: [cloning.kind, deploys.kind, teardowns.kind],
     pollIntervalMs: config.engine.pollIntervalMs,
     now,
     // Retries back off like the steps: scaled, so tests at time scale 0 retry at once.
     retryDelayMs: (attempt) =>
       Math.round(Math.min(1000 * 2 ** (attempt - 1), 60_000) * config.engine.timeScale),
+    ...runnerOptions,
   });
-  return { runner, cloning, deploys, driver, now };
+  return { runner, cloning, deploys, teardowns, driver, now };
 }
 
 export type Engine = ReturnType<typeof createEngine>;

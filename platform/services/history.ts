@@ -13,7 +13,14 @@ export const PLATFORM_ACTOR = "Platform";
  */
 export async function recordAction(
   tx: Database,
-  entry: { resourceId: string; action: ResourceAction; actor: string; diff?: ConfigDiff },
+  entry: {
+    resourceId: string;
+    action: ResourceAction;
+    actor: string;
+    diff?: ConfigDiff;
+    /** What the cloud said of the change (in place or replaced). */
+    message?: string | null;
+  },
   now: Date,
 ): Promise<HistoryRow> {
   const [latest] = await tx
@@ -31,6 +38,7 @@ export async function recordAction(
       actor: entry.actor,
       at,
       diff: entry.diff ?? [],
+      message: entry.message ?? null,
     })
     .returning();
   if (!created) throw new Error("the history entry was not recorded");

@@ -56,6 +56,7 @@ export function toHistoryEntry(row: HistoryRow): HistoryEntry {
     outcome: row.outcome as Stage | null,
     finishedAt: row.finishedAt?.toISOString() ?? null,
     podNames: row.podNames,
+    message: row.message,
     diff: row.diff,
   };
 }

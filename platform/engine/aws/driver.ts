@@ -1,0 +1,243 @@
+import { serviceTypeLabels, type ServiceType } from "#contract/services";
+import { awsAccess } from "../../connections/providers/aws";
+import { credentialsOf, type ConnectionRow } from "../../connections/records";
+import { ProviderRefusal } from "../../connections/refusals";
+import type { SecretCipher } from "../../secrets/cipher";
+import { createAwsClients, type AwsConnection } from "../../terraform/aws-clients";
+import { CloudStepError, type DeployContext, type DeployDriver, type NewLogLine } from "../driver";
+import {
+  TAG_ENVIRONMENT,
+  TAG_ORGANIZATION,
+  TAG_SERVICE,
+  type ProvisionContext,
+  type Provisioner,
+} from "./provisioner";
+
+/**
+ * The AWS driver (issue 14): deploys the services of an environment that runs in an AWS connection with the
+ * provisioner of each type, in the environment's region, with the connection's credentials (its role assumed with
+ * the organization's external id, or its keys: `awsAccess`, as the connection's check does). Each step creates
+ * its SDK clients and closes them; the assumed credentials are kept until shortly before they expire.
+ *
+ * An error of AWS fails the step as `${name}: ${message}` (the SDK error's name and message); throttling, 5xx
+ * answers and an unreachable endpoint are transient (the SDK already retried them; the engine tries the step again
+ * a few times with backoff before it gives up).
+ */
+
+/** How long a deployment or teardown of each type may take, after which it fails saying what it waited for. */
+export const awsTimeoutMinutes: Record<ServiceType, number> = {
+  network: 30,
+  database: 60,
+  cache: 45,
+  queue: 5,
+  "file-storage": 10,
+  "nosql-database": 15,
+  serverless: 15,
+  kubernetes: 45,
+  "control-plane": 45,
+  // ACM waits for the user to create the DNS validation records.
+  tls: 120,
+  application: 30,
+};
+
+/** A single AWS call gives up after this long (the SDK's own retries come on top). */
+const AWS_CALL_TIMEOUT_MS = 60_000;
+/** Assumed credentials are renewed this long before they expire, so a step never starts with stale ones. */
+const CREDENTIALS_MARGIN_MS = 5 * 60_000;
+/** How long access keys' confirmation is kept (keys do not expire; an edit of the connection renews it). */
+const KEYS_CONFIRMATION_MS = 15 * 60_000;
+
+const THROTTLING_ERRORS = new Set([
+  "Throttling",
+  "ThrottlingException",
+  "ThrottledException",
+  "RequestLimitExceeded",
+  "RequestThrottled",
+  "RequestThrottledException",
+  "TooManyRequestsException",
+  "ProvisionedThroughputExceededException",
+  "SlowDown",
+  "PriorRequestNotComplete",
+]);
+
+type SdkError = Error & { $fault?: unknown; $retryable?: unknown; $metadata?: { httpStatusCode?: unknown } };
+
+/** Whether the step is worth trying again: AWS throttled it, failed on its side, or could not be reached. */
+export function isTransientAwsError(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const { $fault, $retryable, $metadata } = error as SdkError;
+  const status = typeof $metadata?.httpStatusCode === "number" ? $metadata.httpStatusCode : undefined;
+  if (THROTTLING_ERRORS.has(error.name) || $retryable || (status !== undefined && status >= 500)) return true;
+  // No answer at all: the network failed before AWS could say anything.
+  return $fault === undefined && status === undefined;
+}
+
+/** What the user reads of a failed step: the SDK error's name and message, or the connection's refusal. */
+export function cloudStepErrorOf(error: unknown, lines: NewLogLine[]): CloudStepError {
+  if (error instanceof CloudStepError) {
+    return new CloudStepError(error.message, { transient: error.transient, lines });
+  }
+  if (error instanceof ProviderRefusal) {
+    // The credentials could not be used: only an endpoint that did not answer may do better on the next try.
+    const unreachable = /^Could not reach |did not answer within/.test(error.message);
+    return new CloudStepError(error.message, { transient: unreachable, lines });
+  }
+  if (error instanceof Error) {
+    return new CloudStepError(`${error.name}: ${error.message}`, {
+      transient: isTransientAwsError(error),
+      lines,
+    });
+  }
+  return new CloudStepError(String(error), { transient: false, lines });
+}
+
+export type AwsDriverOptions = {
+  /** What each type becomes in AWS; a type without one fails its deployments saying so. */
+  provisioners: Partial<Record<ServiceType, Provisioner>>;
+  secrets: SecretCipher;
+  /** AWS_ENDPOINT_URL: one endpoint for every call (moto_server in tests); unset, AWS's own. */
+  endpoint?: string;
+  /** The app's address, for the messages of a refused connection. */
+  appUrl: string;
+  now?: () => Date;
+};
+
+type Organization = { id: string; name: string; awsExternalId: string };
+
+export function createAwsDriver({
+  provisioners,
+  secrets,
+  endpoint,
+  appUrl,
+  now = () => new Date(),
+}: AwsDriverOptions) {
+  const granted = new Map<string, { connection: Promise<AwsConnection>; until: number }>();
+
+  /** The connection's credentials in `region`, confirmed by AWS, from the cache while they are fresh. */
+  function accessOf(row: ConnectionRow, organization: Organization, region: string): Promise<AwsConnection> {
+    const key = `${row.id}:${row.updatedAt.getTime()}:${region}`;
+    const cached = granted.get(key);
+    if (cached && cached.until > now().getTime()) return cached.connection;
+    const connection = awsAccess(
+      credentialsOf(secrets, row),
+      {
+        awsEndpoint: endpoint,
+        awsExternalId: organization.awsExternalId,
+        organizationName: organization.name,
+        appUrl,
+        // AWS needs no other connection.
+        connection: async () => undefined,
+      },
+      region,
+    ).then((access) => {
+      const expiration = access.connection.credentials?.expiration?.getTime();
+      const entry = granted.get(key);
+      if (entry) {
+        entry.until = expiration
+          ? expiration - CREDENTIALS_MARGIN_MS
+          : now().getTime() + KEYS_CONFIRMATION_MS;
+      }
+      return access.connection;
+    });
+    // Until AWS answers, concurrent steps share the request; a refusal is not kept.
+    granted.set(key, { connection, until: Number.POSITIVE_INFINITY });
+    connection.catch(() => granted.delete(key));
+    return connection;
+  }
+
+  function provisionerOf(serviceType: ServiceType): Provisioner {
+    const provisioner = provisioners[serviceType];
+    if (!provisioner) {
+      throw new CloudStepError(`${serviceTypeLabels[serviceType]} services cannot be deployed to AWS yet.`, {
+        transient: false,
+      });
+    }
+    return provisioner;
+  }
+
+  /** Runs one provisioner call with the environment's AWS clients, collecting its log lines. */
+  async function run<Result>(
+    row: ConnectionRow,
+    organization: Organization,
+    context: DeployContext,
+    call: (provisioner: Provisioner, provision: ProvisionContext) => Promise<Result>,
+  ): Promise<{ result: Result; lines: NewLogLine[] }> {
+    const { resource } = context;
+    const lines: NewLogLine[] = [];
+    const podName = context.podNames[0] ?? resource.name;
+    const log: ProvisionContext["log"] = (level, message) => {
+      // A millisecond apart, so the lines of one step keep their order in time.
+      lines.push({ at: new Date(context.now.getTime() + lines.length), podName, level, message });
+    };
+    let clients: ReturnType<typeof createAwsClients> | undefined;
+    try {
+      const provisioner = provisionerOf(resource.serviceType);
+      const connection = await accessOf(row, organization, resource.region);
+      clients = createAwsClients({
+        ...connection,
+        maxAttempts: undefined,
+        timeoutMs: AWS_CALL_TIMEOUT_MS,
+      });
+      const result = await call(provisioner, {
+        resource,
+        tags: {
+          [TAG_ORGANIZATION]: context.organizationId,
+          [TAG_ENVIRONMENT]: context.environmentId,
+          [TAG_SERVICE]: resource.id,
+          Name: `${resource.environmentName}-${resource.name}`,
+        },
+        state: context.state,
+        network: context.network,
+        aws: clients,
+        log,
+        ...(context.archive ? { archive: context.archive } : {}),
+        now: context.now,
+      });
+      return { result, lines };
+    } catch (error) {
+      throw cloudStepErrorOf(error, lines);
+    } finally {
+      clients?.destroy();
+    }
+  }
+
+  /** Says what the step waits for, once per change, in the deployment's logs. */
+  function withProgress<Step extends { done: boolean; progress?: string }>(
+    context: DeployContext,
+    step: Step,
+    lines: NewLogLine[],
+  ): NewLogLine[] {
+    if (step.done || !step.progress || step.progress === context.progress) return lines;
+    const at = new Date(context.now.getTime() + lines.length);
+    return [
+      ...lines,
+      { at, podName: context.podNames[0] ?? context.resource.name, level: "info", message: step.progress },
+    ];
+  }
+
+  return {
+    /** The deploy driver of the environments that run in the AWS connection `row` of `organization`. */
+    forConnection(row: ConnectionRow, organization: Organization): DeployDriver {
+      return {
+        async apply(context) {
+          const { result, lines } = await run(row, organization, context, (provisioner, provision) =>
+            provisioner.apply(provision),
+          );
+          return { ...result, lines: withProgress(context, result, lines) };
+        },
+        async destroy(context) {
+          const { result, lines } = await run(row, organization, context, (provisioner, provision) =>
+            provisioner.destroy(provision),
+          );
+          return { ...result, lines: withProgress(context, result, lines) };
+        },
+        plan(before, after) {
+          return provisioners[after.serviceType]?.plan(before, after) ?? { inPlace: [], replace: [] };
+        },
+        timeoutMinutes: (serviceType) => awsTimeoutMinutes[serviceType],
+      };
+    },
+  };
+}
+
+export type AwsDriver = ReturnType<typeof createAwsDriver>;
