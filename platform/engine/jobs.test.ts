@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { OpenDatabase } from "../db/index";
 import { engineJobs, featureFlags } from "../db/schema";
 import { openTestDb } from "../db/test-db";
-import { createJobRunner, enqueueJob, type Job, type JobKind } from "./jobs";
+import { createJobRunner, enqueueJob, moveJob, outside, type Job, type JobKind } from "./jobs";
 
 let database: OpenDatabase;
 beforeAll(async () => {
@@ -186,6 +186,242 @@ describe("the job runner", () => {
     expect(await runner.runUntilIdle()).toBe(0);
     expect((await jobById(unknown.id)).status).toBe("queued");
     expect((await jobById(waiting.id)).state).toBe("first");
+  });
+
+  it("does a leased step's work outside any transaction under a lease, then records it and ends the lease", async () => {
+    const clock = at("2030-05-01T00:00:00.000Z");
+    let release: () => void = () => undefined;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let working: () => void = () => undefined;
+    const started = new Promise<void>((resolve) => (working = resolve));
+    const cloudCall: JobKind = {
+      kind: "cloud-call",
+      async step(job) {
+        if (job.state === "done") throw new Error("no step after done");
+        return outside(async () => {
+          working();
+          await released;
+          return async (tx) => {
+            await tx
+              .insert(featureFlags)
+              .values({ tenantId: null, name: `recorded-${job.id}`, enabled: true });
+            return { state: "done", status: "succeeded", payload: { answer: 42 } };
+          };
+        });
+      },
+      giveUp: (_job, error) => ({ state: "broken", status: "failed", details: error }),
+    };
+    const runner = createJobRunner({
+      db: database.db,
+      kinds: [cloudCall],
+      pollIntervalMs: 1000,
+      now: () => clock,
+      instanceId: "instance-a",
+      leaseMs: 30_000,
+    });
+    const job = await enqueueJob(database.db, { kind: "cloud-call", state: "calling" }, clock);
+    const running = runner.runDue();
+    await started;
+
+    // Leased, and no transaction holds the job: another statement may lock it without waiting.
+    expect(await jobById(job.id)).toMatchObject({
+      state: "calling",
+      status: "queued",
+      leaseOwner: "instance-a",
+      leasedUntil: at("2030-05-01T00:00:30.000Z"),
+    });
+    await database.db.transaction(async (tx) => {
+      await tx.select().from(engineJobs).where(eq(engineJobs.id, job.id)).for("update", { noWait: true });
+    });
+    // A second runner leaves a job whose lease is live alone.
+    const other = createJobRunner({
+      db: database.db,
+      kinds: [cloudCall],
+      pollIntervalMs: 1000,
+      now: () => clock,
+    });
+    expect(await other.runDue()).toBe(0);
+
+    release();
+    expect(await running).toBe(1);
+    expect(await jobById(job.id)).toMatchObject({
+      state: "done",
+      status: "succeeded",
+      payload: { answer: 42 },
+      leaseOwner: null,
+      leasedUntil: null,
+    });
+    expect(
+      await database.db
+        .select()
+        .from(featureFlags)
+        .where(eq(featureFlags.name, `recorded-${job.id}`)),
+    ).toHaveLength(1);
+  });
+
+  it("extends the lease with heartbeats while the work runs", async () => {
+    let clock = at("2030-05-02T00:00:00.000Z");
+    let release: () => void = () => undefined;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const slow: JobKind = {
+      kind: "slow-call",
+      step: async () =>
+        outside(async () => {
+          await released;
+          return async () => ({ state: "done", status: "succeeded" });
+        }),
+      giveUp: (_job, error) => ({ state: "broken", status: "failed", details: error }),
+    };
+    const runner = createJobRunner({
+      db: database.db,
+      kinds: [slow],
+      pollIntervalMs: 1000,
+      now: () => clock,
+      leaseMs: 30_000,
+      heartbeatMs: 20,
+    });
+    const job = await enqueueJob(database.db, { kind: "slow-call", state: "calling" }, clock);
+    const running = runner.runDue();
+    await vi.waitFor(async () => expect((await jobById(job.id)).leaseOwner).not.toBeNull());
+
+    clock = at("2030-05-02T00:10:00.000Z");
+    await vi.waitFor(async () =>
+      expect((await jobById(job.id)).leasedUntil).toEqual(at("2030-05-02T00:10:30.000Z")),
+    );
+    // Ten minutes on, the lease is still live: nobody else takes the job.
+    const other = createJobRunner({ db: database.db, kinds: [slow], pollIntervalMs: 1000, now: () => clock });
+    expect(await other.runDue()).toBe(0);
+    release();
+    await running;
+    expect((await jobById(job.id)).status).toBe("succeeded");
+  });
+
+  it("lets another instance take over a job whose instance died mid-work, and drops the dead one's result", async () => {
+    let clock = at("2030-05-03T00:00:00.000Z");
+    const calls: string[] = [];
+    let releaseFirst: () => void = () => undefined;
+    const firstReleased = new Promise<void>((resolve) => (releaseFirst = resolve));
+    const idempotent: JobKind = {
+      kind: "idempotent-call",
+      step: async (job) =>
+        outside(async () => {
+          const call = calls.length;
+          calls.push(`${job.state}#${call}`);
+          // The first instance hangs, as one whose process died would never answer.
+          if (call === 0) await firstReleased;
+          return async () => ({
+            state: "done",
+            status: "succeeded",
+            payload: { recordedBy: call === 0 ? "first" : "second" },
+          });
+        }),
+      giveUp: (_job, error) => ({ state: "broken", status: "failed", details: error }),
+    };
+    // The first instance sends no heartbeat within the test: it is as good as dead once it has claimed the job.
+    const first = createJobRunner({
+      db: database.db,
+      kinds: [idempotent],
+      pollIntervalMs: 1000,
+      now: () => clock,
+      instanceId: "first",
+      leaseMs: 30_000,
+      heartbeatMs: 3_600_000,
+    });
+    const second = createJobRunner({
+      db: database.db,
+      kinds: [idempotent],
+      pollIntervalMs: 1000,
+      now: () => clock,
+      instanceId: "second",
+      leaseMs: 30_000,
+    });
+    const job = await enqueueJob(database.db, { kind: "idempotent-call", state: "calling" }, clock);
+    const dying = first.runDue();
+    await vi.waitFor(() => expect(calls).toEqual(["calling#0"]));
+
+    clock = at("2030-05-03T00:00:29.999Z");
+    expect(await second.runDue()).toBe(0);
+    clock = at("2030-05-03T00:00:30.000Z");
+    expect(await second.runDue()).toBe(1);
+    expect(calls).toEqual(["calling#0", "calling#1"]);
+    expect(await jobById(job.id)).toMatchObject({
+      state: "done",
+      status: "succeeded",
+      payload: { recordedBy: "second" },
+      leaseOwner: null,
+    });
+
+    const warnings = vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    releaseFirst();
+    expect(await dying).toBe(1);
+    expect(warnings).toHaveBeenCalledTimes(1);
+    warnings.mockRestore();
+    expect(await jobById(job.id)).toMatchObject({
+      payload: { recordedBy: "second" },
+      history: [
+        { state: "calling", at: "2030-05-03T00:00:00.000Z" },
+        { state: "done", at: "2030-05-03T00:00:30.000Z" },
+      ],
+    });
+  });
+
+  it("drops the result of work whose job an API call moved meanwhile, and retries work that threw", async () => {
+    let clock = at("2030-05-04T00:00:00.000Z");
+    let release: () => void = () => undefined;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let failures = 0;
+    const kind: JobKind = {
+      kind: "moved-call",
+      step: async (job) =>
+        outside(async () => {
+          if (job.payload.flaky && failures++ === 0) throw new Error("the cloud is throttling");
+          if (!job.payload.flaky) await released;
+          return async () => ({ state: "done", status: "succeeded" });
+        }),
+      giveUp: (_job, error) => ({ state: "broken", status: "failed", details: error }),
+    };
+    const runner = createJobRunner({
+      db: database.db,
+      kinds: [kind],
+      pollIntervalMs: 1000,
+      now: () => clock,
+      retryDelayMs: () => 5000,
+    });
+    const moved = await enqueueJob(database.db, { kind: "moved-call", state: "calling" }, clock);
+    const running = runner.runDue();
+    await vi.waitFor(async () => expect((await jobById(moved.id)).leaseOwner).not.toBeNull());
+    await database.db.transaction(async (tx) => {
+      const [locked] = await tx.select().from(engineJobs).where(eq(engineJobs.id, moved.id)).for("update");
+      if (!locked) throw new Error("no job");
+      await moveJob(tx, locked, { state: "cancelling", status: "cancelled" }, clock);
+    });
+    const warnings = vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    release();
+    await running;
+    warnings.mockRestore();
+    expect(await jobById(moved.id)).toMatchObject({
+      state: "cancelling",
+      status: "cancelled",
+      leaseOwner: null,
+    });
+
+    const flaky = await enqueueJob(
+      database.db,
+      { kind: "moved-call", state: "calling", payload: { flaky: true } },
+      clock,
+    );
+    expect(await runner.runDue()).toBe(1);
+    expect(await jobById(flaky.id)).toMatchObject({
+      state: "calling",
+      status: "queued",
+      attempts: 1,
+      lastError: "the cloud is throttling",
+      leaseOwner: null,
+      runAt: at("2030-05-04T00:00:05.000Z"),
+    });
+    clock = at("2030-05-04T00:00:05.000Z");
+    expect(await runner.runDue()).toBe(1);
+    expect(await jobById(flaky.id)).toMatchObject({ state: "done", status: "succeeded", attempts: 0 });
   });
 
   it("polls once started, is woken by a new job, and stops", async () => {
