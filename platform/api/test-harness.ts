@@ -73,7 +73,10 @@ export function uniqueName(prefix: string): string {
 /** The API over a fresh test database (PGlite, or PostgreSQL under TEST_DATABASE_URL) with typed data factories. */
 export async function openTestApi(
   configOverrides: Partial<PlatformConfig> = {},
-  { driver }: { driver?: CloudDriver } = {},
+  {
+    driver,
+    provisioners,
+  }: { driver?: CloudDriver; provisioners?: Parameters<typeof createEngine>[0]["provisioners"] } = {},
 ) {
   const database = await openTestDb();
   const db: Database = database.db;
@@ -84,7 +87,7 @@ export async function openTestApi(
     audience: config.audience,
   });
   const secrets = ephemeralSecretCipher();
-  const engine = createEngine({ db, config, secrets, driver });
+  const engine = createEngine({ db, config, secrets, driver, provisioners });
   const app: Hono = createApiApp({ db, config, jwks: tokens.jwks, secrets, engine });
 
   function call(method: string, path: string, { token, json, rawBody, headers = {} }: CallOptions = {}) {
