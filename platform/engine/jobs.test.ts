@@ -424,6 +424,36 @@ describe("the job runner", () => {
     expect(await jobById(flaky.id)).toMatchObject({ state: "done", status: "succeeded", attempts: 0 });
   });
 
+  it("runs other jobs while a step's work outside the database is slow", async () => {
+    const clock = at("2030-05-05T00:00:00.000Z");
+    let release: () => void = () => undefined;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const slow: JobKind = {
+      kind: "slow-cloud",
+      step: async () =>
+        outside(async () => {
+          await released;
+          return async () => ({ state: "done", status: "succeeded" });
+        }),
+      giveUp: (_job, error) => ({ state: "broken", status: "failed", details: error }),
+    };
+    const runner = createJobRunner({
+      db: database.db,
+      kinds: [slow, twoStepKind("quick", 0)],
+      pollIntervalMs: 1000,
+      now: () => clock,
+    });
+    const waiting = await enqueueJob(database.db, { kind: "slow-cloud", state: "calling" }, clock);
+    const quick = await enqueueJob(database.db, { kind: "quick", state: "first", delayMs: 1 }, clock);
+    const running = runner.runDue();
+    clock.setTime(clock.getTime() + 1);
+    await vi.waitFor(async () => expect((await jobById(quick.id)).status).toBe("succeeded"));
+    expect((await jobById(waiting.id)).status).toBe("queued");
+    release();
+    expect(await running).toBe(3);
+    expect((await jobById(waiting.id)).status).toBe("succeeded");
+  });
+
   it("polls once started, is woken by a new job, and stops", async () => {
     const runner = createJobRunner({
       db: database.db,

@@ -29,19 +29,21 @@ export type Job = typeof engineJobs.$inferSelect;
 export type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
 
 /** Where a step (or an API call) moves a job. */
-export type Transition = /** Run the new state's step after `delayMs`. */
-(| { state: string; status: "queued"; delayMs: number }
-  /** Wait for an API call to move the job on. */
-  | { state: string; status: "waiting" }
-  | { state: string; status: "succeeded" }
-  /** `details` is shown to the user. */
-  | { state: string; status: "failed"; details: string }
-  /** Stopped by the user; the state is kept as it was. */
-  | { state: string; status: "cancelled" }
-) & {
-  /** Replaces the job's payload: what its later steps need to know (when the work began, what it waits for). */
-  payload?: Record<string, unknown>;
-};
+export type Transition =
+  /** Run the new state's step after `delayMs`. */
+  (
+    | { state: string; status: "queued"; delayMs: number }
+    /** Wait for an API call to move the job on. */
+    | { state: string; status: "waiting" }
+    | { state: string; status: "succeeded" }
+    /** `details` is shown to the user. */
+    | { state: string; status: "failed"; details: string }
+    /** Stopped by the user; the state is kept as it was. */
+    | { state: string; status: "cancelled" }
+  ) & {
+    /** Replaces the job's payload: what its later steps need to know (when the work began, what it waits for). */
+    payload?: Record<string, unknown>;
+  };
 
 /** Records the result of work done outside the database, in the transaction that checked the lease. */
 export type RecordWork = (tx: Transaction, now: Date) => Promise<Transition>;
@@ -140,6 +142,8 @@ export type JobRunnerOptions = {
   leaseMs?: number;
   /** How often the heartbeat extends the lease of the work in progress (real time). */
   heartbeatMs?: number;
+  /** How many steps' work outside the database run at once. */
+  maxConcurrentWork?: number;
 };
 
 const RUN_UNTIL_IDLE_LIMIT = 10_000;
@@ -159,6 +163,7 @@ export function createJobRunner({
   instanceId = randomUUID(),
   leaseMs = JOB_LEASE_MS,
   heartbeatMs = JOB_HEARTBEAT_MS,
+  maxConcurrentWork = 4,
 }: JobRunnerOptions) {
   const kindsByName = new Map(kinds.map((kind) => [kind.kind, kind]));
   const kindNames = [...kindsByName.keys()];
@@ -274,10 +279,13 @@ export function createJobRunner({
     });
   }
 
-  /** Claims and runs one due job; false when none is due. */
-  async function runNext(): Promise<boolean> {
+  /**
+   * Claims one due job and runs its step; a step's work outside the database is returned to run beside others.
+   * Undefined when none is due.
+   */
+  async function claimNext(): Promise<{ job: Job; work?: OutsideWork } | undefined> {
     const at = now();
-    const claimed = await db.transaction(async (tx) => {
+    return db.transaction(async (tx) => {
       const [job] = await tx
         .select()
         .from(engineJobs)
@@ -292,7 +300,7 @@ export function createJobRunner({
         .orderBy(asc(engineJobs.runAt))
         .limit(1)
         .for("update", { skipLocked: true });
-      if (!job) return null;
+      if (!job) return undefined;
       const kind = kindOf(job);
 
       let outcome: Transition | OutsideWork;
@@ -315,16 +323,39 @@ export function createJobRunner({
       await finish(tx, job, outcome, at);
       return { job };
     });
-    if (!claimed) return false;
-    if (claimed.work) await runOutside(claimed.job, claimed.work);
-    return true;
   }
 
-  /** Runs steps of due jobs until none is due; returns how many steps ran. */
+  /**
+   * Runs steps of due jobs until none is due (counting jobs the work of a step made due again); returns how many
+   * steps ran. Work outside the database runs beside the next claims, up to `maxConcurrentWork` at once, so one
+   * slow cloud call does not hold up every other job of this instance.
+   */
   async function runDue(): Promise<number> {
     let steps = 0;
-    while (await runNext()) steps += 1;
-    return steps;
+    const working = new Set<Promise<void>>();
+    // A record that could not be written (the database went away) ends the run, once the other work is done.
+    let lost: { error: unknown } | undefined;
+    for (;;) {
+      const claimed = !lost && working.size < maxConcurrentWork ? await claimNext() : undefined;
+      if (claimed) {
+        steps += 1;
+        if (claimed.work) {
+          const work: Promise<void> = runOutside(claimed.job, claimed.work)
+            .catch((error: unknown) => {
+              lost ??= { error };
+            })
+            .finally(() => working.delete(work));
+          working.add(work);
+        }
+        continue;
+      }
+      if (working.size) {
+        await Promise.race(working);
+        continue;
+      }
+      if (lost) throw lost.error;
+      return steps;
+    }
   }
 
   function schedule(delayMs: number) {
