@@ -369,6 +369,49 @@ describe("the AWS driver", () => {
     });
   });
 
+  it("keeps a service whose teardown AWS refused, failed with AWS's words, until a DELETE again tears it down", async () => {
+    const { db } = database;
+    const environment = await awsEnvironment(db);
+    const queue = testQueueProvisioner({ waitMs: 0 });
+    let refuse = true;
+    const guarded: Provisioner = {
+      ...queue,
+      async destroy(context) {
+        if (refuse) {
+          throw Object.assign(new Error("User is not authorized to perform: sqs:DeleteQueue"), {
+            name: "AccessDenied",
+            $fault: "client",
+            $metadata: { httpStatusCode: 403 },
+          });
+        }
+        return queue.destroy(context);
+      },
+    };
+    const engine = engineOn(db, { queue: guarded });
+    const resourceId = await deployQueue(db, engine, environment, { name: "audit" });
+    await engine.runner.runUntilIdle();
+    const remove = () =>
+      db.transaction(async (tx) => {
+        const [locked] = await tx.select().from(resources).where(eq(resources.id, resourceId)).for("update");
+        if (!locked) throw new Error("no service");
+        return engine.teardowns.remove(tx, { resource: locked, environment }, clock);
+      });
+
+    expect(await remove()).toBe("teardown");
+    await engine.runner.runUntilIdle();
+    const message = "AccessDenied: User is not authorized to perform: sqs:DeleteQueue";
+    const { row } = await observe(db, resourceId);
+    expect(row).toMatchObject({ stage: "STAGE_FAILED", message });
+    expect(await logsOf(db, resourceId)).toContain(`${row?.pods[0]?.name} error ${message}`);
+    expect(await queuesOf(environment)).toHaveLength(1);
+
+    refuse = false;
+    expect(await remove()).toBe("teardown");
+    await engine.runner.runUntilIdle();
+    expect((await observe(db, resourceId)).row).toBeUndefined();
+    expect(await queuesOf(environment)).toEqual([]);
+  });
+
   it("tries a throttled step again, and fails with the throttling once its attempts are spent", async () => {
     const { db } = database;
     const environment = await awsEnvironment(db);

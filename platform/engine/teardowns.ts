@@ -19,7 +19,7 @@ import { enqueueJob, outside, type Job, type JobKind, type OutsideWork, type Tra
  * FAILED        the cloud refused, or the teardown timed out: STAGE_FAILED with the cloud's words; DELETE again
  *               resumes it
  *
- * A service of the simulated cloud, or one that never reached the cloud, is deleted at once (`remove`).
+ * A service of the simulated cloud, or a draft never launched, is deleted at once (`remove`).
  */
 
 export const TEARDOWN_JOB_KIND = "service-teardown";
@@ -72,15 +72,13 @@ export function createTeardowns({ deploys, db }: { deploys: Deploys; db?: Databa
       .update(resources)
       .set({ stage: "STAGE_FAILED", message: reason, updatedAt: now })
       .where(eq(resources.id, resource.id));
-    await tx
-      .insert(resourceLogs)
-      .values({
-        resourceId: resource.id,
-        at: now,
-        podName: payload.podName,
-        level: "error",
-        message: reason,
-      });
+    await tx.insert(resourceLogs).values({
+      resourceId: resource.id,
+      at: now,
+      podName: payload.podName,
+      level: "error",
+      message: reason,
+    });
     return { state: "FAILED", status: "failed", details: reason } satisfies Transition;
   }
 
@@ -172,9 +170,9 @@ export function createTeardowns({ deploys, db }: { deploys: Deploys; db?: Databa
   };
 
   /**
-   * DELETE of a service (locked, with no deployment at work): its cloud tears down what it created, in a teardown
-   * job, when it keeps anything (`teardown`); otherwise the row goes at once (`deleted`). The caller has abandoned
-   * a deployment waiting for the network.
+   * DELETE of a service (locked, with no deployment at work): a cloud that keeps what it created (AWS) tears it
+   * down in a teardown job, once the service was launched (`teardown`); otherwise the row goes at once
+   * (`deleted`). The caller has abandoned a deployment waiting for the network.
    */
   async function remove(
     tx: Database,
@@ -182,7 +180,10 @@ export function createTeardowns({ deploys, db }: { deploys: Deploys; db?: Databa
     now: Date,
   ): Promise<"deleted" | "teardown"> {
     const cloud = await driverOf(tx, environment);
-    if (!cloud.destroy || !resource.cloudState) {
+    // A launched service may have left something even if no step recorded it (a step that failed after a create):
+    // the driver's teardown finds it by its tags.
+    const launched = resource.cloudState !== null || resource.stage !== "STAGE_DRAFT";
+    if (!cloud.destroy || !launched) {
       await deleteRow(tx, resource, now);
       return "deleted";
     }
