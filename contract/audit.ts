@@ -7,6 +7,10 @@ import { DATE_RANGE } from "./services";
 export const auditActions = [
   "audit-settings.update",
   "chart-repositories.create",
+  "connections.create",
+  "connections.delete",
+  "connections.test",
+  "connections.update",
   "environment-addons.update",
   "environment-settings.update",
   "environment-variables.create",

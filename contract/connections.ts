@@ -61,7 +61,10 @@ export const connectionKinds = [
   "TICKET_MANAGER_TYPE_JIRA",
 ] as const;
 export type ConnectionKind = (typeof connectionKinds)[number];
-export const connectionKindSchema = z.enum(connectionKinds, { error: "Kind is a required field" });
+export const connectionKindSchema = z.enum(connectionKinds, {
+  error: (issue) =>
+    issue.input === undefined ? "Kind is a required field" : "Kind must be one of the connection kinds",
+});
 
 /** The URL segment of a kind in /settings/connections/{view|edit}/{kind}/{id}. */
 export const connectionKindSlugs: Record<ConnectionKind, string> = {

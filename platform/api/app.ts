@@ -9,6 +9,7 @@ import { createTerraformJobs, type TerraformJobs } from "../terraform/jobs";
 import { authenticate, requireUser } from "./auth";
 import { limitRequestBodies } from "./body-limits";
 import { cloningRoutes } from "./cloning";
+import { connectionRoutes } from "./connections";
 import { environmentVariableRoutes } from "./environment-variables";
 import { environmentRoutes } from "./environments";
 import { environmentNeighbourRoutes } from "./environment-neighbours";
@@ -86,6 +87,7 @@ export function createApiApp(deps: ApiDependencies): Hono {
   app.route("/v2/organizations/:tenantId", userRoutes({ db: deps.db }));
   app.route("/v2/organizations/:tenantId", auditRoutes({ db: deps.db }));
   app.route("/v2/organizations/:tenantId", invitationRoutes(deps));
+  app.route("/v2/organizations/:tenantId", connectionRoutes({ db: deps.db, config: deps.config, secrets }));
   app.route("/", invitationAcceptanceRoutes(deps));
   app.route("/", toolRoutes({ db: deps.db, jobs: deps.terraformJobs ?? createTerraformJobs(deps) }));
   return app;

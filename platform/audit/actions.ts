@@ -44,6 +44,10 @@ const actionsByRoute: Record<string, AuditAction> = {
   "DELETE /v2/organizations/:/roles/v2/:": "roles.delete",
   "PATCH /v2/organizations/:/settings": "organization.update",
   "POST /v2/organizations/:/referral": "referral.apply",
+  "POST /v2/organizations/:/connections": "connections.create",
+  "PUT /v2/organizations/:/connections/:": "connections.update",
+  "DELETE /v2/organizations/:/connections/:": "connections.delete",
+  "POST /v2/organizations/:/connections/:/checks": "connections.test",
 };
 
 /** Methods that change something; the audit log records these. */

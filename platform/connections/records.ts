@@ -1,0 +1,288 @@
+import { and, desc, eq, inArray, or, sql } from "drizzle-orm";
+import {
+  connectionKindDefinitions,
+  methodOf,
+  type Connection,
+  type ConnectionCheck,
+  type ConnectionFieldName,
+  type ConnectionKind,
+  type ConnectionStatus,
+  type ConnectionUsage,
+  type NotificationRules,
+} from "#contract/connections";
+import type { Database } from "../db/index";
+import { connectionChecks, connections, environments, observabilityProviders, users } from "../db/schema";
+import type { SecretCipher } from "../secrets/cipher";
+import type { CheckResult, Credentials } from "./providers";
+
+/**
+ * Connections at rest (issue 13): plain fields as they are, secret fields sealed together as one JSON object
+ * bound to the connection's id, so a sealed value copied to another row does not open.
+ */
+
+export type ConnectionRow = typeof connections.$inferSelect;
+
+/** Binds a connection's sealed secrets to it (additional authenticated data). */
+export const secretsContextOf = (connectionId: string) => `connection:${connectionId}`;
+
+/** Which of a kind's fields (under any of its methods) are secret. */
+export function isSecretField(kind: ConnectionKind, name: string): boolean {
+  return connectionKindDefinitions[kind].methods.some((method) =>
+    method.fields.some((field) => field.name === name && field.secret),
+  );
+}
+
+/** Splits normalized form values into what is stored as is and what is sealed. */
+export function splitFields(kind: ConnectionKind, values: Record<string, string>) {
+  const plain: Record<string, string> = {};
+  const secret: Record<string, string> = {};
+  for (const [name, value] of Object.entries(values)) {
+    (isSecretField(kind, name) ? secret : plain)[name] = value;
+  }
+  return { plain, secret };
+}
+
+export function sealSecrets(cipher: SecretCipher, connectionId: string, secret: Record<string, string>) {
+  const names = Object.keys(secret);
+  return {
+    sealedSecrets: names.length
+      ? cipher.encrypt(JSON.stringify(secret), secretsContextOf(connectionId))
+      : null,
+    secretHints: Object.fromEntries(names.map((name) => [name, (secret[name] ?? "").slice(-4)])),
+  };
+}
+
+export function unsealSecrets(cipher: SecretCipher, row: ConnectionRow): Record<string, string> {
+  if (!row.sealedSecrets) return {};
+  return JSON.parse(cipher.decrypt(row.sealedSecrets, secretsContextOf(row.id))) as Record<string, string>;
+}
+
+/** What a provider needs: the stored values, secrets unsealed. */
+export function credentialsOf(cipher: SecretCipher, row: ConnectionRow): Credentials {
+  return {
+    id: row.id,
+    kind: row.kind as ConnectionKind,
+    method: row.method,
+    fields: row.fields as Credentials["fields"],
+    secrets: unsealSecrets(cipher, row) as Credentials["secrets"],
+  };
+}
+
+/**
+ * The secrets an edit ends with: a secret field sent non-empty replaces the stored one, an empty one keeps it
+ * (when the method still has that field); fields the new method lacks are dropped. Returns the names of
+ * required secrets that are neither sent nor stored.
+ */
+export function mergeSecrets(
+  kind: ConnectionKind,
+  methodId: string,
+  stored: Record<string, string>,
+  sent: Record<string, string>,
+): { secret: Record<string, string>; missing: ConnectionFieldName[] } {
+  const method = methodOf(kind, methodId);
+  const secret: Record<string, string> = {};
+  const missing: ConnectionFieldName[] = [];
+  for (const field of method?.fields ?? []) {
+    if (!field.secret) continue;
+    const value = sent[field.name] || stored[field.name];
+    if (value) secret[field.name] = value;
+    else if (!field.optional) missing.push(field.name);
+  }
+  return { secret, missing };
+}
+
+export function statusAfter(check: CheckResult): ConnectionStatus {
+  return check.ok ? "VERIFIED" : "FAILING";
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Reading
+
+/** The organization's connection, or undefined (another organization's ids are not found). */
+export async function findConnection(db: Database, organizationId: string, id: string) {
+  const [row] = await db
+    .select()
+    .from(connections)
+    .where(and(eq(connections.organizationId, organizationId), eq(connections.id, id)));
+  return row;
+}
+
+/** What relies on each connection: environments running in it, observability links, connections built on it. */
+export async function usageOf(db: Database, organizationId: string, ids: string[]) {
+  const usage = new Map<string, ConnectionUsage[]>(ids.map((id) => [id, []]));
+  if (!ids.length) return usage;
+  const add = (connectionId: string | null, entry: ConnectionUsage) => {
+    if (connectionId) usage.get(connectionId)?.push(entry);
+  };
+  const [running, linked, built] = await Promise.all([
+    db
+      .select({ connectionId: environments.cloudConnectionId, id: environments.id, name: environments.name })
+      .from(environments)
+      .where(inArray(environments.cloudConnectionId, ids)),
+    db
+      .select({
+        connectionId: observabilityProviders.connectionId,
+        id: observabilityProviders.id,
+        environmentName: environments.name,
+      })
+      .from(observabilityProviders)
+      .innerJoin(environments, eq(environments.id, observabilityProviders.environmentId))
+      .where(inArray(observabilityProviders.connectionId, ids)),
+    db
+      .select({ id: connections.id, name: connections.name, fields: connections.fields })
+      .from(connections)
+      .where(
+        and(
+          eq(connections.organizationId, organizationId),
+          or(
+            inArray(sql`${connections.fields}->>'AWS_CONNECTION_ID'`, ids),
+            inArray(sql`${connections.fields}->>'GITHUB_CONNECTION_ID'`, ids),
+          ),
+        ),
+      ),
+  ]);
+  for (const row of running) {
+    add(row.connectionId, { type: "environment", id: row.id, name: row.name, environmentName: row.name });
+  }
+  for (const row of linked) {
+    add(row.connectionId, {
+      type: "observability",
+      id: row.id,
+      name: `Observability of ${row.environmentName}`,
+      environmentName: row.environmentName,
+    });
+  }
+  for (const row of built) {
+    const base = row.fields.AWS_CONNECTION_ID ?? row.fields.GITHUB_CONNECTION_ID ?? null;
+    add(base, { type: "connection", id: row.id, name: row.name, environmentName: null });
+  }
+  return usage;
+}
+
+const checkColumns = {
+  id: connectionChecks.id,
+  connectionId: connectionChecks.connectionId,
+  at: connectionChecks.at,
+  ok: connectionChecks.ok,
+  message: connectionChecks.message,
+  details: connectionChecks.details,
+  actorId: connectionChecks.actorId,
+  actorName: users.name,
+};
+type CheckRow = {
+  id: string;
+  at: Date;
+  ok: boolean;
+  message: string;
+  details: string[];
+  actorId: string | null;
+  actorName: string | null;
+};
+
+function toCheck(row: CheckRow): ConnectionCheck {
+  return {
+    id: row.id,
+    at: row.at.toISOString(),
+    ok: row.ok,
+    message: row.message,
+    details: row.details,
+    actor: row.actorId ? { id: row.actorId, name: row.actorName ?? row.actorId } : null,
+  };
+}
+
+export async function checksOf(db: Database, connectionId: string, limit = 50): Promise<ConnectionCheck[]> {
+  const rows = await db
+    .select(checkColumns)
+    .from(connectionChecks)
+    .leftJoin(users, eq(users.id, connectionChecks.actorId))
+    .where(eq(connectionChecks.connectionId, connectionId))
+    .orderBy(desc(connectionChecks.at), desc(connectionChecks.id))
+    .limit(limit);
+  return rows.map(toCheck);
+}
+
+/** The newest check of each connection. */
+async function lastChecksOf(db: Database, ids: string[]): Promise<Map<string, ConnectionCheck>> {
+  if (!ids.length) return new Map();
+  const rows = await db
+    .selectDistinctOn([connectionChecks.connectionId], checkColumns)
+    .from(connectionChecks)
+    .leftJoin(users, eq(users.id, connectionChecks.actorId))
+    .where(inArray(connectionChecks.connectionId, ids))
+    .orderBy(connectionChecks.connectionId, desc(connectionChecks.at), desc(connectionChecks.id));
+  return new Map(rows.map((row) => [row.connectionId, toCheck(row)]));
+}
+
+const isCommunicationPlatform = (kind: string) => kind.startsWith("COMMUNICATION_PLATFORM_TYPE_");
+
+/**
+ * The API's view of connections: secret values never, their last four characters only to those who manage
+ * connections (`showHints`).
+ */
+export async function describeConnections(
+  db: Database,
+  organizationId: string,
+  rows: ConnectionRow[],
+  { showHints }: { showHints: boolean },
+): Promise<Connection[]> {
+  const ids = rows.map((row) => row.id);
+  const creatorIds = [...new Set(rows.map((row) => row.createdBy).filter((id): id is string => !!id))];
+  const [usage, lastChecks, creators] = await Promise.all([
+    usageOf(db, organizationId, ids),
+    lastChecksOf(db, ids),
+    creatorIds.length
+      ? db.select({ id: users.id, name: users.name }).from(users).where(inArray(users.id, creatorIds))
+      : Promise.resolve([]),
+  ]);
+  const creatorName = new Map(creators.map((creator) => [creator.id, creator.name]));
+  return rows.map((row) => {
+    const kind = row.kind as ConnectionKind;
+    return {
+      id: row.id,
+      kind,
+      category: connectionKindDefinitions[kind].category,
+      name: row.name,
+      method: row.method,
+      fields: row.fields,
+      secrets: Object.fromEntries(
+        Object.entries(row.secretHints).map(([name, hint]) => [
+          name,
+          { set: true as const, lastFour: showHints ? hint : null },
+        ]),
+      ),
+      status: row.status as ConnectionStatus,
+      lastCheck: lastChecks.get(row.id) ?? null,
+      usage: usage.get(row.id) ?? [],
+      notifications: isCommunicationPlatform(kind)
+        ? ((row.notifications as NotificationRules | null) ?? null)
+        : null,
+      createdBy: row.createdBy
+        ? { id: row.createdBy, name: creatorName.get(row.createdBy) ?? row.createdBy }
+        : null,
+      createdAt: row.createdAt.toISOString(),
+      updatedAt: row.updatedAt.toISOString(),
+    };
+  });
+}
+
+/** Records a check and the status it leaves the connection in, in the caller's transaction. */
+export async function recordCheck(
+  tx: Database,
+  connectionId: string,
+  check: CheckResult,
+  actorId: string | null,
+  now: Date,
+): Promise<void> {
+  await tx.insert(connectionChecks).values({
+    connectionId,
+    at: now,
+    ok: check.ok,
+    message: check.message,
+    details: check.details,
+    actorId,
+  });
+  await tx
+    .update(connections)
+    .set({ status: statusAfter(check) })
+    .where(eq(connections.id, connectionId));
+}
