@@ -18,6 +18,8 @@ export const environmentSchema = z.object({
   stage: stageSchema,
   cloudProvider: cloudProviderSchema,
   region: z.string(),
+  /** The connected cloud account it runs in (issue 13); null: the simulated driver. */
+  cloudConnectionId: z.string().nullable(),
   serviceCount: z.number().int().nonnegative(),
   /** Estimated monthly cost in US dollars. */
   monthlyCostEstimate: z.number().nonnegative(),
@@ -57,6 +59,8 @@ export const createEnvironmentRequestSchema = z.object({
   name: environmentNameSchema,
   cloudProvider: cloudProviderSchema,
   region: requiredText("Region", { max: 40 }),
+  /** A cloud-provider connection of the same provider (contract/connections.ts); none: simulated. */
+  cloudConnectionId: z.uuid({ error: "Choose a cloud account from the list." }).nullish(),
 });
 export type CreateEnvironmentRequest = z.infer<typeof createEnvironmentRequestSchema>;
 
@@ -258,6 +262,7 @@ export const environmentPaths = {
  *   stays); 409 when the environment is not in a clone flow (stage not STAGE_IN_PROGRESS).
  */
 export const environmentErrorMessages = {
+  cloudAccount: (provider: string) => `Choose a ${provider} cloud account of this organization.`,
   regionNotInCatalogue: (provider: string) => `Region must be one of the ${provider} regions`,
   providerNotEnabled: "Azure is not enabled for this organization",
   unknownAddon: "Unknown add-on",

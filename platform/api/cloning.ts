@@ -65,6 +65,9 @@ export function cloningRoutes({ db, engine }: { db: Database; engine: Engine }) 
             name: request.name,
             cloningStage: "STAGE_IN_PROGRESS",
             ...placement,
+            // The source's cloud account carries over while the clone stays with its provider.
+            cloudConnectionId:
+              placement.cloudProvider === source.cloudProvider ? source.cloudConnectionId : null,
             clonedFromId: source.id,
             clonedFromName: source.name,
             createdAt: now,

@@ -15,8 +15,8 @@ import {
 } from "#contract/environments";
 import { apiErrorSchema } from "#contract/error-body";
 import { apiErrorCodes, apiErrorMessages, errorMessages } from "#contract/errors";
-import { engineJobs, environmentVariables } from "../db/schema";
-import { openTestApi, type TestApi, type TestMember } from "./test-harness";
+import { connections, engineJobs, environmentVariables } from "../db/schema";
+import { openTestApi, uniqueName, type TestApi, type TestMember } from "./test-harness";
 
 let api: TestApi;
 beforeAll(async () => {
@@ -53,6 +53,7 @@ describe("GET /api/v2/organizations/:tenantId/environments", () => {
         stage: "STAGE_UNSPECIFIED",
         cloudProvider: "AWS",
         region: "us-east-1",
+        cloudConnectionId: null,
         serviceCount: 0,
         monthlyCostEstimate: 105.85,
         clonedFrom: null,
@@ -157,6 +158,42 @@ describe("POST /api/v2/organizations/:tenantId/environments", () => {
       fieldErrors: { name: [apiErrorMessages.environmentNameTaken] },
     });
     expect(await api.environmentsOf(organization.tenantId)).toHaveLength(1);
+  });
+
+  it("runs in a cloud account of the organization and its provider, and says which otherwise", async () => {
+    const { user, organization } = await api.createMember();
+    const neighbour = await api.createOrganization();
+    const account = async (organizationId: string, kind: string) => {
+      const [row] = await api.db
+        .insert(connections)
+        .values({ organizationId, kind, name: uniqueName("account"), method: "keys", status: "UNVERIFIED" })
+        .returning();
+      if (!row) throw new Error("connection not created");
+      return row.id;
+    };
+    const aws = await account(organization.organizationId, "AWS");
+    const create = (name: string, cloudConnectionId: string) =>
+      api.call("POST", environmentPaths.list(organization.tenantId), {
+        token: user.token,
+        json: { name, cloudProvider: "AWS", region: "us-east-1", cloudConnectionId },
+      });
+
+    const created = await create("in-aws", aws);
+    expect(created.status).toBe(201);
+    expect(environmentResponseSchema.parse(await created.json()).environment.cloudConnectionId).toBe(aws);
+
+    for (const other of [
+      await account(organization.organizationId, "GCP"),
+      await account(organization.organizationId, "OBSERVABILITY_PROVIDER_TYPE_DATADOG"),
+      await account(neighbour.organizationId, "AWS"),
+    ]) {
+      const refused = await create("refused", other);
+      expect(refused.status).toBe(400);
+      expect(apiErrorSchema.parse(await refused.json()).fieldErrors).toEqual({
+        cloudConnectionId: [environmentErrorMessages.cloudAccount("AWS")],
+      });
+    }
+    expect((await api.environmentsOf(organization.tenantId)).map((one) => one.name)).toEqual(["in-aws"]);
   });
 
   it("allows the same name in another tenant", async () => {

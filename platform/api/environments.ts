@@ -1,4 +1,5 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { cloudProviderOfKind, type ConnectionKind } from "#contract/connections";
 import { Hono } from "hono";
 import * as z from "zod";
 import { isRegionOf, type CloudProvider } from "#contract/cloud-providers";
@@ -20,6 +21,7 @@ import {
 } from "#contract/environments";
 import { apiErrorMessages } from "#contract/errors";
 import type { Stage } from "#contract/stages";
+import { findConnection } from "../connections/records";
 import type { Database } from "../db/index";
 import { engineJobs, environments } from "../db/schema";
 import { CLONE_JOB_KIND } from "../engine/cloning";
@@ -109,6 +111,19 @@ export async function assertCloudPlacement(
   assertRegionOf(cloudProvider, region);
 }
 
+/** An environment runs in a cloud account of its organization, of its provider. */
+async function assertCloudAccount(
+  db: Database,
+  organizationId: string,
+  cloudProvider: CloudProvider,
+  id: string,
+) {
+  const connection = await findConnection(db, organizationId, id);
+  if (!connection || cloudProviderOfKind[connection.kind as ConnectionKind] !== cloudProvider) {
+    throw invalidFields({ cloudConnectionId: [environmentErrorMessages.cloudAccount(cloudProvider)] });
+  }
+}
+
 function assertRegionOf(cloudProvider: CloudProvider, region: string) {
   if (!isRegionOf(cloudProvider, region)) {
     throw invalidFields({ region: [environmentErrorMessages.regionNotInCatalogue(cloudProvider)] });
@@ -167,11 +182,23 @@ export function environmentRoutes({ db }: { db: Database }) {
 
   routes.post("/", permit("environments.create"), async (c) => {
     const { tenantId } = currentOrganization(c);
-    const { name, cloudProvider, region } = await readJsonBody(c, createEnvironmentRequestSchema);
+    const { name, cloudProvider, region, cloudConnectionId } = await readJsonBody(
+      c,
+      createEnvironmentRequestSchema,
+    );
     await assertCloudPlacement(db, tenantId, { cloudProvider, region });
+    if (cloudConnectionId)
+      await assertCloudAccount(db, currentOrganization(c).organizationId, cloudProvider, cloudConnectionId);
     const [created] = await db
       .insert(environments)
-      .values({ tenantId, name, cloningStage: initialCloningStage, cloudProvider, region })
+      .values({
+        tenantId,
+        name,
+        cloningStage: initialCloningStage,
+        cloudProvider,
+        region,
+        cloudConnectionId: cloudConnectionId ?? null,
+      })
       .onConflictDoNothing({ target: [environments.tenantId, environments.name] })
       .returning();
     if (!created) throw conflictOn("name", apiErrorMessages.environmentNameTaken);

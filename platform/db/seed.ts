@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
+import type { FeatureFlagName } from "#contract/feature-flags";
 import { builtInRoles, roleNames, type RoleName } from "#contract/permissions";
 import {
   defaultServiceConfigs,
@@ -17,7 +18,7 @@ import { addMember } from "../team/members";
 import type { SecretCipher } from "../secrets/cipher";
 import { createService } from "../services/services";
 import type { Database } from "./index";
-import { environments, environmentVariables, organizations, roles, users } from "./schema";
+import { environments, environmentVariables, featureFlags, organizations, roles, users } from "./schema";
 
 export const roleCatalogue = roleNames.map((name) => ({ name, description: builtInRoles[name].description }));
 
@@ -134,6 +135,8 @@ const demoServices: {
   },
 ];
 
+const demoFeatureFlags: FeatureFlagName[] = ["notification-connections", "version-control-connection"];
+
 const SEEDED_SERVICES_AGE_MS = 3 * 24 * 3600 * 1000;
 
 /** Seeds the demo organizations and accounts once: a database that already has users is left alone. */
@@ -156,6 +159,10 @@ export async function seedDemoData(
     }
     const [acme] = await tx.select().from(organizations).where(eq(organizations.id, "org_acme"));
     if (!acme) throw new Error("Acme Corp was not seeded");
+    // Acme shows the connections behind flags: GitHub and Slack or Teams notifications (issue 13).
+    await tx
+      .insert(featureFlags)
+      .values(demoFeatureFlags.map((name) => ({ tenantId: acme.tenantId, name, enabled: true })));
     for (const { name, variables } of demoEnvironments) {
       const [environment] = await tx
         .insert(environments)

@@ -68,6 +68,7 @@ export function toEnvironmentSummary(row: EnvironmentRow): EnvironmentSummary {
     cloningStage: row.cloningStage as Stage,
     cloudProvider: row.cloudProvider as CloudProvider,
     region: row.region,
+    cloudConnectionId: row.cloudConnectionId,
     clonedFrom:
       row.clonedFromId && row.clonedFromName ? { id: row.clonedFromId, name: row.clonedFromName } : null,
     createdAt: row.createdAt.toISOString(),

@@ -9,6 +9,7 @@ export function anEnvironment(overrides: Partial<Environment> & { name: string }
     stage: "STAGE_UNSPECIFIED",
     cloudProvider: "AWS",
     region: "us-east-1",
+    cloudConnectionId: null,
     serviceCount: 0,
     monthlyCostEstimate: 0,
     clonedFrom: null,
