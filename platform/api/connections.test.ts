@@ -12,7 +12,7 @@ import {
   type CreateConnection,
 } from "#contract/connections";
 import { apiErrorSchema } from "#contract/error-body";
-import { connections, environments, observabilityProviders } from "../db/schema";
+import { auditEvents, connections, environments, observabilityProviders } from "../db/schema";
 import { openTestApi, type TestApi, type TestMember } from "./test-harness";
 
 const GOOD_KEY = "dd-key-0123456789abcdef-good";
@@ -361,9 +361,25 @@ describe("deleting a connection", () => {
 });
 
 describe("secrets in logs", () => {
-  it("never writes a secret value to the platform's log", () => {
+  it("never writes a secret value to the platform's log or the audit log", async () => {
     const all = logged.join("\n");
     expect(all).not.toContain(GOOD_KEY);
     expect(all).not.toContain(WRONG_KEY);
+    const events = await api.db
+      .select()
+      .from(auditEvents)
+      .where(eq(auditEvents.organizationId, admin.organization.organizationId));
+    expect(events.map((event) => event.action)).toEqual(
+      expect.arrayContaining([
+        "connections.create",
+        "connections.update",
+        "connections.test",
+        "connections.delete",
+      ]),
+    );
+    const audit = JSON.stringify(events);
+    expect(audit).toContain("DD_API_KEY");
+    expect(audit).not.toContain(GOOD_KEY);
+    expect(audit).not.toContain(WRONG_KEY);
   });
 });

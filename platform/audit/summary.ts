@@ -28,6 +28,9 @@ export function summarizeChange(body: unknown): Record<string, unknown> | null {
   if (isRecord(body.config)) summary.config = Object.keys(body.config).sort();
   if (isRecord(body.settings)) summary.settings = Object.keys(body.settings).sort();
   if (typeof body.retentionDays === "number") summary.retentionDays = body.retentionDays;
+  // A connection's fields hold tokens and keys: its kind and which fields were sent, never their values.
+  if (typeof body.kind === "string") summary.kind = body.kind;
+  if (isRecord(body.fields)) summary.connectionFields = Object.keys(body.fields).sort();
   return summary;
 }
 
