@@ -33,6 +33,7 @@ import { requireEnvironment } from "~/features/workspace/workspace.server";
 import { usePolling } from "~/hooks/use-polling";
 import { userMessageOf } from "~/platform/action-errors.server";
 import { isPlatformError, type PlatformClient } from "~/platform/client.server";
+import { createTicket, listConnections } from "~/platform/connections.server";
 import { getServiceAlarms, getServiceLogs, getServiceMetrics } from "~/platform/resource-telemetry.server";
 import { throwRouteError } from "~/platform/route-errors.server";
 import {
@@ -94,8 +95,19 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
           }),
         )
       : null;
+  // Only a failed deployment can be reported: the Jira connections are asked for then, not on every visit.
+  const ticketManagers =
+    service.stage === "STAGE_FAILED"
+      ? await listConnections(api, tenantId, { kind: "TICKET_MANAGER_TYPE_JIRA" }).then(
+          (connections) => connections.map(({ id, name }) => ({ id, name })),
+          () => [],
+        )
+      : [];
   headers.set("Cache-Control", "no-store");
-  return data({ environmentName: environment.name, service, view, telemetry, logs, cost }, { headers });
+  return data(
+    { environmentName: environment.name, service, view, telemetry, logs, cost, ticketManagers },
+    { headers },
+  );
 }
 
 type ServiceAt = { api: PlatformClient; tenantId: string; environmentId: string; serviceId: string };
@@ -205,6 +217,22 @@ export async function action({ request, params }: ActionFunctionArgs) {
         return refused("discard-draft", error);
       }
       throw await redirectWithToast(pageUrl, { variant: "success", message: "Draft discarded" }, { headers });
+    }
+    case "create-ticket": {
+      try {
+        const ticket = await createTicket(api, tenantId, {
+          environmentId: environment.id,
+          serviceId,
+          connectionId: String(formData.get("connectionId") ?? ""),
+        });
+        return dataWithToast<ServiceActionData>(
+          { form: "create-ticket", ticket },
+          { variant: "success", message: `Ticket ${ticket.key} created` },
+          { headers },
+        );
+      } catch (error) {
+        return refused("create-ticket", error);
+      }
     }
     case "save-config":
     case "save-config-draft":
@@ -350,7 +378,12 @@ export default function ServiceDetailsPage() {
 
   return (
     <Stack gap="md">
-      <ServiceHeader environmentName={environmentName} service={service} actionData={actionData} />
+      <ServiceHeader
+        environmentName={environmentName}
+        service={service}
+        actionData={actionData}
+        ticketManagers={loaded.ticketManagers}
+      />
       <Tabs value={view.tab} keepMounted={false}>
         <Tabs.List aria-label="Service sections">
           {serviceDetailTabs.map((tab) => (
