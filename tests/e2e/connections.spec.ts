@@ -189,7 +189,10 @@ test("read-only and developer members see connections without secret hints and c
   await page.getByRole("option", { name: "developer", exact: true }).click();
   await page.getByLabel("The whole organization").check();
   await page.getByRole("button", { name: "Save role" }).click();
-  await page.getByRole("dialog", { name: "Change role" }).getByRole("button", { name: "Change role" }).click();
+  await page
+    .getByRole("dialog", { name: "Change role" })
+    .getByRole("button", { name: "Change role" })
+    .click();
   await expect(page.getByRole("alert").filter({ hasText: "Roles saved" })).toBeVisible();
 
   for (const email of ["bob@example.com", "frank@example.com"]) {

@@ -37,9 +37,9 @@ describe("the words for a connection", () => {
   });
 
   it("names what uses it and when it was checked", () => {
-    expect(
-      usageLabel({ type: "observability", id: "p1", name: "Datadog", environmentName: "staging" }),
-    ).toBe("Observability of staging");
+    expect(usageLabel({ type: "observability", id: "p1", name: "Datadog", environmentName: "staging" })).toBe(
+      "Observability of staging",
+    );
     expect(usageLabel({ type: "environment", id: "w1", name: "production", environmentName: null })).toBe(
       "Environment production",
     );
