@@ -11,11 +11,12 @@ export type ProviderServer = {
   close: () => Promise<void>;
 };
 
-type Answer = { status: number; body?: unknown };
+/** JSON `body`, or plain `text` (a Slack webhook answers "ok"). */
+type Answer = { status: number; body?: unknown; text?: string };
 
 /**
  * A real HTTP server standing in for a provider (Datadog, a Slack webhook): it answers each request with what
- * `answer` returns, as JSON, and keeps every request so a test can wait for what the platform sent.
+ * `answer` returns, and keeps every request so a test can wait for what the platform sent.
  */
 export async function startProviderServer(
   answer: (request: ReceivedRequest) => Answer,
@@ -32,7 +33,12 @@ export async function startProviderServer(
         body: Buffer.concat(chunks).toString("utf8"),
       };
       received.push(one);
-      const { status, body } = answer(one);
+      const { status, body, text } = answer(one);
+      if (text !== undefined) {
+        response.writeHead(status, { "Content-Type": "text/plain" });
+        response.end(text);
+        return;
+      }
       response.writeHead(status, { "Content-Type": "application/json" });
       response.end(body === undefined ? "" : JSON.stringify(body));
     });
