@@ -44,7 +44,8 @@ export function unreachableMessage(
 ): string {
   const host = new URL(url).host;
   if (error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError")) {
-    return `${host} did not answer within ${Math.round(timeoutMs / 1000)} seconds.`;
+    const seconds = Math.max(Math.round(timeoutMs / 1000), 1);
+    return `${host} did not answer within ${seconds} second${seconds === 1 ? "" : "s"}.`;
   }
   const code = causeCode(error);
   const reason = (code && networkReasons[code]) ?? (code ? `the network said ${code}` : "the request failed");
