@@ -1,8 +1,8 @@
 import { expect, test, type Page } from "@playwright/test";
 import { appUrl } from "../../playwright.config";
+import { startTestServer, type TestServer } from "../../platform/connections/test-servers";
 import { createEnvironmentThroughForm, uniqueEnvironmentName } from "../setup/environments";
 import { waitForHydration } from "../setup/hydration";
-import { startProviderServer, type ProviderServer, type ReceivedRequest } from "../setup/provider-server";
 import { signIn } from "../setup/sign-in";
 
 // A deploy that fails (ENGINE_FAILURE_INJECTION, a name with fail-deploy) and a retried post at a fifth of their
@@ -12,27 +12,29 @@ test.setTimeout(150_000);
 const WEBHOOK_PATH = "/services/T0ACME/B0DEPLOY/secret-webhook-path";
 
 /** A Slack incoming webhook: "ok" on its own path, Slack's no_service elsewhere; `refuseNext` answers one 500. */
-let webhook: ProviderServer;
+let webhook: TestServer;
 let refuseNext = false;
 test.beforeAll(async () => {
-  webhook = await startProviderServer((request) => {
-    if (request.path !== WEBHOOK_PATH) return { status: 404, text: "no_service" };
-    if (refuseNext && !request.body.includes("Connection test")) {
-      refuseNext = false;
-      return { status: 500, text: "internal_error" };
-    }
-    return { status: 200, text: "ok" };
+  webhook = await startTestServer({
+    "POST /services/:path+": (request) => {
+      if (request.path !== WEBHOOK_PATH) return { status: 404, body: "no_service" };
+      if (refuseNext && !request.body.includes("Connection test")) {
+        refuseNext = false;
+        return { status: 500, body: "internal_error" };
+      }
+      return { body: "ok" };
+    },
   });
 });
 test.afterAll(async () => {
   await webhook.close();
 });
 
-/** The posts whose text names `what`, as Slack would show them. */
-function postsAbout(what: string): { body: string; request: ReceivedRequest }[] {
-  return webhook.received
+/** The bodies of the posts whose text names `what`, in the order they arrived. */
+function postsAbout(what: string): string[] {
+  return webhook.requests
     .filter((request) => request.path === WEBHOOK_PATH && request.body.includes(what))
-    .map((request) => ({ body: request.body, request }));
+    .map((request) => request.body);
 }
 
 async function createFailingQueue(page: Page, environment: string, name: string): Promise<string> {
@@ -95,8 +97,8 @@ test("ada connects a Slack webhook for one environment; a failed deployment's me
   await expect(page.getByTestId("service-failure")).toBeVisible({ timeout: 90_000 });
   await expect.poll(() => postsAbout(serviceName).length, { timeout: 60_000 }).toBeGreaterThanOrEqual(2);
   const [refused, delivered] = postsAbout(serviceName);
-  expect(refused?.body).toEqual(delivered?.body);
-  const message = delivered?.body ?? "";
+  expect(refused).toEqual(delivered);
+  const message = delivered ?? "";
   expect(message).toContain(environment);
   expect(message).toContain("Acme Corp");
   expect(message).toContain(`${appUrl}/env/${environment}/services/${serviceId}`);

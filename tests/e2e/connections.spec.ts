@@ -1,6 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { waitForHydration } from "../setup/hydration";
-import { datadogAnswers, startProviderServer, type ProviderServer } from "../setup/provider-server";
+import { startTestServer, type TestServer } from "../../platform/connections/test-servers";
 import { signIn } from "../setup/sign-in";
 
 // Each flow visits a dozen pages, several of which call the provider's test server.
@@ -10,9 +10,15 @@ const RESTRICTED = "You have restricted access. Please contact admin.";
 const GOOD_KEY = "dd-good-key-1234";
 const WRONG_KEY = "dd-wrong-key-9876";
 
-let datadog: ProviderServer;
+/** A Datadog site (its URL as DD_URL): the key validation accepts GOOD_KEY only. */
+let datadog: TestServer;
 test.beforeAll(async () => {
-  datadog = await startProviderServer(datadogAnswers(GOOD_KEY));
+  datadog = await startTestServer({
+    "GET /api/v1/validate": (request) =>
+      request.headers["dd-api-key"] === GOOD_KEY
+        ? { body: { valid: true } }
+        : { status: 403, body: { errors: ["Forbidden"] } },
+  });
 });
 test.afterAll(async () => {
   await datadog.close();
@@ -119,7 +125,7 @@ test("ada's Datadog: checked while typing and on save, a refused key saved witho
   await expect(page.getByTestId("connection-name")).toHaveText(renamed);
   await expect(page.getByTestId("connection-status")).toHaveText("Verified");
   await expect(page.getByTestId("field-DD_API_KEY")).toHaveText("Set, ends with ····1234");
-  const validations = datadog.received.filter((request) => request.path === "/api/v1/validate");
+  const validations = datadog.requests.filter((request) => request.path === "/api/v1/validate");
   expect(validations.at(-1)?.headers["dd-api-key"]).toBe(GOOD_KEY);
 
   // The list says what each connection is and how its last check went.
