@@ -41,6 +41,7 @@ export const auditActions = [
   "services.delete",
   "services.deploy",
   "services.retry",
+  "services.ticket",
   "services.update",
   "services.update-draft",
   "services.upload",

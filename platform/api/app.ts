@@ -22,6 +22,7 @@ import { recordWrites } from "../audit/record";
 import { auditRoutes } from "./audit";
 import { apiSecurityHeaders } from "./security-headers";
 import { tenantRoutes } from "./tenants";
+import { ticketRoutes } from "./tickets";
 import { serviceRoutes } from "./services";
 import { requireOrganizationAccess } from "./tenancy";
 import { toolRoutes } from "./tools";
@@ -88,6 +89,7 @@ export function createApiApp(deps: ApiDependencies): Hono {
   app.route("/v2/organizations/:tenantId", auditRoutes({ db: deps.db }));
   app.route("/v2/organizations/:tenantId", invitationRoutes(deps));
   app.route("/v2/organizations/:tenantId", connectionRoutes({ db: deps.db, config: deps.config, secrets }));
+  app.route("/v2/organizations/:tenantId", ticketRoutes({ db: deps.db, config: deps.config, secrets }));
   app.route("/", invitationAcceptanceRoutes(deps));
   app.route("/", toolRoutes({ db: deps.db, jobs: deps.terraformJobs ?? createTerraformJobs(deps) }));
   return app;

@@ -48,6 +48,7 @@ const actionsByRoute: Record<string, AuditAction> = {
   "PUT /v2/organizations/:/connections/:": "connections.update",
   "DELETE /v2/organizations/:/connections/:": "connections.delete",
   "POST /v2/organizations/:/connections/:/checks": "connections.test",
+  "POST /v2/organizations/:/environments/:/infrastructure/:/tickets": "services.ticket",
 };
 
 /** Methods that change something; the audit log records these. */

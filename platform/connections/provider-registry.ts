@@ -1,14 +1,24 @@
 import type { ConnectionKind } from "#contract/connections";
 import type { Provider } from "./providers";
+import { aws } from "./providers/aws";
+import { awsEcr } from "./providers/aws-ecr";
+import { azure } from "./providers/azure";
 import { dockerRegistry, githubContainerRegistry } from "./providers/container-registry";
 import { datadog } from "./providers/datadog";
 import { dependabot } from "./providers/dependabot";
+import { gcp } from "./providers/gcp";
+import { gcpArtifactRegistry } from "./providers/gcp-artifact-registry";
 import { github } from "./providers/github";
 import { jira } from "./providers/jira";
 import { middleware } from "./providers/middleware";
 
 /** Each kind's provider (platform/connections/providers/). */
 export const providers: Partial<Record<ConnectionKind, Provider>> = {
+  AWS: aws,
+  AWS_ECR: awsEcr,
+  AZURE: azure,
+  GCP: gcp,
+  GCP_ARTIFACT_REGISTRY: gcpArtifactRegistry,
   OBSERVABILITY_PROVIDER_TYPE_DATADOG: datadog,
   DOCKER: dockerRegistry,
   GITHUB: githubContainerRegistry,

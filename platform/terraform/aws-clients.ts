@@ -13,6 +13,8 @@ export type AwsConnection = {
   endpoint?: string;
   /** Attempts per call, throttling included (the SDK backs off exponentially between them). */
   maxAttempts?: number;
+  /** Gives up on a call that has not connected or answered by then; unset, the SDK waits as long as the OS does. */
+  timeoutMs?: number;
 };
 
 /**
@@ -29,6 +31,15 @@ function clientConfig(connection: AwsConnection) {
     retryMode: "adaptive",
     ...(connection.credentials ? { credentials: connection.credentials } : {}),
     ...(connection.endpoint ? { endpoint: connection.endpoint } : {}),
+    ...(connection.timeoutMs
+      ? {
+          requestHandler: {
+            connectionTimeout: connection.timeoutMs,
+            requestTimeout: connection.timeoutMs,
+            throwOnRequestTimeout: true,
+          },
+        }
+      : {}),
   };
 }
 

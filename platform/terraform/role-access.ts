@@ -14,6 +14,12 @@ export function roleNameFor(jobId: string): string {
 
 /** Actions beyond the scan: the platform reads the role's trust policy to check it requires the external id. */
 const verificationPermissions = ["iam:GetRole"];
+/**
+ * What an AWS connection (issue 13) uses the same role for: an ECR registry through it lists repositories and tags
+ * and checks it may sign in. No image layer can be pulled with these alone (that takes ecr:BatchGetImage and
+ * ecr:GetDownloadUrlForLayer).
+ */
+const connectionPermissions = ["ecr:DescribeImages", "ecr:GetAuthorizationToken"];
 
 /**
  * The CloudFormation template of the read-only role: it trusts the platform's AWS account only with this job's
@@ -22,7 +28,7 @@ const verificationPermissions = ["iam:GetRole"];
 export function readOnlyRoleTemplate() {
   return {
     AWSTemplateFormatVersion: "2010-09-09",
-    Description: `${PRODUCT_NAME}: read-only access that lists and describes the resources exported to Terraform. Delete this stack to revoke the access.`,
+    Description: `${PRODUCT_NAME}: read-only access that lists and describes your resources (Terraform generation, an AWS connection and its ECR registries). Delete this stack to revoke the access.`,
     Parameters: {
       RoleName: {
         Type: "String",
@@ -31,7 +37,7 @@ export function readOnlyRoleTemplate() {
       },
       ExternalId: {
         Type: "String",
-        Description: `The external id ${PRODUCT_NAME} must present: it ties the role to one Terraform generation`,
+        Description: `The external id ${PRODUCT_NAME} must present: it ties the role to one organization's AWS connection or one Terraform generation`,
         MinLength: 16,
       },
       TrustedAccountId: {
@@ -45,7 +51,7 @@ export function readOnlyRoleTemplate() {
         Type: "AWS::IAM::Role",
         Properties: {
           RoleName: { Ref: "RoleName" },
-          Description: `${PRODUCT_NAME} read-only access for Terraform generation`,
+          Description: `${PRODUCT_NAME} read-only access (Terraform generation, AWS connections)`,
           MaxSessionDuration: 3600,
           AssumeRolePolicyDocument: {
             Version: "2012-10-17",
@@ -66,7 +72,13 @@ export function readOnlyRoleTemplate() {
                 Statement: [
                   {
                     Effect: "Allow",
-                    Action: [...scanPermissions(), ...verificationPermissions].sort(),
+                    Action: [
+                      ...new Set([
+                        ...scanPermissions(),
+                        ...verificationPermissions,
+                        ...connectionPermissions,
+                      ]),
+                    ].sort(),
                     Resource: "*",
                   },
                 ],

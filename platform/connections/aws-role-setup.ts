@@ -1,0 +1,68 @@
+import type * as z from "zod";
+import type { awsRoleSetupSchema } from "#contract/connections";
+import type { PlatformConfig } from "../config";
+import { publicFilePaths } from "../terraform/download-links";
+import { callerAccountId, quickCreateLink, roleNameFor } from "../terraform/role-access";
+
+export type AwsRoleSetup = z.infer<typeof awsRoleSetupSchema>;
+
+/**
+ * The platform cannot say which account a role must trust: it has no AWS identity of its own (no credentials, or
+ * STS refused them) and AWS_PLATFORM_ACCOUNT_ID is unset. `message` is for the user; the role method cannot work
+ * on this platform, access keys still do.
+ */
+export class AwsRoleSetupUnavailableError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "AwsRoleSetupUnavailableError";
+  }
+}
+
+/** The platform's account by endpoint and region: read from STS once, as it does not change while it runs. */
+const platformAccounts = new Map<string, Promise<string>>();
+
+async function trustedAccountOf(settings: PlatformConfig["terraform"]): Promise<string> {
+  if (settings.platformAccountId) return settings.platformAccountId;
+  const key = `${settings.awsEndpoint ?? "aws"} ${settings.awsRegion}`;
+  let account = platformAccounts.get(key);
+  if (!account) {
+    account = callerAccountId({ region: settings.awsRegion, endpoint: settings.awsEndpoint });
+    platformAccounts.set(key, account);
+    account.catch(() => platformAccounts.delete(key));
+  }
+  try {
+    return await account;
+  } catch (error) {
+    throw new AwsRoleSetupUnavailableError(
+      "This platform has no AWS identity of its own, so no role can trust it: connect with access keys, or ask " +
+        "its operator to give it AWS credentials (or set AWS_PLATFORM_ACCOUNT_ID).",
+      { cause: error },
+    );
+  }
+}
+
+/**
+ * What the AWS connection's role method shows (issue 13): the organization's external id, the account the role
+ * trusts and the CloudFormation quick-create link for the Terraform page's read-only role template (one template,
+ * served by the files app). The role is named after the external id, so each organization's stack has its own.
+ */
+export async function awsRoleSetup(
+  config: Pick<PlatformConfig, "publicUrl" | "terraform">,
+  externalId: string,
+): Promise<AwsRoleSetup> {
+  const settings = config.terraform;
+  const templateUrl = settings.templateUrl ?? `${config.publicUrl}${publicFilePaths.roleTemplate()}`;
+  const trustedAccountId = await trustedAccountOf(settings);
+  return {
+    externalId,
+    trustedAccountId,
+    templateUrl,
+    launchStackUrl: quickCreateLink({
+      region: settings.awsRegion,
+      templateUrl,
+      roleName: roleNameFor(externalId),
+      externalId,
+      trustedAccountId,
+    }),
+  };
+}
