@@ -106,6 +106,7 @@ export function ServiceHeader({
 /** 'Create ticket': a Jira issue for the failed deployment, in the one Jira connection or the one chosen. */
 function TicketForm({ ticketManagers }: { ticketManagers: { id: string; name: string }[] }) {
   const navigation = useNavigation();
+  const canDeploy = useCanInCurrentEnvironment("services.deploy");
   const [only] = ticketManagers;
   return (
     <Form method="post" preventScrollReset>
@@ -120,16 +121,18 @@ function TicketForm({ ticketManagers }: { ticketManagers: { id: string; name: st
             data={ticketManagers.map(({ id, name }) => ({ value: id, label: name }))}
           />
         )}
-        <Button
-          type="submit"
-          name="intent"
-          value="create-ticket"
-          variant="secondary"
-          size="small"
-          loading={navigation.formData?.get("intent") === "create-ticket"}
-        >
-          Create ticket
-        </Button>
+        <Restricted allowed={canDeploy}>
+          <Button
+            type="submit"
+            name="intent"
+            value="create-ticket"
+            variant="secondary"
+            size="small"
+            loading={navigation.formData?.get("intent") === "create-ticket"}
+          >
+            Create ticket
+          </Button>
+        </Restricted>
       </Group>
     </Form>
   );
