@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import {
+  awsRoleSetupSchema,
   CONNECTION_CHECK_FAILED,
   connectionCheckListSchema,
   connectionCheckResponseSchema,
@@ -12,7 +13,8 @@ import {
   type CreateConnection,
 } from "#contract/connections";
 import { apiErrorSchema } from "#contract/error-body";
-import { auditEvents, connections, environments, observabilityProviders } from "../db/schema";
+import { defaultTerraformConfig } from "../config";
+import { auditEvents, connections, environments, observabilityProviders, organizations } from "../db/schema";
 import { openTestApi, type TestApi, type TestMember } from "./test-harness";
 
 const GOOD_KEY = "dd-key-0123456789abcdef-good";
@@ -381,5 +383,32 @@ describe("secrets in logs", () => {
     expect(audit).toContain("DD_API_KEY");
     expect(audit).not.toContain(GOOD_KEY);
     expect(audit).not.toContain(WRONG_KEY);
+  });
+});
+
+describe("the AWS role flow", () => {
+  it("gives admins the organization's external id and the CloudFormation link of the read-only role", async () => {
+    const configured = await openTestApi({
+      terraform: { ...defaultTerraformConfig, platformAccountId: "111122223333" },
+    });
+    try {
+      const owner = await configured.createMember({ role: "admin" });
+      const path = connectionPaths.awsRoleSetup(owner.organization.tenantId);
+      const response = await configured.call("GET", path, { token: owner.user.token });
+      expect(response.status).toBe(200);
+      const setup = awsRoleSetupSchema.parse(await response.json());
+      const [organization] = await configured.db
+        .select({ externalId: organizations.awsExternalId })
+        .from(organizations)
+        .where(eq(organizations.id, owner.organization.organizationId));
+      expect(setup).toMatchObject({ externalId: organization?.externalId, trustedAccountId: "111122223333" });
+      expect(setup.launchStackUrl).toContain(`param_ExternalId=${organization?.externalId}`);
+
+      const viewer = await configured.createUser();
+      await configured.addMember(viewer.id, owner.organization.organizationId, "developer");
+      expect((await configured.call("GET", path, { token: viewer.token })).status).toBe(403);
+    } finally {
+      await configured.close();
+    }
   });
 });

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { and, asc, eq } from "drizzle-orm";
 import { Hono, type Context } from "hono";
 import {
+  awsRoleSetupSchema,
   branchListSchema,
   CONNECTION_CHECK_FAILED,
   connectionCheckListSchema,
@@ -20,6 +21,7 @@ import {
 } from "#contract/connections";
 import { permissionsFor } from "#contract/permissions";
 import type { PlatformConfig } from "../config";
+import { awsRoleSetup, AwsRoleSetupUnavailableError } from "../connections/aws-role-setup";
 import { ProviderUnreachableError } from "../connections/http";
 import { providers } from "../connections/provider-registry";
 import {
@@ -53,7 +55,7 @@ import { readJsonBody, readQuery, sendJson } from "./validation";
 
 type Dependencies = {
   db: Database;
-  config: Pick<PlatformConfig, "appUrl" | "terraform">;
+  config: Pick<PlatformConfig, "appUrl" | "publicUrl" | "terraform">;
   secrets: SecretCipher;
   now?: () => Date;
 };
@@ -161,6 +163,17 @@ export function connectionRoutes({ db, config, secrets, now = () => new Date() }
       ...(result.field ? { fieldErrors: { [`fields.${result.field}`]: [result.message] } } : {}),
     });
   }
+
+  /** The AWS role flow: the organization's external id and the CloudFormation stack that creates the role. */
+  routes.get("/connections/aws/role-setup", permit("connections.manage"), async (c) => {
+    const { awsExternalId } = await providerContext(c);
+    try {
+      return sendJson(c, awsRoleSetupSchema, await awsRoleSetup(config, awsExternalId));
+    } catch (error) {
+      if (error instanceof AwsRoleSetupUnavailableError) throw new HttpError(503, { message: error.message });
+      throw error;
+    }
+  });
 
   routes.get("/connections", permit("organization.view"), async (c) => {
     const { category, kind } = readQuery(c, connectionListQuerySchema);

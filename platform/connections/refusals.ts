@@ -1,5 +1,5 @@
 import type { ConnectionFieldName } from "#contract/connections";
-import { ProviderUnreachableError } from "./http";
+import { providerFetch, ProviderUnreachableError } from "./http";
 import { ProviderRequestError, type CheckResult, type Credentials } from "./providers";
 
 /**
@@ -43,6 +43,32 @@ export function failedCheck(
     return { ok: false, message: withoutSecrets(error.message, ...credentials), details: [], field };
   }
   throw error;
+}
+
+/** Runs a check's steps: what they confirm is a passed check, a refusal a failed one with its field. */
+export async function checkWith(
+  steps: () => Promise<{ message: string; details: string[] }>,
+): Promise<CheckResult> {
+  try {
+    return { ok: true, ...(await steps()) };
+  } catch (error) {
+    if (!(error instanceof ProviderRefusal)) throw error;
+    return { ok: false, message: error.message, details: [], ...(error.field ? { field: error.field } : {}) };
+  }
+}
+
+/** providerFetch whose unreachable host is a refusal naming the field that holds the address. */
+export async function fetchOrRefuse(
+  url: URL,
+  init: RequestInit,
+  field: ConnectionFieldName | undefined,
+): Promise<Response> {
+  try {
+    return await providerFetch(url, init);
+  } catch (error) {
+    if (error instanceof ProviderUnreachableError) throw new ProviderRefusal(error.message, field);
+    throw error;
+  }
 }
 
 /**

@@ -11,7 +11,7 @@ import {
   DEFAULT_AWS_REGION,
   type AwsAccess,
 } from "./aws";
-import { checkWith, ProviderRefusal } from "./refusal";
+import { checkWith, ProviderRefusal } from "../refusals";
 
 /**
  * Amazon ECR (SPEC §3): through one of the organization's AWS connections (its role or keys, opened by the AWS

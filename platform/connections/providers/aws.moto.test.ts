@@ -20,7 +20,7 @@ import { readOnlyRoleTemplate } from "../../terraform/role-access";
 import { ProviderRequestError, type CheckResult, type Credentials, type ProviderContext } from "../providers";
 import { aws } from "./aws";
 import { awsEcr } from "./aws-ecr";
-import { withoutSecrets } from "./test-support";
+import { expectingNoLeak } from "./test-support";
 
 /**
  * The AWS and ECR providers against moto_server with IAM enforced (moto's reset-auth): unknown keys, wrong
@@ -81,7 +81,7 @@ const secretsInPlay = () => [
 ];
 
 const check = (credentials: Credentials, options: Partial<ProviderContext> = {}): Promise<CheckResult> =>
-  withoutSecrets(secretsInPlay, () =>
+  expectingNoLeak(secretsInPlay, () =>
     (credentials.kind === "AWS_ECR" ? awsEcr : aws).check(credentials, context(options)),
   );
 
@@ -373,7 +373,7 @@ describe("Amazon ECR", () => {
     expect(result.message).toBe(
       `Amazon ECR accepted arn:aws:sts::${MOTO_ACCOUNT_ID}:assumed-role/${roleName}/cloud-console-check: 2 repositories in ${region} of account ${MOTO_ACCOUNT_ID}.`,
     );
-    const repositories = await withoutSecrets(secretsInPlay, () =>
+    const repositories = await expectingNoLeak(secretsInPlay, () =>
       awsEcr.repositories!(throughConnection, context(connections(awsRole(roleArn)))),
     );
     expect(repositories.map((repository) => repository.name)).toEqual(["team/api", "web"]);
@@ -409,7 +409,7 @@ describe("Amazon ECR", () => {
   });
 
   it("lists the repositories with their addresses", async () => {
-    const repositories = await withoutSecrets(secretsInPlay, () =>
+    const repositories = await expectingNoLeak(secretsInPlay, () =>
       awsEcr.repositories!(ecrKeys(deployerKeys), context()),
     );
     expect(repositories).toEqual([
@@ -423,7 +423,7 @@ describe("Amazon ECR", () => {
   });
 
   it("lists a repository's tags with their digests and push times", async () => {
-    const tags = await withoutSecrets(secretsInPlay, () =>
+    const tags = await expectingNoLeak(secretsInPlay, () =>
       awsEcr.tags!(ecrKeys(deployerKeys), context(), "web"),
     );
     expect(
@@ -434,12 +434,12 @@ describe("Amazon ECR", () => {
     ]);
     for (const tag of tags) expect(Date.parse(tag.pushedAt ?? "")).toBeGreaterThan(Date.now() - 10 * 60_000);
     expect(
-      await withoutSecrets(secretsInPlay, () => awsEcr.tags!(ecrKeys(deployerKeys), context(), "team/api")),
+      await expectingNoLeak(secretsInPlay, () => awsEcr.tags!(ecrKeys(deployerKeys), context(), "team/api")),
     ).toEqual([]);
   });
 
   it("refuses listings in plain words", async () => {
-    const missing = withoutSecrets(secretsInPlay, () =>
+    const missing = expectingNoLeak(secretsInPlay, () =>
       awsEcr.tags!(ecrKeys(deployerKeys), context(), "missing"),
     );
     await expect(missing).rejects.toBeInstanceOf(ProviderRequestError);
@@ -447,7 +447,7 @@ describe("Amazon ECR", () => {
       `Account ${MOTO_ACCOUNT_ID} has no ECR repository named missing in ${region}.`,
     );
     const wrongSecret = ecrKeys({ ...deployerKeys, secretAccessKey: "wrong-secret-0123456789abcdef" });
-    const refused = withoutSecrets(secretsInPlay, () => awsEcr.repositories!(wrongSecret, context()));
+    const refused = expectingNoLeak(secretsInPlay, () => awsEcr.repositories!(wrongSecret, context()));
     await expect(refused).rejects.toBeInstanceOf(ProviderRequestError);
     await expect(refused).rejects.toThrow(/^The secret access key does not match the access key id/);
   });

@@ -5,7 +5,7 @@ import { decodePolicyDocument } from "../../terraform/services/iam";
 import { isAwsError } from "../../terraform/services/service-scanner";
 import { PROVIDER_TIMEOUT_MS, unreachableMessage } from "../http";
 import type { Credentials, Provider, ProviderContext } from "../providers";
-import { checkWith, ProviderRefusal } from "./refusal";
+import { checkWith, ProviderRefusal } from "../refusals";
 
 /**
  * AWS (SPEC §3): a role the organization's CloudFormation stack created, assumed with the organization's external

@@ -1,7 +1,7 @@
 import type { ConnectionFieldName } from "#contract/connections";
 import { endpoint, jsonOf } from "../http";
 import type { Provider } from "../providers";
-import { checkWith, fetchOrRefuse, ProviderRefusal } from "./refusal";
+import { checkWith, fetchOrRefuse, ProviderRefusal } from "../refusals";
 
 /**
  * Microsoft Azure (SPEC §3): a service principal, checked with the client-credentials grant at Microsoft Entra

@@ -1,7 +1,7 @@
 import { endpoint, jsonOf } from "../http";
 import type { Credentials, Provider, Repository, Tag } from "../providers";
 import { gcpAccessToken } from "./gcp";
-import { checkWith, fetchOrRefuse, ProviderRefusal } from "./refusal";
+import { checkWith, fetchOrRefuse, ProviderRefusal } from "../refusals";
 
 /**
  * Google Artifact Registry (SPEC §3): one Docker-format repository of a project, read with the service account's

@@ -6,7 +6,7 @@ import { freePort } from "../../../tests/setup/moto-server";
 import { ProviderRequestError, type CheckResult, type Credentials, type ProviderContext } from "../providers";
 import { gcp } from "./gcp";
 import { gcpArtifactRegistry } from "./gcp-artifact-registry";
-import { listen, sendJson, withoutSecrets } from "./test-support";
+import { listen, sendJson, expectingNoLeak } from "./test-support";
 
 /**
  * GCP and Artifact Registry against a server that answers like Google: its token endpoint verifies the JWT
@@ -91,9 +91,9 @@ function registryCredentials(repository: string, fields: Record<string, string> 
 
 const secrets = () => [registered.pem, deleted.pem, ...issuedTokens];
 const checkGcp = (credentials: Credentials): Promise<CheckResult> =>
-  withoutSecrets(secrets, () => gcp.check(credentials, context));
+  expectingNoLeak(secrets, () => gcp.check(credentials, context));
 const checkRegistry = (credentials: Credentials): Promise<CheckResult> =>
-  withoutSecrets(secrets, () => gcpArtifactRegistry.check(credentials, context));
+  expectingNoLeak(secrets, () => gcpArtifactRegistry.check(credentials, context));
 
 // ---------------------------------------------------------------------------------------------------------------
 // The stand-in for oauth2.googleapis.com and artifactregistry.googleapis.com
@@ -420,7 +420,7 @@ describe("GCP Artifact Registry", () => {
   });
 
   it("lists the images, page by page, as repositories", async () => {
-    const listed = await withoutSecrets(secrets, () =>
+    const listed = await expectingNoLeak(secrets, () =>
       gcpArtifactRegistry.repositories!(registryCredentials("images"), context),
     );
     expect(listed).toEqual([
@@ -438,7 +438,7 @@ describe("GCP Artifact Registry", () => {
   });
 
   it("lists an image's tags, the newest first", async () => {
-    const tags = await withoutSecrets(secrets, () =>
+    const tags = await expectingNoLeak(secrets, () =>
       gcpArtifactRegistry.tags!(registryCredentials("images"), context, "web"),
     );
     expect(tags).toEqual([
@@ -457,7 +457,7 @@ describe("GCP Artifact Registry", () => {
     );
     const deletedKey = registryCredentials("images");
     deletedKey.secrets.GCP_SERVICE_ACCOUNT_KEY = serviceAccountKey(deleted);
-    const refused = withoutSecrets(secrets, () => gcpArtifactRegistry.repositories!(deletedKey, context));
+    const refused = expectingNoLeak(secrets, () => gcpArtifactRegistry.repositories!(deletedKey, context));
     await expect(refused).rejects.toBeInstanceOf(ProviderRequestError);
     await expect(refused).rejects.toThrow(/^Google does not accept this key's signature/);
   });

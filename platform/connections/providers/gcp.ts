@@ -3,7 +3,7 @@ import { SignJWT } from "jose";
 import { serviceAccountKeyProblem } from "#contract/connections";
 import { jsonOf } from "../http";
 import type { Credentials, Provider } from "../providers";
-import { checkWith, fetchOrRefuse, ProviderRefusal } from "./refusal";
+import { checkWith, fetchOrRefuse, ProviderRefusal } from "../refusals";
 
 /**
  * Google Cloud (SPEC §3): a service account's JSON key, checked by exchanging a JWT signed with its private key

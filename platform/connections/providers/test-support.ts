@@ -34,7 +34,7 @@ export function sendJson(response: ServerResponse, status: number, body: unknown
  * Runs `call` and asserts that none of `secrets` appears in what it returns or throws, nor in anything it wrote
  * to the console; then returns (or rethrows) its outcome.
  */
-export async function withoutSecrets<T>(secrets: () => string[], call: () => Promise<T>): Promise<T> {
+export async function expectingNoLeak<T>(secrets: () => string[], call: () => Promise<T>): Promise<T> {
   const spies = (["log", "info", "warn", "error", "debug"] as const).map((method) =>
     vi.spyOn(console, method).mockImplementation(() => undefined),
   );
