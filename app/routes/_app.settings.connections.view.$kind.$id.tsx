@@ -34,6 +34,7 @@ import {
   deleteConnection,
   getConnection,
   listBranches,
+  listConnections,
   listConnectionChecks,
   listDeliveries,
   listRepositories,
@@ -75,9 +76,15 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const repository = new URL(request.url).searchParams.get("repository");
   const notifies = connectionKindDefinitions[kind].category === "communication-platform";
   const listing = repositoryListing(kind);
-  const [connection, checks, deliveries, environments, repositories, items] = await Promise.all([
+  const refers = connectionKindDefinitions[kind].methods.some((method) =>
+    method.fields.some(
+      (field) => field.options === "aws-connections" || field.options === "github-connections",
+    ),
+  );
+  const [connection, checks, others, deliveries, environments, repositories, items] = await Promise.all([
     getConnection(api, tenantId, id),
     listConnectionChecks(api, tenantId, id),
+    refers ? listConnections(api, tenantId) : [],
     notifies ? loadPart(() => listDeliveries(api, tenantId, id)) : null,
     notifies ? listEnvironmentSummaries(api, tenantId) : null,
     listing ? loadPart(() => listRepositories(api, tenantId, id)) : null,
@@ -100,9 +107,18 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   // The address names the kind: an old or mistyped one leads to the connection's own.
   if (connection.kind !== kind)
     throw redirect(connectionPages.view(connection.kind, connection.id), { headers });
+  const references = Object.fromEntries(
+    ["AWS_CONNECTION_ID", "GITHUB_CONNECTION_ID"].flatMap((field) => {
+      const referenced = others.find((other) => other.id === connection.fields[field]);
+      return referenced
+        ? [[field, { name: referenced.name, href: connectionPages.view(referenced.kind, referenced.id) }]]
+        : [];
+    }),
+  );
   return data(
     {
       connection,
+      references,
       checks,
       deliveries,
       environments: environments?.map(({ id: environmentId, name }) => ({ id: environmentId, name })) ?? [],
@@ -213,7 +229,16 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
 /** A connection: its fields (never a secret's value), status, checks, what uses it, and its kind's own parts. */
 export default function ConnectionPage() {
   const loaded = useLoaderData<typeof loader>();
-  const { connection, checks, deliveries, environments, repositories, chosenRepository, listing } = loaded;
+  const {
+    connection,
+    references,
+    checks,
+    deliveries,
+    environments,
+    repositories,
+    chosenRepository,
+    listing,
+  } = loaded;
   const actionData = useActionData<ViewActionData>();
   const navigation = useNavigation();
   const canManage = useCan("connections.manage");
@@ -278,7 +303,7 @@ export default function ConnectionPage() {
         </Alert>
       ) : null}
       <Section title="Details">
-        <ConnectionDetails connection={connection} />
+        <ConnectionDetails connection={connection} references={references} />
       </Section>
       {connection.notifications ? (
         <Section title="Notifications">

@@ -95,6 +95,7 @@ test("ada connects an AWS account with access keys, an ECR registry through it, 
   await page.getByRole("button", { name: "Connect", exact: true }).click();
   await expect(page.getByTestId("connection-name")).toHaveText(registryName);
   await expect(page.getByTestId("connection-status")).toHaveText("Verified");
+  await expect(page.getByTestId("field-AWS_CONNECTION_ID")).toHaveText(accountName);
 
   const repositories = page.getByRole("table", { name: "Repositories" });
   await expect(repositories.getByRole("link", { name: repository })).toBeVisible();

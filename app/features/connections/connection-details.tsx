@@ -21,7 +21,14 @@ type DetailedConnection = {
  * The connection's fields as the API gives them: plain values, and for a secret only that it is set (with its last
  * four characters to those who manage connections; never its value).
  */
-export function ConnectionDetails({ connection }: { connection: DetailedConnection }) {
+export function ConnectionDetails({
+  connection,
+  references,
+}: {
+  connection: DetailedConnection;
+  /** The connections its fields point at (an ECR registry's AWS connection), by field name. */
+  references: Record<string, { name: string; href: string }>;
+}) {
   const method = methodOf(connection.kind, connection.method);
   const methods = connectionKindDefinitions[connection.kind].methods;
   return (
@@ -35,7 +42,14 @@ export function ConnectionDetails({ connection }: { connection: DetailedConnecti
         ) : null}
         {(method?.fields ?? []).map((field) => {
           const secret = connection.secrets[field.name];
-          const value = connection.fields[field.name];
+          const reference = references[field.name];
+          const value = reference ? (
+            <Anchor component={Link} to={reference.href}>
+              {reference.name}
+            </Anchor>
+          ) : (
+            connection.fields[field.name]
+          );
           return (
             <Table.Tr key={field.name}>
               <Table.Th w={240}>{field.label}</Table.Th>
