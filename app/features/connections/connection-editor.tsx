@@ -2,7 +2,7 @@ import { getFormProps, getInputProps, useForm, type FieldMetadata } from "@confo
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Alert, Anchor, Code, CopyButton, Group, Paper, Stack, Text, TextInput, Title } from "@mantine/core";
 import { Form, Link, useNavigation } from "@remix-run/react";
-import { useEffect, useRef, useState } from "react";
+import { Fragment, useEffect, useRef, useState } from "react";
 import { awsRegions } from "#contract/aws-regions";
 import { gcpRegions } from "#contract/cloud-providers";
 import {
@@ -122,16 +122,18 @@ export function ConnectionEditor({
           description="How your team will recognise it, for example Production account."
           autoComplete="off"
         />
-        {kind === "AWS" && methodId === "role" && roleSetup ? <AwsRoleSetup setup={roleSetup} /> : null}
         {method?.fields.map((field) => (
-          <ConnectionFieldInput
-            key={field.name}
-            field={field}
-            meta={values[field.name] as FieldMetadata<string>}
-            choices={choices}
-            storedSecret={keepsSecrets ? connection?.secrets[field.name] : undefined}
-            submits={submits}
-          />
+          <Fragment key={field.name}>
+            <ConnectionFieldInput
+              field={field}
+              meta={values[field.name] as FieldMetadata<string>}
+              choices={choices}
+              storedSecret={keepsSecrets ? connection?.secrets[field.name] : undefined}
+              submits={submits}
+            />
+            {/* The role's field says where the role comes from: the stack, right below it. */}
+            {field.name === "ROLE_ARN" && roleSetup ? <AwsRoleSetup setup={roleSetup} /> : null}
+          </Fragment>
         ))}
         <Group justify="flex-end">
           <Button component={Link} to={cancelTo} variant="secondary">
@@ -360,7 +362,7 @@ function AwsRoleSetup({ setup }: { setup: RoleSetup }) {
             )}
           </CopyButton>
         </Group>
-        <Text size="sm">2. Copy the role ARN from the stack&apos;s outputs into Role ARN below.</Text>
+        <Text size="sm">2. Copy the role ARN from the stack&apos;s outputs into Role ARN above.</Text>
       </Stack>
     </Paper>
   );
