@@ -9,6 +9,7 @@ export const auditActions = [
   "chart-repositories.create",
   "connections.create",
   "connections.delete",
+  "connections.notifications-update",
   "connections.test",
   "connections.update",
   "environment-addons.update",

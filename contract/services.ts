@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { connectionKindSchema } from "./connections";
 import { costEstimateSchema, environmentVariableNameSchema } from "./environments";
 import { stageSchema, type Stage } from "./stages";
 import { messages, patterns, requiredText, servicePatterns } from "./validation";
@@ -692,20 +693,36 @@ export const certificateSchema = z.object({
 export const certificateQuerySchema = z.object({ domain: domainSchema("domain", { wildcard: false }) });
 export const certificateResponseSchema = z.object({ certificate: certificateSchema.nullable() });
 
+/** The kinds of connection an environment's metrics can be forwarded to (SPEC §7, issue 13). */
+export const observabilityConnectionKindSchema = connectionKindSchema.extract([
+  "OBSERVABILITY_PROVIDER_TYPE_DATADOG",
+  "OBSERVABILITY_PROVIDER_TYPE_MIDDLEWARE",
+]);
 export const observabilityProviderSchema = z.object({
   id: z.string(),
   connectionId: z.string(),
   createdAt: z.string(),
+  /** The linked connection's name and kind. */
+  connectionName: z.string(),
+  connectionKind: observabilityConnectionKindSchema,
+  /** Metrics up to this time have been posted to the provider; null before the first post. */
+  lastForwardedAt: z.string().nullable(),
+  /** The provider's answer to the last failed post, in plain words; null once a post succeeds. */
+  lastForwardError: z.string().nullable(),
+  /** The provider's view of the environment's metrics (Datadog's metrics explorer, Middleware's app). */
+  dashboardUrl: z.string(),
 });
+export type ObservabilityProvider = z.infer<typeof observabilityProviderSchema>;
 export const observabilitySchema = z.object({
   providers: z.array(observabilityProviderSchema),
   /** Whether the environment's observability add-on is on (the built-in metrics and logs). */
   builtIn: z.boolean(),
 });
+/** POST observability/providers: an observability connection (Datadog or Middleware) of the organization. */
 export const addObservabilityProviderRequestSchema = z.object({
   "connection-id": requiredText("connection-id", { max: 128 }).regex(
-    servicePatterns.identifier.regex,
-    servicePatterns.identifier.message,
+    /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i,
+    "Choose a Datadog or Middleware connection.",
   ),
 });
 export const observabilityProviderResponseSchema = z.object({ provider: observabilityProviderSchema });
@@ -788,7 +805,8 @@ export const servicePaths = {
  *   alarmListSchema.
  * - GET applications/loadbalancers → loadBalancerListSchema; GET wildcardcertificate and certificates/match →
  *   certificateResponseSchema; GET observability → observabilitySchema; POST observability/providers → 201
- *   observabilityProviderResponseSchema (409 when already added); DELETE observability/providers/{id} → 204;
+ *   observabilityProviderResponseSchema (400 unless it names a Datadog or Middleware connection of the
+ *   organization, 409 when already added); DELETE observability/providers/{id} → 204;
  *   GET chart-repositories → chartRepositoryListSchema; POST → 201 chartRepositoryResponseSchema (409 on a taken name).
  */
 export const serviceErrorMessages = {
@@ -808,6 +826,7 @@ export const serviceErrorMessages = {
   uploadMissing: "Choose a zip archive to upload",
   uploadNotFound: "The uploaded archive was not found; upload it again",
   providerAdded: "This connection is already an observability provider",
+  providerConnectionNotFound: "Choose a Datadog or Middleware connection of this organization.",
   providerNotFound: "Observability provider not found",
   chartRepositoryNameTaken: "A chart repository with this name already exists",
   typeNotCreatable: "Applications are deployed from their source, not created here",

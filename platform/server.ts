@@ -9,6 +9,8 @@ import { prepareDatabase } from "./db/prepare";
 import { startAuditRetention } from "./audit/retention";
 import { createEngine } from "./engine/engine";
 import { createIdentityProvider } from "./identity/provider";
+import { createDeliveryWorker } from "./notifications/worker";
+import { createMetricForwarder } from "./observability/forwarder";
 import { secretCipherFor } from "./secrets/cipher";
 import { createTerraformJobs } from "./terraform/jobs";
 
@@ -27,6 +29,23 @@ export async function startPlatform(config: PlatformConfig): Promise<RunningPlat
   // Started before the server listens: jobs a previous process left unfinished resume right away.
   const engine = createEngine({ db: database.db, config, secrets });
   engine.runner.start();
+  // Posts the notifications the engine's jobs leave in the outbox, including those a previous process left.
+  const deliveries = createDeliveryWorker({
+    db: database.db,
+    secrets,
+    settings: config.engine,
+    now: engine.now,
+  });
+  deliveries.start();
+  // Posts linked environments' metrics to Datadog and Middleware every minute.
+  const metrics = createMetricForwarder({
+    db: database.db,
+    secrets,
+    driver: engine.driver,
+    settings: config.engine,
+    now: engine.now,
+  });
+  metrics.start();
   const auditRetention = startAuditRetention({ db: database.db });
 
   const identity = await createIdentityProvider({ db: database.db, config });
@@ -57,6 +76,8 @@ export async function startPlatform(config: PlatformConfig): Promise<RunningPlat
       server.closeAllConnections();
       await terraformJobs.close();
       await engine.runner.stop();
+      await deliveries.stop();
+      await metrics.stop();
       await auditRetention.stop();
       await database.close();
     },

@@ -205,7 +205,18 @@ describe("services client", () => {
       http.post(`${level}/observability/providers`, async ({ request }) => {
         body = await request.json();
         return HttpResponse.json(
-          { provider: { id: "p1", connectionId: "datadog", createdAt: "2025-01-01T00:00:00Z" } },
+          {
+            provider: {
+              id: "p1",
+              connectionId: "datadog",
+              createdAt: "2025-01-01T00:00:00Z",
+              connectionName: "Datadog EU",
+              connectionKind: "OBSERVABILITY_PROVIDER_TYPE_DATADOG",
+              lastForwardedAt: null,
+              lastForwardError: null,
+              dashboardUrl: "https://app.datadoghq.eu/metric/explorer",
+            },
+          },
           { status: 201 },
         );
       }),

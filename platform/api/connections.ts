@@ -60,7 +60,7 @@ type Dependencies = {
   now?: () => Date;
 };
 
-const CONNECTION_NOT_FOUND = "Connection not found";
+export const CONNECTION_NOT_FOUND = "Connection not found";
 
 /** Connections under /v2/organizations/:tenantId (issue 13): saved verified, sealed, checked again on demand. */
 export function connectionRoutes({ db, config, secrets, now = () => new Date() }: Dependencies) {

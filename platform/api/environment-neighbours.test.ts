@@ -14,6 +14,7 @@ import {
   servicePaths,
 } from "#contract/services";
 import { chartRepositories, environments, observabilityProviders, resources } from "../db/schema";
+import { insertConnection } from "../notifications/test-connections";
 import { openTestApi, uniqueName, type TestApi, type TestMember } from "./test-harness";
 
 let api: TestApi;
@@ -185,8 +186,19 @@ describe("certificates", () => {
 });
 
 describe("observability", () => {
-  it("lists providers and whether the built-in add-on is on; adds once; removes", async () => {
+  const datadog = (organizationId = member.organization.organizationId, site = "https://api.datadoghq.eu") =>
+    insertConnection(api.db, api.secrets, {
+      organizationId,
+      kind: "OBSERVABILITY_PROVIDER_TYPE_DATADOG",
+      method: "api-key",
+      name: uniqueName("Datadog"),
+      fields: { DD_URL: site },
+      secretFields: { DD_API_KEY: "dd-api-key-0123456789" },
+    });
+
+  it("lists providers with their connection and dashboard, and whether the built-in add-on is on; adds once; removes", async () => {
     const environmentId = await newEnvironment();
+    const [environment] = await api.db.select().from(environments).where(eq(environments.id, environmentId));
     const path = servicePaths.observability(t(), environmentId);
     expect(observabilitySchema.parse(await (await call("GET", path)).json())).toEqual({
       providers: [],
@@ -196,16 +208,28 @@ describe("observability", () => {
       .update(environments)
       .set({ enabledAddons: ["observability"] })
       .where(eq(environments.id, environmentId));
+    const connection = await datadog();
 
     const created = await call("POST", servicePaths.observabilityProviders(t(), environmentId), {
-      "connection-id": "datadog-prod",
+      "connection-id": connection.id,
     });
     expect(created.status).toBe(201);
     const { provider } = observabilityProviderResponseSchema.parse(await created.json());
-    expect(provider.connectionId).toBe("datadog-prod");
+    expect(provider).toEqual({
+      id: expect.any(String),
+      connectionId: connection.id,
+      createdAt: expect.any(String),
+      connectionName: connection.name,
+      connectionKind: "OBSERVABILITY_PROVIDER_TYPE_DATADOG",
+      lastForwardedAt: null,
+      lastForwardError: null,
+      dashboardUrl:
+        "https://app.datadoghq.eu/metric/explorer?exp_metric=cloudconsole.cpu.utilization" +
+        `&exp_scope=env%3A${environment?.name}&exp_agg=avg&exp_row_type=metric`,
+    });
 
     const again = await call("POST", servicePaths.observabilityProviders(t(), environmentId), {
-      "connection-id": "datadog-prod",
+      "connection-id": connection.id,
     });
     expect(again.status).toBe(409);
     expect(await again.json()).toEqual({
@@ -230,20 +254,55 @@ describe("observability", () => {
     }
   });
 
-  it("refuses a bad connection id and another environment's provider, storing nothing", async () => {
+  it("links Middleware with its app as the dashboard", async () => {
+    const environmentId = await newEnvironment();
+    const middleware = await insertConnection(api.db, api.secrets, {
+      organizationId: member.organization.organizationId,
+      kind: "OBSERVABILITY_PROVIDER_TYPE_MIDDLEWARE",
+      method: "api-key",
+      name: uniqueName("Middleware"),
+      fields: { MW_URL: "https://acme.middleware.io", MW_PROJECT_ALIAS: "shop" },
+      secretFields: { MW_API_KEY: "mw-api-key-0123456789" },
+    });
+    const created = await call("POST", servicePaths.observabilityProviders(t(), environmentId), {
+      "connection-id": middleware.id,
+    });
+    expect(created.status).toBe(201);
+    expect(observabilityProviderResponseSchema.parse(await created.json()).provider).toMatchObject({
+      connectionKind: "OBSERVABILITY_PROVIDER_TYPE_MIDDLEWARE",
+      dashboardUrl: "https://acme.middleware.io",
+    });
+  });
+
+  it("refuses anything but an observability connection of the organization, and another environment's provider, storing nothing", async () => {
     const environmentId = await newEnvironment();
     const other = await newEnvironment();
     const created = await call("POST", servicePaths.observabilityProviders(t(), other), {
-      "connection-id": "mw",
+      "connection-id": (await datadog()).id,
     });
     const { provider } = observabilityProviderResponseSchema.parse(await created.json());
+    const stranger = await api.createMember();
+    const slack = await insertConnection(api.db, api.secrets, {
+      organizationId: member.organization.organizationId,
+      kind: "COMMUNICATION_PLATFORM_TYPE_SLACK",
+      method: "webhook",
+      secretFields: { WEBHOOK_URL: "https://hooks.slack.com/services/T0/B0/x" },
+    });
     const before = await api.db.select({ value: count() }).from(observabilityProviders);
-    for (const body of [{}, { "connection-id": "" }, { "connection-id": "has spaces" }]) {
+    for (const body of [
+      {},
+      { "connection-id": "" },
+      { "connection-id": "has spaces" },
+      { "connection-id": "datadog-prod" },
+      { "connection-id": "00000000-0000-4000-8000-000000000000" },
+      { "connection-id": (await datadog(stranger.organization.organizationId)).id },
+      { "connection-id": slack.id },
+    ]) {
       const response = await call("POST", servicePaths.observabilityProviders(t(), environmentId), body);
       expect(response.status).toBe(400);
       expect(
         ((await response.json()) as { fieldErrors: Record<string, string[]> }).fieldErrors["connection-id"],
-      ).toBeDefined();
+      ).toHaveLength(1);
     }
     expect(
       (await call("DELETE", servicePaths.observabilityProvider(t(), environmentId, provider.id))).status,

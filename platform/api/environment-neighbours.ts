@@ -10,20 +10,24 @@ import {
   chartRepositoryResponseSchema,
   createChartRepositoryRequestSchema,
   loadBalancerListSchema,
+  observabilityConnectionKindSchema,
   observabilityProviderResponseSchema,
   observabilitySchema,
   serviceErrorMessages,
   serviceSettingsSchema,
   isBusyStage,
+  type ObservabilityProvider,
   type ServiceConfig,
 } from "#contract/services";
 import type { Stage } from "#contract/stages";
+import { findConnection } from "../connections/records";
 import type { Database } from "../db/index";
-import { chartRepositories, observabilityProviders, resources } from "../db/schema";
+import { chartRepositories, connections, observabilityProviders, resources } from "../db/schema";
 import { loadBalancerDnsName, loadBalancerIdOf, loadBalancerNameOf } from "../engine/simulated/endpoints";
 import { accountIdOf } from "../engine/simulated/resource";
 import type { EnvironmentRow } from "../environments/records";
-import { conflictOn, notFound } from "./errors";
+import { isObservabilityKind, metricIntakes } from "../observability/intakes";
+import { conflictOn, invalidFields, notFound } from "./errors";
 import { findEnvironment } from "./environments";
 import { currentOrganization, type OrganizationEnv } from "./tenancy";
 import { readJsonBody, readQuery, sendJson } from "./validation";
@@ -173,37 +177,68 @@ export function environmentNeighbourRoutes({ db }: { db: Database }) {
     return sendJson(c, certificateResponseSchema, { certificate: bestOf(candidates) });
   });
 
-  const toProvider = (row: typeof observabilityProviders.$inferSelect) => ({
-    id: row.id,
-    connectionId: row.connectionId,
-    createdAt: row.createdAt.toISOString(),
-  });
+  /** The environment's observability links with their connections, or the one named `providerId`. */
+  async function providersOf(
+    environment: EnvironmentRow,
+    providerId?: string,
+  ): Promise<ObservabilityProvider[]> {
+    const rows = await db
+      .select({
+        link: observabilityProviders,
+        connection: { name: connections.name, kind: connections.kind, fields: connections.fields },
+      })
+      .from(observabilityProviders)
+      .innerJoin(connections, eq(connections.id, observabilityProviders.connectionId))
+      .where(
+        and(
+          eq(observabilityProviders.environmentId, environment.id),
+          providerId ? eq(observabilityProviders.id, providerId) : undefined,
+        ),
+      )
+      .orderBy(asc(observabilityProviders.createdAt), asc(observabilityProviders.id));
+    return rows.map(({ link, connection }) => {
+      const kind = observabilityConnectionKindSchema.parse(connection.kind);
+      return {
+        id: link.id,
+        connectionId: link.connectionId,
+        createdAt: link.createdAt.toISOString(),
+        connectionName: connection.name,
+        connectionKind: kind,
+        lastForwardedAt: link.lastForwardedAt?.toISOString() ?? null,
+        lastForwardError: link.lastForwardError,
+        dashboardUrl: metricIntakes[kind].dashboardUrl(connection.fields, environment.name),
+      };
+    });
+  }
 
   routes.get("/observability", permit("organization.view"), async (c) => {
     const environment = await environmentOf(c, currentOrganization(c).tenantId);
-    const rows = await db
-      .select()
-      .from(observabilityProviders)
-      .where(eq(observabilityProviders.environmentId, environment.id))
-      .orderBy(asc(observabilityProviders.createdAt), asc(observabilityProviders.id));
     return sendJson(c, observabilitySchema, {
-      providers: rows.map(toProvider),
+      providers: await providersOf(environment),
       builtIn: environment.enabledAddons.includes("observability"),
     });
   });
 
+  /** Links a Datadog or Middleware connection of the organization; the forwarder posts its first minute at once. */
   routes.post("/observability/providers", permit("environments.configure"), async (c) => {
-    const environment = await environmentOf(c, currentOrganization(c).tenantId);
+    const { organizationId, tenantId } = currentOrganization(c);
+    const environment = await environmentOf(c, tenantId);
     const body = await readJsonBody(c, addObservabilityProviderRequestSchema);
+    const connection = await findConnection(db, organizationId, body["connection-id"]);
+    if (!connection || !isObservabilityKind(connection.kind)) {
+      throw invalidFields({ "connection-id": [serviceErrorMessages.providerConnectionNotFound] });
+    }
     const [created] = await db
       .insert(observabilityProviders)
-      .values({ environmentId: environment.id, connectionId: body["connection-id"] })
+      .values({ environmentId: environment.id, connectionId: connection.id })
       .onConflictDoNothing({
         target: [observabilityProviders.environmentId, observabilityProviders.connectionId],
       })
       .returning();
     if (!created) throw conflictOn("connection-id", serviceErrorMessages.providerAdded);
-    return sendJson(c, observabilityProviderResponseSchema, { provider: toProvider(created) }, 201);
+    const [provider] = await providersOf(environment, created.id);
+    if (!provider) throw new Error("the observability provider was not stored");
+    return sendJson(c, observabilityProviderResponseSchema, { provider }, 201);
   });
 
   routes.delete("/observability/providers/:providerId", permit("environments.configure"), async (c) => {

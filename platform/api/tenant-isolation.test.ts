@@ -94,6 +94,8 @@ describe("the route table", () => {
         "GET /api/tenant/:tenantId/workspace/:environmentId/clone/state",
         "PUT /api/tenant/:tenantId/workspace/:environmentId/clone/exit",
         "POST /api/tenant/:tenantId/workspace/:environmentId/clone/launch/resources",
+        "GET /api/v2/organizations/:tenantId/connections/:connectionId/deliveries",
+        "PUT /api/v2/organizations/:tenantId/connections/:connectionId/notifications",
       ]),
     );
   });

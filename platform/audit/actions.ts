@@ -48,6 +48,7 @@ const actionsByRoute: Record<string, AuditAction> = {
   "PUT /v2/organizations/:/connections/:": "connections.update",
   "DELETE /v2/organizations/:/connections/:": "connections.delete",
   "POST /v2/organizations/:/connections/:/checks": "connections.test",
+  "PUT /v2/organizations/:/connections/:/notifications": "connections.notifications-update",
   "POST /v2/organizations/:/environments/:/infrastructure/:/tickets": "services.ticket",
 };
 

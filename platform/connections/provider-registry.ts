@@ -11,15 +11,19 @@ import { gcpArtifactRegistry } from "./providers/gcp-artifact-registry";
 import { github } from "./providers/github";
 import { jira } from "./providers/jira";
 import { middleware } from "./providers/middleware";
+import { slack } from "./providers/slack";
+import { teams } from "./providers/teams";
 
 /** Each kind's provider (platform/connections/providers/). */
-export const providers: Partial<Record<ConnectionKind, Provider>> = {
+export const providers: Record<ConnectionKind, Provider> = {
   AWS: aws,
   AWS_ECR: awsEcr,
   AZURE: azure,
   GCP: gcp,
   GCP_ARTIFACT_REGISTRY: gcpArtifactRegistry,
   OBSERVABILITY_PROVIDER_TYPE_DATADOG: datadog,
+  COMMUNICATION_PLATFORM_TYPE_SLACK: slack,
+  COMMUNICATION_PLATFORM_TYPE_TEAMS: teams,
   DOCKER: dockerRegistry,
   GITHUB: githubContainerRegistry,
   VERSION_CONTROL_TYPE_GITHUB: github,

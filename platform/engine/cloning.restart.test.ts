@@ -40,7 +40,12 @@ const advance = (seconds: number) => {
 function startEngine(database: OpenDatabase): Engine {
   // Each start reads the key from the data dir, as the platform does.
   const secrets = secretCipherFor({ dataDir });
-  const engine = createEngine({ db: database.db, config: { engine: settings }, secrets, now: () => clock });
+  const engine = createEngine({
+    db: database.db,
+    config: { engine: settings, appUrl: "http://localhost:3000" },
+    secrets,
+    now: () => clock,
+  });
   engine.runner.start();
   return engine;
 }

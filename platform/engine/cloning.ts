@@ -8,6 +8,7 @@ import type { Database } from "../db/index";
 import { engineJobs, environments, resources } from "../db/schema";
 import type { EnvironmentRow } from "../environments/records";
 import { copyVariables } from "../environments/variables";
+import type { Notify } from "../notifications/outbox";
 import { SecretDecryptionError, type SecretCipher } from "../secrets/cipher";
 import { copyServices } from "../services/copy";
 import { PLATFORM_ACTOR } from "../services/history";
@@ -91,10 +92,13 @@ export function createCloning({
   secrets,
   settings,
   deploys,
+  notify,
 }: {
   secrets: SecretCipher;
   settings: Pick<EngineConfig, "timeScale" | "failureInjection">;
   deploys: Deploys;
+  /** Where a clone's end is announced (Slack, Teams). */
+  notify?: Notify;
 }) {
   const next = (state: TimedState): Transition => ({
     state,
@@ -214,6 +218,26 @@ export function createCloning({
         status: "failed",
         details: `The step ${job.state} failed repeatedly: ${error}`,
       };
+    },
+    /** Announces that the clone reached its end, or where it failed. */
+    async ended(job, tx, now) {
+      if (!notify || !job.environmentId) return;
+      const payload = clonePayloadSchema.parse(job.payload);
+      const [environment] = await tx
+        .select()
+        .from(environments)
+        .where(eq(environments.id, job.environmentId));
+      if (!environment) return;
+      await notify(
+        tx,
+        {
+          event: "clone.finished",
+          environment,
+          sourceEnvironmentName: payload.sourceEnvironmentName,
+          failure: job.status === "failed" ? (job.details ?? `The clone failed at ${job.state}.`) : null,
+        },
+        now,
+      );
     },
   };
 

@@ -42,7 +42,7 @@ function startEngine(database: OpenDatabase): Engine {
   const secrets = secretCipherFor({ dataDir });
   const engine = createEngine({
     db: database.db,
-    config: { engine: settings },
+    config: { engine: settings, appUrl: "http://localhost:3000" },
     secrets,
     now: () => clock,
     driver: fakeDriver(),

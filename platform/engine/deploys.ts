@@ -1,11 +1,18 @@
 import { and, eq, inArray, ne, sql } from "drizzle-orm";
 import * as z from "zod";
-import { MAX_RETRIES, resourceActions, serviceErrorMessages, type ConfigDiff } from "#contract/services";
+import {
+  MAX_RETRIES,
+  resourceActions,
+  serviceErrorMessages,
+  type ConfigDiff,
+  type ServiceType,
+} from "#contract/services";
 import type { Stage } from "#contract/stages";
 import type { EngineConfig } from "../config";
 import type { Database } from "../db/index";
 import { engineJobs, environments, resourceLogs, resources } from "../db/schema";
 import type { EnvironmentRow } from "../environments/records";
+import type { Notify } from "../notifications/outbox";
 import type { SecretCipher } from "../secrets/cipher";
 import { deployNumberOf, finishAction, recordAction } from "../services/history";
 import { attributesContextOf, centsOf, driverResourceOf, type ResourceRow } from "../services/records";
@@ -104,10 +111,13 @@ export function createDeploys({
   driver,
   secrets,
   settings,
+  notify,
 }: {
   driver: CloudDriver;
   secrets: SecretCipher;
   settings: Pick<EngineConfig, "timeScale" | "failureInjection">;
+  /** Where a deployment's end is announced (Slack, Teams); the seed, which runs no jobs, has none. */
+  notify?: Notify;
 }) {
   const scaled = (seconds: number) => Math.round(seconds * 1000 * settings.timeScale);
 
@@ -314,6 +324,39 @@ export function createDeploys({
     },
     giveUp(_job, error) {
       return { state: "FAILED", status: "failed", details: `The deployment stopped unexpectedly: ${error}` };
+    },
+    /** Announces the deployment's success or failure; a settings sync is not a deployment. */
+    async ended(job, tx, now) {
+      const payload = deployPayloadSchema.parse(job.payload);
+      if (!notify || job.history[0]?.state === "SYNCING") return;
+      const [resource] = await tx.select().from(resources).where(eq(resources.id, payload.resourceId));
+      if (!resource) return;
+      const environment = await environmentOf(tx, resource);
+      const service = {
+        id: resource.id,
+        name: resource.name,
+        serviceType: resource.serviceType as ServiceType,
+      };
+      if (job.status === "succeeded") {
+        await notify(
+          tx,
+          { event: "deployment.succeeded", environment, service, action: payload.action },
+          now,
+        );
+        return;
+      }
+      await notify(
+        tx,
+        {
+          event: resource.retries >= MAX_RETRIES ? "deployment.retry-limit" : "deployment.failed",
+          environment,
+          service,
+          action: payload.action,
+          reason: job.details ?? resource.message ?? "The deployment failed.",
+          retries: resource.retries,
+        },
+        now,
+      );
     },
   };
 

@@ -1,5 +1,6 @@
 import type { PlatformConfig } from "../config";
 import type { Database } from "../db/index";
+import { createNotifier } from "../notifications/outbox";
 import type { SecretCipher } from "../secrets/cipher";
 import { createCloning } from "./cloning";
 import { createDeploys } from "./deploys";
@@ -9,7 +10,8 @@ import { createSimulatedDriver } from "./simulated/driver";
 
 /**
  * The engine: the job runner with every job kind the platform has (clones and service deployments), and the cloud
- * driver deployments run on (the simulated one unless another is given). The server starts it and stops it on
+ * driver deployments run on (the simulated one unless another is given). Their ends are announced through the
+ * notification outbox (platform/notifications/), which the delivery worker posts from. The server starts it and stops it on
  * shutdown; the API creates and moves jobs in its own transactions and wakes the runner afterwards.
  */
 export function createEngine({
@@ -20,13 +22,15 @@ export function createEngine({
   driver = createSimulatedDriver(),
 }: {
   db: Database;
-  config: Pick<PlatformConfig, "engine">;
+  config: Pick<PlatformConfig, "engine" | "appUrl">;
   secrets: SecretCipher;
   now?: () => Date;
   driver?: CloudDriver;
 }) {
-  const deploys = createDeploys({ driver, secrets, settings: config.engine });
-  const cloning = createCloning({ secrets, settings: config.engine, deploys });
+  // Deployments and clones announce their ends to Slack and Teams, with links to the app's pages.
+  const notify = createNotifier({ appUrl: config.appUrl });
+  const deploys = createDeploys({ driver, secrets, settings: config.engine, notify });
+  const cloning = createCloning({ secrets, settings: config.engine, deploys, notify });
   const runner = createJobRunner({
     db,
     kinds: [cloning.kind, deploys.kind],

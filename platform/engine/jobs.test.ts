@@ -116,6 +116,46 @@ describe("the job runner", () => {
     errors.mockRestore();
   });
 
+  it("runs the kind's end hook in the transaction of the end, and a fault in it does not keep the job from ending", async () => {
+    const clock = at("2030-02-15T00:00:00.000Z");
+    const ends: string[] = [];
+    const announced: JobKind = {
+      ...twoStepKind("announced", 0),
+      async ended(job, tx) {
+        ends.push(`${job.state}:${job.status}`);
+        await tx.insert(featureFlags).values({ tenantId: null, name: `ended-${job.id}`, enabled: true });
+        if (job.payload.broken) throw new Error("the outbox is broken");
+      },
+    };
+    const runner = createJobRunner({
+      db: database.db,
+      kinds: [announced],
+      pollIntervalMs: 1000,
+      now: () => clock,
+    });
+    const fine = await enqueueJob(database.db, { kind: "announced", state: "first" }, clock);
+    const broken = await enqueueJob(
+      database.db,
+      { kind: "announced", state: "first", payload: { broken: true } },
+      clock,
+    );
+    const errors = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    expect(await runner.runUntilIdle()).toBe(4);
+    expect(errors).toHaveBeenCalledTimes(1);
+    errors.mockRestore();
+
+    expect(ends).toEqual(["done:succeeded", "done:succeeded"]);
+    for (const job of [fine, broken]) expect((await jobById(job.id)).status).toBe("succeeded");
+    const written = async (id: string) =>
+      database.db
+        .select()
+        .from(featureFlags)
+        .where(eq(featureFlags.name, `ended-${id}`));
+    expect(await written(fine.id)).toHaveLength(1);
+    // The hook's own writes are undone with its fault; the job's end stays.
+    expect(await written(broken.id)).toEqual([]);
+  });
+
   it("never runs a step twice when two runners poll the same database", async () => {
     const clock = at("2030-03-01T00:00:00.000Z");
     const seen: string[] = [];

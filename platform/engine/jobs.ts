@@ -39,6 +39,11 @@ export type JobKind = {
   step: (job: Job, tx: Transaction, now: Date) => Promise<Transition>;
   /** Where the job goes once a step has thrown `maxAttempts` times. */
   giveUp: (job: Job, error: string) => Transition & { status: "failed" };
+  /**
+   * What else happens exactly when a job of this kind ends (succeeded or failed), in the transaction that records
+   * the end: the notifications of issue 13. `job` is as it ended.
+   */
+  ended?: (job: Job, tx: Transaction, now: Date) => Promise<void>;
 };
 
 export type NewJob = {
@@ -163,7 +168,16 @@ export function createJobRunner({
         );
         transition = kind.giveUp(job, message);
       }
-      await moveJob(tx, job, transition, at);
+      const moved = await moveJob(tx, job, transition, at);
+      if (kind.ended && (moved.status === "succeeded" || moved.status === "failed")) {
+        const ended = kind.ended;
+        try {
+          // A savepoint: a fault here must not keep the job from ending (it would run its last step forever).
+          await tx.transaction((hook) => ended(moved, hook, at));
+        } catch (error) {
+          console.error(`engine: what follows the end of job ${job.id} (${job.kind}) failed`, error);
+        }
+      }
       return true;
     });
   }
