@@ -18,7 +18,11 @@ import { Button } from "~/components/button";
 import { Restricted } from "~/components/restricted";
 import { cloudProviderLabels, regionLabel } from "~/features/environments/cloud-regions";
 import { formatUsd } from "~/features/environments/cost";
-import { connectionLink, observabilityChoices } from "~/features/connections/connection-links.server";
+import {
+  connectionLink,
+  observabilityChoices,
+  observabilityLinks,
+} from "~/features/connections/connection-links.server";
 import { StageBadge } from "~/features/environments/stage-badge";
 import { useCanInCurrentEnvironment } from "~/features/permissions/permissions";
 import { settingsPaths } from "~/features/settings/paths";
@@ -54,17 +58,13 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     listConnections(api, tenantId),
     getObservability(api, tenantId, environment.id),
   ]).catch((error: unknown) => throwRouteError(error, errorCodes.workspaceListFetch, headers));
-  const byId = new Map(connections.map((connection) => [connection.id, connection]));
-  const cloud = withTotals.cloudConnectionId ? byId.get(withTotals.cloudConnectionId) : undefined;
+  const cloud = connections.find((connection) => connection.id === withTotals.cloudConnectionId);
   const linked = new Set(observability.providers.map((provider) => provider.connectionId));
   return data(
     {
       environment: withTotals,
       cloudAccount: cloud ? connectionLink(cloud) : null,
-      observability: observability.providers.map((provider) => {
-        const connection = byId.get(provider.connectionId);
-        return { id: provider.id, connection: connection ? connectionLink(connection) : null };
-      }),
+      observability: observabilityLinks(observability.providers, new Date()),
       observabilityChoices: observabilityChoices(connections, linked),
     },
     { headers },
@@ -197,14 +197,18 @@ export default function EnvironmentOverview() {
           {observability.length ? (
             <Stack gap={6} role="list" aria-label="Linked observability connections">
               {observability.map((provider) => (
-                <Group key={provider.id} justify="space-between" role="listitem">
-                  {provider.connection ? (
-                    <Anchor component={Link} to={provider.connection.href}>
-                      {provider.connection.name} ({provider.connection.kind})
+                <Group key={provider.id} justify="space-between" role="listitem" wrap="nowrap">
+                  <Stack gap={0}>
+                    <Anchor component={Link} to={provider.href}>
+                      {provider.name} ({provider.kind})
                     </Anchor>
-                  ) : (
-                    <Text size="sm">A deleted connection</Text>
-                  )}
+                    <Text size="xs" c={provider.lastForwardError ? "red" : "dimmed"}>
+                      {provider.lastForwarded}
+                      {provider.lastForwardError
+                        ? ` · Last attempt failed: ${provider.lastForwardError}`
+                        : ""}
+                    </Text>
+                  </Stack>
                   <Form method="post" preventScrollReset>
                     <input type="hidden" name="providerId" value={provider.id} />
                     <Restricted allowed={canConfigure}>
@@ -214,7 +218,7 @@ export default function EnvironmentOverview() {
                         value="unlink-observability"
                         variant="ghost"
                         size="small"
-                        aria-label={`Unlink ${provider.connection?.name ?? "the deleted connection"}`}
+                        aria-label={`Unlink ${provider.name}`}
                       >
                         Unlink
                       </Button>

@@ -34,12 +34,14 @@ import { usePolling } from "~/hooks/use-polling";
 import { userMessageOf } from "~/platform/action-errors.server";
 import { isPlatformError, type PlatformClient } from "~/platform/client.server";
 import { createTicket, listConnections } from "~/platform/connections.server";
+import { dashboardLinks } from "~/features/connections/connection-links.server";
 import { getServiceAlarms, getServiceLogs, getServiceMetrics } from "~/platform/resource-telemetry.server";
 import { throwRouteError } from "~/platform/route-errors.server";
 import {
   cancelService,
   deleteService,
   estimateServiceCost,
+  getObservability,
   getService,
   launchServiceDraft,
   retryService,
@@ -78,12 +80,19 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const view = readDetailsView(search);
   const at = { api, tenantId, environmentId: environment.id, serviceId };
   // The tab's data does not depend on the service, except the cost estimate (of its configuration).
-  const [service, telemetry, logs] = await Promise.all([
+  const [service, telemetry, logs, dashboards] = await Promise.all([
     getService(api, tenantId, environment.id, serviceId).catch((error: unknown) =>
       throwRouteError(error, errorCodes.resourceListFetch, headers),
     ),
     view.tab === "monitoring" || view.tab === "monitor" ? loadTelemetry(at, view.range) : null,
     view.tab === "logs" ? loadLogs(at, view.logType, search) : null,
+    // The environment's Datadog or Middleware, where its metrics are also forwarded; without them, no links.
+    view.tab === "monitoring"
+      ? getObservability(api, tenantId, environment.id).then(
+          ({ providers }) => dashboardLinks(providers),
+          () => [],
+        )
+      : [],
   ]);
   const cost =
     view.tab === "cost"
@@ -105,7 +114,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
       : [];
   headers.set("Cache-Control", "no-store");
   return data(
-    { environmentName: environment.name, service, view, telemetry, logs, cost, ticketManagers },
+    { environmentName: environment.name, service, view, telemetry, logs, cost, ticketManagers, dashboards },
     { headers },
   );
 }
@@ -406,6 +415,7 @@ export default function ServiceDetailsPage() {
               serviceId={service.id}
               range={view.range}
               telemetry={loaded.telemetry}
+              dashboards={loaded.dashboards}
             />
           ) : null}
           {view.tab === "monitor" && loaded.telemetry ? <MonitorPanel telemetry={loaded.telemetry} /> : null}

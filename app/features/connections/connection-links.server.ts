@@ -5,6 +5,8 @@ import {
   connectionStatusLabels,
   type Connection,
 } from "#contract/connections";
+import type { ObservabilityProvider } from "#contract/services";
+import { agoLabel } from "./catalogue";
 
 // Shaped on the server: the environment pages show connections without downloading their catalogue (and zod).
 
@@ -36,4 +38,33 @@ export function observabilityChoices(connections: Connection[], linked: Readonly
       value: connection.id,
       label: `${connection.name} (${connectionKindDefinitions[connection.kind].label})`,
     }));
+}
+
+type LinkedProvider = Pick<
+  ObservabilityProvider,
+  "id" | "connectionId" | "connectionName" | "connectionKind" | "lastForwardedAt" | "lastForwardError"
+>;
+
+/** An environment's observability links: each connection, and how its last forwarding went (relative to `now`). */
+export function observabilityLinks(providers: LinkedProvider[], now: Date) {
+  return providers.map((provider) => ({
+    id: provider.id,
+    name: provider.connectionName,
+    kind: connectionKindDefinitions[provider.connectionKind].label,
+    href: connectionPages.view(provider.connectionKind, provider.connectionId),
+    lastForwarded: provider.lastForwardedAt
+      ? `Last forwarded ${agoLabel(provider.lastForwardedAt, now).toLowerCase()}`
+      : "Not forwarded yet",
+    lastForwardError: provider.lastForwardError,
+  }));
+}
+
+/** "Open in Datadog (name)": each linked provider's view of the environment's metrics. */
+export function dashboardLinks(
+  providers: Pick<ObservabilityProvider, "connectionName" | "connectionKind" | "dashboardUrl">[],
+) {
+  return providers.map((provider) => ({
+    label: `Open in ${connectionKindDefinitions[provider.connectionKind].label} (${provider.connectionName})`,
+    url: provider.dashboardUrl,
+  }));
 }
