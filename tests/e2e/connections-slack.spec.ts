@@ -80,13 +80,13 @@ test("ada connects a Slack webhook for one environment; a failed deployment's me
   const rules = page.getByRole("region", { name: "Notifications" });
   await expect(rules.getByLabel("Deployment failed")).toBeChecked();
   await expect(rules.getByLabel("Retry limit reached")).toBeChecked();
-  await expect(rules.getByLabel("All environments")).toBeChecked();
-  await rules.getByLabel("Chosen environments").check();
+  await expect(rules.getByRole("radio", { name: "All environments" })).toBeChecked();
+  await rules.getByRole("radio", { name: "Chosen environments" }).check();
   await rules.getByLabel(environment, { exact: true }).check();
   await rules.getByRole("button", { name: "Save notification rules" }).click();
   await expect(page.getByRole("alert").filter({ hasText: "Notification rules saved" })).toBeVisible();
   await page.reload();
-  await expect(rules.getByLabel("Chosen environments")).toBeChecked();
+  await expect(rules.getByRole("radio", { name: "Chosen environments" })).toBeChecked();
   await expect(rules.getByLabel(environment, { exact: true })).toBeChecked();
   const connectionPage = new URL(page.url()).pathname;
 

@@ -67,7 +67,7 @@ export function NotificationRulesForm({
             </Radio.Group>
             {scope === "chosen" ? (
               <Checkbox.Group
-                aria-label="Chosen environments"
+                aria-label="Environments to notify about"
                 defaultValue={rules.environmentIds ?? []}
                 error={fields.environmentIds.errors?.[0]}
               >
