@@ -4,6 +4,9 @@ import { chooseOption } from "../setup/environments";
 import { waitForHydration } from "../setup/hydration";
 import { signIn } from "../setup/sign-in";
 
+// Three connection pages and two provider checks; a loaded 2-core machine needs more than 30 s for them.
+test.setTimeout(90_000);
+
 const TOKEN = "github_pat_acme_0123456789";
 
 /** GitHub's REST API (its URL as the connection's API URL, as for GitHub Enterprise Server). */
