@@ -35,14 +35,7 @@ export function connectionFormSchema(mode: "create" | "edit") {
     const value = { ...rest, verify: intent !== "save-unverified" };
     const parsed = request.safeParse(value);
     if (parsed.success) return parsed.data;
-    const issues = [...parsed.error.issues];
-    // zod skips the fields' checks while the name is wrong: check them too, so every problem shows at once.
-    if (issues.some((issue) => issue.path[0] === "name")) {
-      const fieldsOnly = request.safeParse({ ...value, name: "connection" });
-      if (!fieldsOnly.success)
-        issues.push(...fieldsOnly.error.issues.filter((issue) => issue.path[0] !== "name"));
-    }
-    for (const { path, message } of issues) context.addIssue({ code: "custom", path, message });
+    for (const { path, message } of parsed.error.issues) context.addIssue({ code: "custom", path, message });
     return z.NEVER;
   });
 }
