@@ -24,12 +24,21 @@ export function awsClientsFor(moto: MotoServer, region = testRegion): AwsClients
  * moto_server and clients of the test region. moto loads every service's backend on the first Resource Groups
  * Tagging API call (several seconds): that happens here, in the hook, rather than inside the first test.
  */
-export async function startMotoWithClients(): Promise<{
-  moto: MotoServer;
-  aws: AwsClients;
-  stop: () => Promise<void>;
-}> {
-  const moto = await startMotoServer();
+export async function startMotoWithClients(
+  /** moto settings (MOTO_* variables) for this server only. */
+  settings: Record<string, string> = {},
+): Promise<{ moto: MotoServer; aws: AwsClients; stop: () => Promise<void> }> {
+  const saved = { ...process.env };
+  Object.assign(process.env, settings);
+  let moto: MotoServer;
+  try {
+    moto = await startMotoServer();
+  } finally {
+    for (const key of Object.keys(settings)) {
+      if (saved[key] === undefined) delete process.env[key];
+      else process.env[key] = saved[key];
+    }
+  }
   const aws = awsClientsFor(moto);
   await taggedResources(aws, "warm-up");
   return {

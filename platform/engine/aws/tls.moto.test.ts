@@ -109,12 +109,7 @@ describe("tls provisioner, once ACM issues the certificate", () => {
   let aws: AwsClients;
   let stop: () => Promise<void>;
   beforeAll(async () => {
-    process.env.MOTO_ACM_VALIDATION_WAIT = "0";
-    try {
-      ({ aws, stop } = await startMotoWithClients());
-    } finally {
-      delete process.env.MOTO_ACM_VALIDATION_WAIT;
-    }
+    ({ aws, stop } = await startMotoWithClients({ MOTO_ACM_VALIDATION_WAIT: "0" }));
   });
   afterAll(() => stop());
 
