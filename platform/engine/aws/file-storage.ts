@@ -5,7 +5,15 @@ import { configOf } from "../simulated/resource";
 import { changePlanOf } from "./change-plan";
 import { ownedBy, partitionOf, tagList, tagRecord, tagsOf } from "./naming";
 import type { ApplyResult, DestroyResult, Observation, ProvisionContext, Provisioner } from "./provisioner";
-import { ProvisionError, isAwsError, runSteps, unlessMissing, type State, type Step } from "./steps";
+import {
+  ProvisionError,
+  isAwsError,
+  runSteps,
+  unlessMissing,
+  type State,
+  type Step,
+  failingAs,
+} from "./steps";
 
 /**
  * File storage: an S3 bucket named as the configuration says (bucket names are global, so a name another account
@@ -308,5 +316,5 @@ export const fileStorageProvisioner: Provisioner = {
       replace: ["config.bucketName"],
       inPlace: ["config.storageClass", "config.versioning", "config.publicAccess"],
     }),
-  observe,
+  observe: (context) => failingAs("Checking the bucket", () => observe(context)),
 };

@@ -5,7 +5,7 @@ import { configOf } from "../simulated/resource";
 import { changePlanOf } from "./change-plan";
 import { ownedBy, tagList, tagRecord, tagsOf } from "./naming";
 import type { ApplyResult, DestroyResult, Observation, ProvisionContext, Provisioner } from "./provisioner";
-import { ProvisionError, runSteps, unlessMissing, type State, type Step } from "./steps";
+import { ProvisionError, runSteps, unlessMissing, type State, type Step, failingAs } from "./steps";
 
 /**
  * A NoSQL database: a DynamoDB table with the configured keys (string attributes) and billing mode. Billing mode
@@ -231,5 +231,5 @@ export const nosqlDatabaseProvisioner: Provisioner = {
       replace: ["config.tableName", "config.partitionKey", "config.sortKey"],
       inPlace: ["config.billingMode", "config.readCapacityUnits", "config.writeCapacityUnits"],
     }),
-  observe,
+  observe: (context) => failingAs("Checking the table", () => observe(context)),
 };

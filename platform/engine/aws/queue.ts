@@ -5,7 +5,15 @@ import { configOf } from "../simulated/resource";
 import { changePlanOf } from "./change-plan";
 import { awsNameOf, ownedBy, tagsOf } from "./naming";
 import type { ApplyResult, DestroyResult, Observation, ProvisionContext, Provisioner } from "./provisioner";
-import { ProvisionError, isAwsError, runSteps, unlessMissing, type State, type Step } from "./steps";
+import {
+  ProvisionError,
+  isAwsError,
+  runSteps,
+  unlessMissing,
+  type State,
+  type Step,
+  failingAs,
+} from "./steps";
 
 /**
  * A queue: an SQS queue (FIFO when asked) and, with `deadLetterQueue`, its dead-letter queue and the redrive
@@ -314,5 +322,5 @@ export const queueProvisioner: Provisioner = {
         "config.maxReceiveCount",
       ],
     }),
-  observe,
+  observe: (context) => failingAs("Checking the queue", () => observe(context)),
 };

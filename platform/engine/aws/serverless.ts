@@ -4,7 +4,15 @@ import { configOf } from "../simulated/resource";
 import { changePlanOf } from "./change-plan";
 import { awsNameOf, ownedBy, partitionOf, tagList, tagRecord, tagsOf } from "./naming";
 import type { ApplyResult, DestroyResult, Observation, ProvisionContext, Provisioner } from "./provisioner";
-import { ProvisionError, boundedWait, isAwsError, runSteps, unlessMissing, type Step } from "./steps";
+import {
+  ProvisionError,
+  boundedWait,
+  isAwsError,
+  runSteps,
+  unlessMissing,
+  type Step,
+  failingAs,
+} from "./steps";
 
 /**
  * A serverless function: a Lambda function running the uploaded archive with its own execution role (trusting
@@ -394,5 +402,5 @@ export const serverlessProvisioner: Provisioner = {
         "settings.networking.public",
       ],
     }),
-  observe,
+  observe: (context) => failingAs("Checking the function", () => observe(context)),
 };

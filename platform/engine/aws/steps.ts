@@ -28,7 +28,7 @@ export type StepsResult =
 export async function runSteps(steps: readonly Step[], initial: Readonly<State>): Promise<StepsResult> {
   let state: State = { ...initial };
   for (const step of steps) {
-    const outcome = await namingFailures(step.progress, () => step.run(state));
+    const outcome = await failingAs(step.progress, () => step.run(state));
     if (!outcome) continue;
     state = merged(state, outcome.state ?? {});
     if (outcome.waitMs !== undefined) {
@@ -46,15 +46,17 @@ function merged(state: State, changes: State): State {
 
 /**
  * A failure of a step, in words a user can act on: the step, then AWS's own error code and message (or the
- * provisioner's reason). `code` is AWS's error code, or null when the failure did not come from AWS.
+ * provisioner's reason). `code` is AWS's error code; for a refusal the provisioner makes itself (a name another
+ * owner holds), the code AWS uses for such a conflict or a name of its own; null when AWS was not reached.
  */
 export class ProvisionError extends Error {
   constructor(
     message: string,
     readonly code: string | null = null,
     readonly step: string | null = null,
+    options?: ErrorOptions,
   ) {
-    super(message);
+    super(message, options);
     this.name = "ProvisionError";
   }
 }
@@ -81,19 +83,14 @@ export function isAwsError(error: unknown, ...codes: string[]): boolean {
   return code !== null && codes.includes(code);
 }
 
-/** The HTTP status AWS answered with, for services whose errors have no body (S3's HEAD requests). */
-export function httpStatusOf(error: unknown): number | null {
-  const status = isServiceError(error) ? error.$metadata?.httpStatusCode : undefined;
-  return typeof status === "number" ? status : null;
-}
-
-async function namingFailures<T>(step: string, run: () => Promise<T>): Promise<T> {
+/** Runs `run`, naming any failure after `step` (with AWS's code and message when AWS refused). */
+export async function failingAs<T>(step: string, run: () => Promise<T>): Promise<T> {
   try {
     return await run();
   } catch (error) {
     if (error instanceof ProvisionError && error.step !== null) throw error;
     if (error instanceof ProvisionError) {
-      throw new ProvisionError(`${step} failed: ${error.message}`, error.code, step);
+      throw new ProvisionError(`${step} failed: ${error.message}`, error.code, step, { cause: error });
     }
     const code = awsErrorCode(error);
     const detail = error instanceof Error ? error.message : String(error);
@@ -101,6 +98,7 @@ async function namingFailures<T>(step: string, run: () => Promise<T>): Promise<T
       code ? `${step} failed: AWS answered ${code}: ${detail}` : `${step} failed: ${detail}`,
       code,
       step,
+      { cause: error },
     );
   }
 }

@@ -5,7 +5,7 @@ import { configOf } from "../simulated/resource";
 import { changePlanOf } from "./change-plan";
 import { clientTokenOf, ownedBy, tagList, tagRecord, tagsOf } from "./naming";
 import type { ApplyResult, DestroyResult, Observation, ProvisionContext, Provisioner } from "./provisioner";
-import { ProvisionError, runSteps, unlessMissing, type State, type Step } from "./steps";
+import { ProvisionError, runSteps, unlessMissing, type State, type Step, failingAs } from "./steps";
 
 /**
  * A TLS certificate: an ACM certificate for the domain and its alternative names, validated by DNS or e-mail. A
@@ -266,5 +266,5 @@ export const tlsProvisioner: Provisioner = {
           inPlace: [],
         });
   },
-  observe,
+  observe: (context) => failingAs("Checking the certificate", () => observe(context)),
 };
