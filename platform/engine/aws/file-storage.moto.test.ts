@@ -123,7 +123,7 @@ describe("file storage provisioner", () => {
     await destroyUntilDone(fileStorageProvisioner, service);
     expect(await bucketNames()).not.toContain(renamedBucket);
     expect(await taggedResources(aws, service.resource.id)).toEqual([]);
-  });
+  }, 60_000);
 
   it("finds the bucket a call whose state was lost created, when applying and when deleting", async () => {
     const bucket = uniqueBucket("crash");

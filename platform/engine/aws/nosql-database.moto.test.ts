@@ -97,7 +97,7 @@ describe("nosql database provisioner", () => {
     await destroyUntilDone(nosqlDatabaseProvisioner, service);
     expect(await tableNames("orders-")).toEqual([]);
     expect(await taggedResources(aws, service.resource.id)).toEqual([]);
-  });
+  }, 60_000);
 
   it("finds the table a call whose state was lost created, when applying and when deleting", async () => {
     const name = uniqueTable("crash");

@@ -86,7 +86,7 @@ describe("queue provisioner", () => {
     await destroyUntilDone(queueProvisioner, service);
     expect(await queueUrlsNamed("staging-orders")).toEqual([]);
     expect(await taggedResources(aws, service.resource.id)).toEqual([]);
-  });
+  }, 60_000);
 
   it("finds what a call whose state was lost created, instead of creating it twice", async () => {
     const service = testService(aws, resourceOf("queue", {}, { name: "crashy" }));

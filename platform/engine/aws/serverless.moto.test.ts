@@ -163,7 +163,7 @@ describe("serverless provisioner", () => {
     expect(await functionNames("staging-thumbnails")).toEqual([]);
     expect(await roleNames("staging-thumbnails")).toEqual([]);
     expect(await taggedResources(aws, service.resource.id)).toEqual([]);
-  });
+  }, 60_000);
 
   it("finds the role and function a call whose state was lost created, when applying and when deleting", async () => {
     const service = functionService("crashy");

@@ -77,7 +77,7 @@ describe("tls provisioner, while ACM waits for validation", () => {
 
     await destroyUntilDone(tlsProvisioner, service);
     expect(await taggedResources(aws, service.resource.id)).toEqual([]);
-  });
+  }, 60_000);
 
   it("asks for the same certificate again after a call whose state was lost, and finds it when deleting", async () => {
     const service = testService(aws, resourceOf("tls", { domain: "crash.example.com" }));
