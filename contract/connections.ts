@@ -724,29 +724,49 @@ export function normalizeConnectionFields(
 
 const connectionBodySchema = z.object({
   kind: connectionKindSchema,
-  name: connectionNameSchema,
+  /** Checked with the fields (checkBody), so a wrong name does not hide the fields' errors. */
+  name: z.string({ error: messages.required("Name") }),
   method: requiredText("Method", { max: 64 }),
   fields: fieldValuesSchema.default({}),
   /** false: "Save without verifying" (the connection is marked unverified). */
   verify: z.boolean().default(true),
 });
 
+type ConnectionBody = z.output<typeof connectionBodySchema>;
+
+/** The name and the fields are checked together, so the answer lists every error at once. */
+function checkBody(value: ConnectionBody, context: z.core.$RefinementCtx, options: { keepSecrets: boolean }) {
+  const name = connectionNameSchema.safeParse(value.name);
+  for (const issue of name.error?.issues ?? []) {
+    context.addIssue({ code: "custom", path: ["name"], message: issue.message });
+  }
+  checkFields(value, context, options);
+}
+
+/** Runs checkBody unless the kind, method or fields themselves are malformed. */
+const fieldsCheckable = (payload: z.core.ParsePayload) =>
+  !payload.issues.some((issue) => ["kind", "method", "fields"].includes(String(issue.path?.[0])));
+
+const normalizeBody = (value: ConnectionBody) => ({
+  ...value,
+  name: value.name.trim(),
+  fields: normalizeConnectionFields(value.kind, value.method, value.fields),
+});
+
 /** POST connections. */
 export const createConnectionSchema = connectionBodySchema
-  .superRefine((value, context) => checkFields(value, context, { keepSecrets: false }))
-  .transform((value) => ({
-    ...value,
-    fields: normalizeConnectionFields(value.kind, value.method, value.fields),
-  }));
+  .superRefine((value, context) => checkBody(value, context, { keepSecrets: false }), {
+    when: fieldsCheckable,
+  })
+  .transform(normalizeBody);
 export type CreateConnection = z.input<typeof createConnectionSchema>;
 
 /** PUT connections/{id}: the kind stays; a secret field left empty keeps its stored value. */
 export const updateConnectionSchema = connectionBodySchema
-  .superRefine((value, context) => checkFields(value, context, { keepSecrets: true }))
-  .transform((value) => ({
-    ...value,
-    fields: normalizeConnectionFields(value.kind, value.method, value.fields),
-  }));
+  .superRefine((value, context) => checkBody(value, context, { keepSecrets: true }), {
+    when: fieldsCheckable,
+  })
+  .transform(normalizeBody);
 export type UpdateConnection = z.input<typeof updateConnectionSchema>;
 
 export const connectionListQuerySchema = z.object({

@@ -1,5 +1,5 @@
 import * as z from "zod";
-import { connectionKindSchema } from "./connections";
+import type { ConnectionKind } from "./connections";
 import { costEstimateSchema, environmentVariableNameSchema } from "./environments";
 import { stageSchema, type Stage } from "./stages";
 import { messages, patterns, requiredText, servicePatterns } from "./validation";
@@ -696,10 +696,13 @@ export const certificateQuerySchema = z.object({ domain: domainSchema("domain", 
 export const certificateResponseSchema = z.object({ certificate: certificateSchema.nullable() });
 
 /** The kinds of connection an environment's metrics can be forwarded to (SPEC §7, issue 13). */
-export const observabilityConnectionKindSchema = connectionKindSchema.extract([
+export const observabilityConnectionKinds = [
   "OBSERVABILITY_PROVIDER_TYPE_DATADOG",
   "OBSERVABILITY_PROVIDER_TYPE_MIDDLEWARE",
-]);
+] as const satisfies readonly ConnectionKind[];
+// Its own enum rather than connections.ts's: every services page imports this module, and the connections
+// catalogue would come along (8 KB of first visit, scripts/check-first-visit-bytes.mjs).
+export const observabilityConnectionKindSchema = z.enum(observabilityConnectionKinds);
 export const observabilityProviderSchema = z.object({
   id: z.string(),
   connectionId: z.string(),

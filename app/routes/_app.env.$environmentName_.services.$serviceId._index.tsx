@@ -33,12 +33,15 @@ import { requireEnvironment } from "~/features/workspace/workspace.server";
 import { usePolling } from "~/hooks/use-polling";
 import { userMessageOf } from "~/platform/action-errors.server";
 import { isPlatformError, type PlatformClient } from "~/platform/client.server";
+import { createTicket, listConnections } from "~/platform/connections.server";
+import { dashboardLinks } from "~/features/connections/connection-links.server";
 import { getServiceAlarms, getServiceLogs, getServiceMetrics } from "~/platform/resource-telemetry.server";
 import { throwRouteError } from "~/platform/route-errors.server";
 import {
   cancelService,
   deleteService,
   estimateServiceCost,
+  getObservability,
   getService,
   launchServiceDraft,
   retryService,
@@ -77,12 +80,19 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const view = readDetailsView(search);
   const at = { api, tenantId, environmentId: environment.id, serviceId };
   // The tab's data does not depend on the service, except the cost estimate (of its configuration).
-  const [service, telemetry, logs] = await Promise.all([
+  const [service, telemetry, logs, dashboards] = await Promise.all([
     getService(api, tenantId, environment.id, serviceId).catch((error: unknown) =>
       throwRouteError(error, errorCodes.resourceListFetch, headers),
     ),
     view.tab === "monitoring" || view.tab === "monitor" ? loadTelemetry(at, view.range) : null,
     view.tab === "logs" ? loadLogs(at, view.logType, search) : null,
+    // The environment's Datadog or Middleware, where its metrics are also forwarded; without them, no links.
+    view.tab === "monitoring"
+      ? getObservability(api, tenantId, environment.id).then(
+          ({ providers }) => dashboardLinks(providers),
+          () => [],
+        )
+      : [],
   ]);
   const cost =
     view.tab === "cost"
@@ -94,8 +104,19 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
           }),
         )
       : null;
+  // Only a failed deployment can be reported: the Jira connections are asked for then, not on every visit.
+  const ticketManagers =
+    service.stage === "STAGE_FAILED"
+      ? await listConnections(api, tenantId, { kind: "TICKET_MANAGER_TYPE_JIRA" }).then(
+          (connections) => connections.map(({ id, name }) => ({ id, name })),
+          () => [],
+        )
+      : [];
   headers.set("Cache-Control", "no-store");
-  return data({ environmentName: environment.name, service, view, telemetry, logs, cost }, { headers });
+  return data(
+    { environmentName: environment.name, service, view, telemetry, logs, cost, ticketManagers, dashboards },
+    { headers },
+  );
 }
 
 type ServiceAt = { api: PlatformClient; tenantId: string; environmentId: string; serviceId: string };
@@ -205,6 +226,22 @@ export async function action({ request, params }: ActionFunctionArgs) {
         return refused("discard-draft", error);
       }
       throw await redirectWithToast(pageUrl, { variant: "success", message: "Draft discarded" }, { headers });
+    }
+    case "create-ticket": {
+      try {
+        const ticket = await createTicket(api, tenantId, {
+          environmentId: environment.id,
+          serviceId,
+          connectionId: String(formData.get("connectionId") ?? ""),
+        });
+        return dataWithToast<ServiceActionData>(
+          { form: "create-ticket", ticket },
+          { variant: "success", message: `Ticket ${ticket.key} created` },
+          { headers },
+        );
+      } catch (error) {
+        return refused("create-ticket", error);
+      }
     }
     case "save-config":
     case "save-config-draft":
@@ -350,7 +387,12 @@ export default function ServiceDetailsPage() {
 
   return (
     <Stack gap="md">
-      <ServiceHeader environmentName={environmentName} service={service} actionData={actionData} />
+      <ServiceHeader
+        environmentName={environmentName}
+        service={service}
+        actionData={actionData}
+        ticketManagers={loaded.ticketManagers}
+      />
       <Tabs value={view.tab} keepMounted={false}>
         <Tabs.List aria-label="Service sections">
           {serviceDetailTabs.map((tab) => (
@@ -373,6 +415,7 @@ export default function ServiceDetailsPage() {
               serviceId={service.id}
               range={view.range}
               telemetry={loaded.telemetry}
+              dashboards={loaded.dashboards}
             />
           ) : null}
           {view.tab === "monitor" && loaded.telemetry ? <MonitorPanel telemetry={loaded.telemetry} /> : null}

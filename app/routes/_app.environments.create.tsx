@@ -1,6 +1,6 @@
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { Button, Group, Paper, Stack, Text, Title } from "@mantine/core";
+import { Anchor, Button, Group, Paper, Stack, Text, Title } from "@mantine/core";
 import {
   data,
   redirect,
@@ -20,7 +20,9 @@ import {
   defaultRegion,
   regionOptions,
 } from "~/features/environments/cloud-regions";
+import { cloudAccountChoices } from "~/features/connections/connection-links.server";
 import { CostEstimatePanel, useCostEstimate } from "~/features/environments/cost-estimate-panel";
+import { settingsPaths } from "~/features/settings/paths";
 import { loadCostEstimate } from "~/features/environments/cost-estimate.server";
 import { environmentFormSchema, parseCloudProvider } from "~/features/environments/environment-form";
 import { environmentPagePaths } from "~/features/environments/paths";
@@ -30,6 +32,7 @@ import { requirePermission } from "~/features/permissions/permissions.server";
 import { useUnsavedChanges } from "~/hooks/use-unsaved-changes";
 import { rejectSubmission } from "~/platform/action-errors.server";
 import type { PlatformClient } from "~/platform/client.server";
+import { listConnections } from "~/platform/connections.server";
 import { cloneEnvironment, createEnvironment, listEnvironments } from "~/platform/environments.server";
 import { requireOrganizationClient } from "~/platform/request.server";
 import { throwRouteError } from "~/platform/route-errors.server";
@@ -53,8 +56,11 @@ function cloneSourceIdOf(request: Request): string | null {
 export async function loader({ request }: LoaderFunctionArgs) {
   const client = await requireOrganizationClient(request);
   const { api, tenantId, headers } = client;
-  const [flags] = await Promise.all([
+  const [flags, cloudConnections] = await Promise.all([
     featureFlagsOf(api, tenantId),
+    listConnections(api, tenantId, { category: "cloud-provider" }).catch((error: unknown) =>
+      throwRouteError(error, errorCodes.workspaceListFetch, headers),
+    ),
     requirePermission(request, client, "environments.create"),
   ]);
   const sourceId = cloneSourceIdOf(request);
@@ -76,7 +82,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
     {
       source: source && { id: source.id, name: source.name },
       providers,
-      defaults: { cloudProvider, region },
+      defaults: {
+        cloudProvider,
+        region,
+        cloudConnectionId: (keepsSourceCloud && source?.cloudConnectionId) || undefined,
+      },
+      cloudAccounts: cloudAccountChoices(cloudConnections),
       estimate: await loadCostEstimate(api, tenantId, { cloudProvider, region, addons: [] }),
     },
     { headers },
@@ -113,7 +124,13 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function CreateEnvironment() {
-  const { source, providers, defaults, estimate: initialEstimate } = useLoaderData<typeof loader>();
+  const {
+    source,
+    providers,
+    defaults,
+    cloudAccounts,
+    estimate: initialEstimate,
+  } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   const navigation = useNavigation();
   const [form, fields] = useForm({
@@ -160,6 +177,8 @@ export default function CreateEnvironment() {
                 if (!provider) return;
                 const region = defaultRegion(provider);
                 form.update({ name: fields.region.name, value: region });
+                // Another provider's account cannot host the environment.
+                form.update({ name: fields.cloudConnectionId.name, value: "" });
                 estimate({ cloudProvider: provider, region });
               }}
             />
@@ -174,6 +193,22 @@ export default function CreateEnvironment() {
               onChange={(region) => {
                 if (region) estimate({ cloudProvider, region });
               }}
+            />
+            <SelectField
+              field={fields.cloudConnectionId}
+              label="Cloud account"
+              description={
+                <>
+                  Optional: the connected account the environment runs in.{" "}
+                  <Anchor component={Link} to={settingsPaths.connections} size="xs">
+                    Connect an account
+                  </Anchor>
+                </>
+              }
+              data={cloudAccounts.filter((account) => account.provider === cloudProvider)}
+              placeholder={`None: a simulated ${cloudProviderLabels[cloudProvider]} account`}
+              clearable
+              nothingFoundMessage="No account of this provider is connected"
             />
             <CostEstimatePanel result={costEstimate} loading={estimating} />
             <Group justify="flex-end">

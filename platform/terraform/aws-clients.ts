@@ -86,6 +86,12 @@ export function createAwsClients(connection: AwsConnection) {
         new (await import("@aws-sdk/client-elastic-load-balancing-v2")).ElasticLoadBalancingV2Client(config),
     ),
     iam: lazy(async () => new (await import("@aws-sdk/client-iam")).IAMClient(config)),
+    resourceGroupsTagging: lazy(
+      async () =>
+        new (await import("@aws-sdk/client-resource-groups-tagging-api")).ResourceGroupsTaggingAPIClient(
+          config,
+        ),
+    ),
     route53: lazy(async () => new (await import("@aws-sdk/client-route-53")).Route53Client(config)),
     acm: lazy(async () => new (await import("@aws-sdk/client-acm")).ACMClient(config)),
     sts: lazy(async () => new (await import("@aws-sdk/client-sts")).STSClient(config)),

@@ -52,7 +52,9 @@ test("an admin picks a cloud and a region, sees the cost estimate, and finds the
   await expect(page.getByTestId("environment-title")).toHaveText(name);
   await expect(page.getByRole("group", { name: "Region" })).toContainText("Belgium");
   await expect(page.getByRole("group", { name: "Region" })).toContainText("europe-west1");
-  await expect(page.getByRole("group", { name: "Cloud" })).toContainText("Google Cloud");
+  await expect(page.getByRole("group", { name: "Cloud", exact: true })).toContainText("Google Cloud");
+  // No cloud account was chosen: the environment runs in a simulated one.
+  await expect(page.getByRole("group", { name: "Cloud account" })).toContainText("Simulated");
 });
 
 test("the name follows the SPEC §5 rule and explains it", async ({ page }) => {

@@ -40,6 +40,30 @@ describe("the environment form", () => {
     expect(errors?.region).toEqual(["Choose a region of Google Cloud"]);
   });
 
+  it("runs in a chosen cloud account, or none when the choice is left empty", () => {
+    const accountId = "0b9f3a4e-5d6c-4b7a-8e9f-0a1b2c3d4e5f";
+    const chosen = parseWithZod(
+      formData([
+        ["name", "staging"],
+        ["cloudProvider", "AWS"],
+        ["region", "us-east-1"],
+        ["cloudConnectionId", accountId],
+      ]),
+      { schema: environmentFormSchema },
+    );
+    expect(chosen.status === "success" && chosen.value.cloudConnectionId).toBe(accountId);
+    const none = parseWithZod(
+      formData([
+        ["name", "staging"],
+        ["cloudProvider", "AWS"],
+        ["region", "us-east-1"],
+        ["cloudConnectionId", ""],
+      ]),
+      { schema: environmentFormSchema },
+    );
+    expect(none.status === "success" && none.value.cloudConnectionId).toBeUndefined();
+  });
+
   it("calls a missing name and provider required", () => {
     const submission = parseWithZod(formData([["region", "us-east-1"]]), { schema: environmentFormSchema });
     const errors = submission.status === "error" ? submission.error : {};

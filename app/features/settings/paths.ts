@@ -1,13 +1,15 @@
 import type { Permission } from "#contract/permissions";
 import { allows, type ShellPermissions } from "~/features/permissions/permissions";
 
-/** The settings area (SPEC §2.2 Users, issue 12 audit log). */
+/** The settings area (SPEC §2.2 Users and Connections, issue 12 audit log). */
 export const settingsPaths = {
   members: "/settings/users",
   invitations: "/settings/users/invite",
   roles: "/settings/users/roles",
   organizationOverview: "/settings/users/organization-overview",
   auditLog: "/settings/audit-log",
+  /** The connections' cards; contract/connections.ts's connectionPages has every connections page. */
+  connections: "/settings/connections",
 } as const;
 
 export type SettingsNavItem = { label: string; to: string; permission: Permission };
@@ -18,6 +20,7 @@ export const settingsNavigation: readonly SettingsNavItem[] = [
   { label: "Invitations", to: settingsPaths.invitations, permission: "users.manage" },
   { label: "Roles", to: settingsPaths.roles, permission: "organization.view" },
   { label: "Organization", to: settingsPaths.organizationOverview, permission: "organization.view" },
+  { label: "Connections", to: settingsPaths.connections, permission: "organization.view" },
   { label: "Audit log", to: settingsPaths.auditLog, permission: "audit.view" },
 ];
 

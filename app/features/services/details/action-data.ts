@@ -11,6 +11,7 @@ export const serviceIntents = [
   "save-config-draft",
   "discard-draft",
   "save-settings",
+  "create-ticket",
 ] as const;
 export type ServiceIntent = (typeof serviceIntents)[number];
 
@@ -23,6 +24,8 @@ export type ServiceActionData = {
   result?: SubmissionResult<string[]>;
   error?: string;
   conflict?: Conflict;
+  /** The Jira issue opened for the failed deployment. */
+  ticket?: { key: string; url: string };
 };
 
 export function isServiceIntent(value: unknown): value is ServiceIntent {

@@ -1,6 +1,7 @@
 import { AreaChart, LineChart } from "@mantine/charts";
 import {
   Alert,
+  Anchor,
   Badge,
   Group,
   Paper,
@@ -26,21 +27,41 @@ const metricTitles: Record<Metrics["series"][number]["metric"], string> = {
   latency: "Latency",
 };
 
-/** Charts of the service's metrics over a chosen range, and its alarms. */
+/**
+ * Charts of the service's metrics over a chosen range, and its alarms; `dashboards` open the same metrics in the
+ * environment's Datadog or Middleware.
+ */
 export function MonitoringPanel({
   environmentName,
   serviceId,
   range,
   telemetry,
+  dashboards = [],
 }: {
   environmentName: string;
   serviceId: string;
   range: MetricRange;
   telemetry: Telemetry;
+  dashboards?: { label: string; url: string }[];
 }) {
   const navigate = useNavigate();
   return (
     <Stack gap="md">
+      {dashboards.length ? (
+        <Group gap="md">
+          {dashboards.map((dashboard) => (
+            <Anchor
+              key={dashboard.url}
+              href={dashboard.url}
+              target="_blank"
+              rel="noopener noreferrer"
+              size="sm"
+            >
+              {dashboard.label}
+            </Anchor>
+          ))}
+        </Group>
+      ) : null}
       <Group justify="space-between">
         <Title order={3} size="h4">
           Metrics

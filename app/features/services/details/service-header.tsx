@@ -1,6 +1,6 @@
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { Alert, Anchor, Group, Modal, Stack, Text, TextInput, Title } from "@mantine/core";
+import { Alert, Anchor, Group, Modal, NativeSelect, Stack, Text, TextInput, Title } from "@mantine/core";
 import { Form, Link, useNavigation } from "@remix-run/react";
 import { useState } from "react";
 import { isBusyStage, serviceTypeLabels, type Resource } from "#contract/services";
@@ -19,22 +19,29 @@ type HeaderService = Pick<
   "id" | "name" | "serviceType" | "stage" | "endpoint" | "monthlyCost" | "hasDraft" | "message" | "retries"
 >;
 
-/** The service's name, type, stage, endpoint and cost, with the actions its stage allows. */
+/**
+ * The service's name, type, stage, endpoint and cost, with the actions its stage allows; a failed deployment can
+ * be reported as a ticket in each Jira connection (`ticketManagers`).
+ */
 export function ServiceHeader({
   environmentName,
   service,
   actionData,
+  ticketManagers = [],
 }: {
   environmentName: string;
   service: HeaderService;
   actionData: ServiceActionData | undefined;
+  ticketManagers?: { id: string; name: string }[];
 }) {
   const busy = isBusyStage(service.stage);
   const cancelable = service.stage === "STAGE_QUEUED" || service.stage === "STAGE_IN_PROGRESS";
   const failed = service.stage === "STAGE_FAILED";
   const canDelete = useCanInCurrentEnvironment("services.delete");
   const actionError =
-    actionData?.error && ["relaunch", "retry", "cancel"].includes(actionData.form) ? actionData.error : null;
+    actionData?.error && ["relaunch", "retry", "cancel", "create-ticket"].includes(actionData.form)
+      ? actionData.error
+      : null;
   return (
     <Stack gap="sm">
       <Anchor component={Link} to={servicePagePaths.list(environmentName)} size="sm">
@@ -76,6 +83,15 @@ export function ServiceHeader({
       {failed && service.message ? (
         <Alert color="red" title="Deployment failed" data-testid="service-failure">
           {service.message}
+          {ticketManagers.length ? <TicketForm ticketManagers={ticketManagers} /> : null}
+        </Alert>
+      ) : null}
+      {actionData?.ticket ? (
+        <Alert color="green" title="Ticket created" data-testid="service-ticket">
+          <Anchor href={actionData.ticket.url} target="_blank" rel="noopener noreferrer">
+            {actionData.ticket.key}
+          </Anchor>{" "}
+          describes the failure, with a link to its logs.
         </Alert>
       ) : null}
       {actionError ? (
@@ -84,6 +100,41 @@ export function ServiceHeader({
         </Alert>
       ) : null}
     </Stack>
+  );
+}
+
+/** 'Create ticket': a Jira issue for the failed deployment, in the one Jira connection or the one chosen. */
+function TicketForm({ ticketManagers }: { ticketManagers: { id: string; name: string }[] }) {
+  const navigation = useNavigation();
+  const canDeploy = useCanInCurrentEnvironment("services.deploy");
+  const [only] = ticketManagers;
+  return (
+    <Form method="post" preventScrollReset>
+      <Group gap="xs" mt="xs">
+        {only && ticketManagers.length === 1 ? (
+          <input type="hidden" name="connectionId" value={only.id} />
+        ) : (
+          <NativeSelect
+            name="connectionId"
+            aria-label="Jira connection"
+            size="xs"
+            data={ticketManagers.map(({ id, name }) => ({ value: id, label: name }))}
+          />
+        )}
+        <Restricted allowed={canDeploy}>
+          <Button
+            type="submit"
+            name="intent"
+            value="create-ticket"
+            variant="secondary"
+            size="small"
+            loading={navigation.formData?.get("intent") === "create-ticket"}
+          >
+            Create ticket
+          </Button>
+        </Restricted>
+      </Group>
+    </Form>
   );
 }
 

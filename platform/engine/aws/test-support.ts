@@ -1,0 +1,163 @@
+import { randomUUID } from "node:crypto";
+import { defaultServiceConfigs, defaultServiceSettings, type ServiceType } from "#contract/services";
+import { motoCredentials, startMotoServer, type MotoServer } from "../../../tests/setup/moto-server";
+import { createAwsClients, type AwsClients } from "../../terraform/aws-clients";
+import type { DriverResource, NewLogLine } from "../driver";
+import {
+  TAG_ENVIRONMENT,
+  TAG_ORGANIZATION,
+  TAG_SERVICE,
+  type ApplyResult,
+  type ProvisionContext,
+  type Provisioner,
+} from "./provisioner";
+
+/** The engine's side of a provisioner, for tests against moto_server: contexts, and calling until done. */
+
+export const testRegion = "eu-west-1";
+
+export function awsClientsFor(moto: MotoServer, region = testRegion): AwsClients {
+  return createAwsClients({ region, credentials: motoCredentials, endpoint: moto.endpoint, maxAttempts: 2 });
+}
+
+/**
+ * moto_server and clients of the test region. moto loads every service's backend on the first Resource Groups
+ * Tagging API call (several seconds): that happens here, in the hook, rather than inside the first test.
+ */
+export async function startMotoWithClients(
+  /** moto settings (MOTO_* variables) for this server only. */
+  settings: Record<string, string> = {},
+): Promise<{ moto: MotoServer; aws: AwsClients; stop: () => Promise<void> }> {
+  const saved = { ...process.env };
+  Object.assign(process.env, settings);
+  let moto: MotoServer;
+  try {
+    moto = await startMotoServer();
+  } finally {
+    for (const key of Object.keys(settings)) {
+      if (saved[key] === undefined) delete process.env[key];
+      else process.env[key] = saved[key];
+    }
+  }
+  const aws = awsClientsFor(moto);
+  await taggedResources(aws, "warm-up");
+  return {
+    moto,
+    aws,
+    stop: async () => {
+      aws.destroy();
+      await moto.stop();
+    },
+  };
+}
+
+/** A service of `serviceType` with the type's default configuration over which `config` is laid. */
+export function resourceOf(
+  serviceType: ServiceType,
+  config: Record<string, unknown> = {},
+  overrides: Partial<DriverResource> = {},
+): DriverResource {
+  return {
+    id: randomUUID(),
+    name: `${serviceType}-${randomUUID().slice(0, 6)}`,
+    serviceType,
+    config: { ...defaultServiceConfigs[serviceType], ...config },
+    settings: defaultServiceSettings,
+    environmentName: "staging",
+    cloudProvider: "AWS",
+    region: testRegion,
+    ...overrides,
+  };
+}
+
+export type TestService = {
+  resource: DriverResource;
+  state: Record<string, string>;
+  logs: Pick<NewLogLine, "level" | "message">[];
+  context: (overrides?: Partial<ProvisionContext>) => ProvisionContext;
+};
+
+/** A service as the engine holds it: its resource, the state saved after each call, the log it wrote. */
+export function testService(
+  aws: AwsClients,
+  resource: DriverResource,
+  extra: Partial<ProvisionContext> = {},
+): TestService {
+  const service: TestService = {
+    resource,
+    state: {},
+    logs: [],
+    context: (overrides = {}) => ({
+      resource: service.resource,
+      tags: {
+        [TAG_ORGANIZATION]: "org-test",
+        [TAG_ENVIRONMENT]: "env-test",
+        [TAG_SERVICE]: service.resource.id,
+        Name: service.resource.name,
+      },
+      state: service.state,
+      network: null,
+      aws,
+      log: (level, message) => service.logs.push({ level, message }),
+      now: new Date(),
+      ...extra,
+      ...overrides,
+    }),
+  };
+  return service;
+}
+
+const MAX_CALLS = 100;
+
+/** Calls `apply` as the engine does (its waits skipped), saving the state after each call, until done. */
+export async function applyUntilDone(
+  provisioner: Provisioner,
+  service: TestService,
+): Promise<Extract<ApplyResult, { done: true }> & { progress: string[] }> {
+  const progress: string[] = [];
+  for (let call = 0; call < MAX_CALLS; call++) {
+    const result = await provisioner.apply(service.context());
+    service.state = result.state;
+    if (result.done) return { ...result, progress };
+    progress.push(result.progress);
+  }
+  throw new Error(`apply was not done after ${MAX_CALLS} calls: ${progress.slice(-3).join(" / ")}`);
+}
+
+export async function destroyUntilDone(provisioner: Provisioner, service: TestService): Promise<string[]> {
+  const progress: string[] = [];
+  for (let call = 0; call < MAX_CALLS; call++) {
+    const result = await provisioner.destroy(service.context());
+    if (result.done) {
+      service.state = {};
+      return progress;
+    }
+    service.state = result.state;
+    progress.push(result.progress);
+  }
+  throw new Error(`destroy was not done after ${MAX_CALLS} calls: ${progress.slice(-3).join(" / ")}`);
+}
+
+/**
+ * The ARNs the Resource Groups Tagging API finds tagged with the service's id. NAT gateways are left out once
+ * deleted: AWS (and moto) keep showing a deleted one, tags and all, for a while.
+ */
+export async function taggedResources(aws: AwsClients, serviceId: string): Promise<string[]> {
+  const { GetResourcesCommand } = await import("@aws-sdk/client-resource-groups-tagging-api");
+  const { DescribeNatGatewaysCommand } = await import("@aws-sdk/client-ec2");
+  const answer = await (
+    await aws.resourceGroupsTagging()
+  ).send(new GetResourcesCommand({ TagFilters: [{ Key: TAG_SERVICE, Values: [serviceId] }] }));
+  const arns = (answer.ResourceTagMappingList ?? []).map((mapping) => mapping.ResourceARN ?? "");
+  const natGatewayIds = arns
+    .filter((arn) => arn.includes(":natgateway/"))
+    .map((arn) => arn.split("/")[1] ?? "");
+  if (natGatewayIds.length === 0) return arns;
+  const { NatGateways = [] } = await (
+    await aws.ec2()
+  ).send(new DescribeNatGatewaysCommand({ NatGatewayIds: natGatewayIds }));
+  const deleted = new Set(
+    NatGateways.filter((gateway) => gateway.State === "deleted").map((gateway) => gateway.NatGatewayId),
+  );
+  return arns.filter((arn) => !deleted.has(arn.split("/")[1]));
+}
