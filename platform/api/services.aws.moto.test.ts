@@ -11,22 +11,19 @@ import {
 import { MOTO_ACCOUNT_ID, motoCredentials, startMotoServer } from "../../tests/setup/moto-server";
 import { defaultTerraformConfig } from "../config";
 import { environments } from "../db/schema";
-import { testQueueProvisioner } from "../engine/aws/test-queue-provisioner";
 import { insertConnection } from "../notifications/test-connections";
 import { openTestApi, type TestMember } from "./test-harness";
 
 /*
- * The services API over an environment in an AWS connection (moto_server): a queue is deployed in SQS with its
- * real URL as endpoint, a change says in the history whether it lands in place, and DELETE answers 202 while AWS
- * tears the queue down, after which the service is gone and nothing is left in SQS.
+ * The services API over an environment in an AWS connection (moto_server), with the platform's own provisioners:
+ * a queue is deployed in SQS with its real URL as endpoint, a change says in the history whether it lands in
+ * place, and DELETE answers 202 while AWS tears the queue down, after which the service is gone and nothing is left
+ * in SQS.
  */
 
 const region = "us-west-2";
 const moto = await startMotoServer();
-const api = await openTestApi(
-  { terraform: { ...defaultTerraformConfig, awsEndpoint: moto.endpoint } },
-  { provisioners: { queue: testQueueProvisioner({ waitMs: 0 }) } },
-);
+const api = await openTestApi({ terraform: { ...defaultTerraformConfig, awsEndpoint: moto.endpoint } });
 const sqs = new SQSClient({ region, endpoint: moto.endpoint, credentials: motoCredentials });
 afterAll(async () => {
   await api.close();
@@ -81,8 +78,13 @@ it("deploys a queue in AWS, says how a change lands, and deletes it once AWS tor
   expect(response.status).toBe(201);
   const { id } = resourceResponseSchema.parse(await response.json()).resource;
   await api.engine.runner.runUntilIdle();
-  const [queueUrl] = await queues();
-  expect(queueUrl).toContain(`${environmentName}-orders`);
+  // The queue and its dead-letter queue.
+  const created = await queues();
+  expect(created.map((url) => url.slice(url.lastIndexOf("/") + 1)).sort()).toEqual([
+    `${environmentName}-orders`,
+    `${environmentName}-orders-dlq`,
+  ]);
+  const queueUrl = created.find((url) => url.endsWith(`${environmentName}-orders`));
   const deployed = await get(id);
   expect(deployed).toMatchObject({ stage: "STAGE_COMPLETED", endpoint: queueUrl });
 

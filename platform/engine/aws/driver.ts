@@ -12,6 +12,7 @@ import {
   type ProvisionContext,
   type Provisioner,
 } from "./provisioner";
+import { ProvisionError } from "./steps";
 
 /**
  * The AWS driver (issue 14): deploys the services of an environment that runs in an AWS connection with the
@@ -19,9 +20,9 @@ import {
  * the organization's external id, or its keys: `awsAccess`, as the connection's check does). Each step creates
  * its SDK clients and closes them; the assumed credentials are kept until shortly before they expire.
  *
- * An error of AWS fails the step as `${name}: ${message}` (the SDK error's name and message); throttling, 5xx
- * answers and an unreachable endpoint are transient (the SDK already retried them; the engine tries the step again
- * a few times with backoff before it gives up).
+ * A failed step reads as its provisioner words it (`<step> failed: AWS answered <code>: <message>`), or as the SDK
+ * error's `<name>: <message>`; throttling, 5xx answers and an unreachable endpoint are transient (the SDK already
+ * retried them; the engine tries the step again a few times with backoff before it gives up).
  */
 
 /** How long a deployment or teardown of each type may take, after which it fails saying what it waited for. */
@@ -60,22 +61,53 @@ const THROTTLING_ERRORS = new Set([
   "PriorRequestNotComplete",
 ]);
 
-type SdkError = Error & { $fault?: unknown; $retryable?: unknown; $metadata?: { httpStatusCode?: unknown } };
+type SdkError = Error & {
+  $fault?: unknown;
+  $retryable?: unknown;
+  $metadata?: { httpStatusCode?: unknown };
+  code?: unknown;
+};
+
+/** Failures of the network itself: no answer came from AWS. */
+const NETWORK_ERRORS = new Set([
+  "TimeoutError",
+  "RequestTimeout",
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "EPIPE",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+]);
 
 /** Whether the step is worth trying again: AWS throttled it, failed on its side, or could not be reached. */
 export function isTransientAwsError(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
-  const { $fault, $retryable, $metadata } = error as SdkError;
+  const { $fault, $retryable, $metadata, code } = error as SdkError;
   const status = typeof $metadata?.httpStatusCode === "number" ? $metadata.httpStatusCode : undefined;
   if (THROTTLING_ERRORS.has(error.name) || $retryable || (status !== undefined && status >= 500)) return true;
-  // No answer at all: the network failed before AWS could say anything.
-  return $fault === undefined && status === undefined;
+  // No answer at all: an SDK call (it carries $metadata) or a socket that failed before AWS said anything.
+  const answered = $fault !== undefined || status !== undefined;
+  return (
+    !answered &&
+    ($metadata !== undefined ||
+      NETWORK_ERRORS.has(error.name) ||
+      (typeof code === "string" && NETWORK_ERRORS.has(code)))
+  );
 }
 
-/** What the user reads of a failed step: the SDK error's name and message, or the connection's refusal. */
+/**
+ * What the user reads of a failed step: a provisioner's failure as it words it (the step, then AWS's code and
+ * message), an SDK error as its name and message, or the connection's refusal.
+ */
 export function cloudStepErrorOf(error: unknown, lines: NewLogLine[]): CloudStepError {
   if (error instanceof CloudStepError) {
     return new CloudStepError(error.message, { transient: error.transient, lines });
+  }
+  if (error instanceof ProvisionError) {
+    return new CloudStepError(error.message, { transient: isTransientAwsError(error.cause), lines });
   }
   if (error instanceof ProviderRefusal) {
     // The credentials could not be used: only an endpoint that did not answer may do better on the next try.
