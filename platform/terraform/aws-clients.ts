@@ -89,6 +89,16 @@ export function createAwsClients(connection: AwsConnection) {
     route53: lazy(async () => new (await import("@aws-sdk/client-route-53")).Route53Client(config)),
     acm: lazy(async () => new (await import("@aws-sdk/client-acm")).ACMClient(config)),
     sts: lazy(async () => new (await import("@aws-sdk/client-sts")).STSClient(config)),
+    ecs: lazy(async () => new (await import("@aws-sdk/client-ecs")).ECSClient(config)),
+    resourceGroupsTagging: lazy(
+      async () =>
+        new (await import("@aws-sdk/client-resource-groups-tagging-api")).ResourceGroupsTaggingAPIClient(
+          config,
+        ),
+    ),
+    secretsManager: lazy(
+      async () => new (await import("@aws-sdk/client-secrets-manager")).SecretsManagerClient(config),
+    ),
     /** Closes the connections of every client created so far. */
     destroy: () => {
       for (const client of created.splice(0)) client.destroy();
