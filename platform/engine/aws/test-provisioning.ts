@@ -23,8 +23,14 @@ import {
 
 export const testRegion = "us-east-1";
 
+/** One attempt per call: moto does not throttle, and an action it lacks (a 500) should fail at once. */
 export function motoClients(moto: MotoServer): AwsClients {
-  return createAwsClients({ region: testRegion, credentials: motoCredentials, endpoint: moto.endpoint });
+  return createAwsClients({
+    region: testRegion,
+    credentials: motoCredentials,
+    endpoint: moto.endpoint,
+    maxAttempts: 1,
+  });
 }
 
 /**
