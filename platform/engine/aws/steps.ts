@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import type { ConfigDiff } from "#contract/services";
 import { serviceDiff } from "../../services/diff";
 import { isAwsError } from "../../terraform/services/service-scanner";
@@ -27,6 +28,14 @@ export function physicalName(resource: Pick<DriverResource, "id" | "name">, maxL
     .slice(0, maxLength - suffix.length - 1)
     .replace(/-+$/, "");
   return `${base}-${suffix}`;
+}
+
+/**
+ * An idempotency token for a create call (EKS clientRequestToken, ECS clientToken): the same for a repeated
+ * attempt at the same thing, another for another thing (a replacement with another version, a new node group).
+ */
+export function clientToken(...parts: string[]): string {
+  return createHash("sha256").update(parts.join("\n")).digest("hex").slice(0, 32);
 }
 
 /** Tags in the shape most AWS APIs take (RDS, ElastiCache, ELBv2, IAM, Secrets Manager). */
