@@ -32,7 +32,7 @@ beforeAll(async () => {
   moto = await startMotoServer();
   aws = motoClients(moto);
   network = await createTestNetwork(moto);
-});
+}, 120_000);
 
 afterAll(async () => {
   aws?.destroy();
@@ -53,7 +53,7 @@ async function secretsOf(serviceId: string) {
   );
 }
 
-describe("the cache provisioner against moto", () => {
+describe("the cache provisioner against moto", { timeout: 120_000 }, () => {
   it("creates an encrypted Redis replication group with its auth token in Secrets Manager", async () => {
     const resource = testResource("cache", { name: "sessions" });
     const context = contextFor(aws, resource, network);

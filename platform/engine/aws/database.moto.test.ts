@@ -27,7 +27,7 @@ beforeAll(async () => {
   moto = await startMotoServer();
   aws = motoClients(moto);
   network = await createTestNetwork(moto);
-});
+}, 120_000);
 
 afterAll(async () => {
   aws?.destroy();
@@ -50,7 +50,7 @@ async function secretsOf(serviceId: string) {
   );
 }
 
-describe("the database provisioner against moto", () => {
+describe("the database provisioner against moto", { timeout: 120_000 }, () => {
   it("creates an RDS instance with its password in Secrets Manager, changes it in place or replaces it, and deletes everything", async () => {
     const resource = testResource("database", { name: "orders" });
     const context = contextFor(aws, resource, network);

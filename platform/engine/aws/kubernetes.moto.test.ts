@@ -31,7 +31,7 @@ beforeAll(async () => {
   moto = await startMotoServer({ environment: { MOTO_IAM_LOAD_MANAGED_POLICIES: "true" } });
   aws = motoClients(moto);
   network = await createTestNetwork(moto);
-});
+}, 120_000);
 
 afterAll(async () => {
   aws?.destroy();
@@ -72,7 +72,7 @@ async function roleExists(roleName: string) {
   );
 }
 
-describe("the kubernetes provisioner against moto", () => {
+describe("the kubernetes provisioner against moto", { timeout: 120_000 }, () => {
   it("creates an EKS cluster with its roles and a managed node group, scales it, changes its instance type and deletes everything", async () => {
     const resource = testResource("kubernetes", { name: "platform" });
     const context = contextFor(aws, resource, network);
