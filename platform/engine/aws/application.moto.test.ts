@@ -1,4 +1,8 @@
 import {
+  DescribeScalableTargetsCommand,
+  DescribeScalingPoliciesCommand,
+} from "@aws-sdk/client-application-auto-scaling";
+import {
   DescribeClustersCommand,
   DescribeServicesCommand,
   DescribeTaskDefinitionCommand,
@@ -76,6 +80,25 @@ async function serviceOf(state: Record<string, string>) {
     new DescribeServicesCommand({ cluster: state.clusterArn, services: [state.serviceArn ?? ""] }),
   );
   return answer.services?.[0];
+}
+
+/** The service's scalable target and its CPU policy's target value, as Application Auto Scaling has them. */
+async function autoScalingOf(state: Record<string, string>) {
+  const client = await aws.applicationAutoScaling();
+  const resourceId = `service/${state.clusterArn?.split("/").at(-1)}/${state.serviceArn?.split("/").at(-1)}`;
+  const target = { ServiceNamespace: "ecs" as const, ScalableDimension: "ecs:service:DesiredCount" as const };
+  const targets = await client.send(
+    new DescribeScalableTargetsCommand({ ...target, ResourceIds: [resourceId] }),
+  );
+  const policies = await client.send(
+    new DescribeScalingPoliciesCommand({ ...target, ResourceId: resourceId }),
+  );
+  return {
+    bounds: targets.ScalableTargets?.map((scalable) => [scalable.MinCapacity, scalable.MaxCapacity]),
+    cpuTargets: policies.ScalingPolicies?.map(
+      (policy) => policy.TargetTrackingScalingPolicyConfiguration?.TargetValue,
+    ),
+  };
 }
 
 /**
@@ -168,6 +191,7 @@ describe("the application provisioner against moto", { timeout: 120_000 }, () =>
         Actions: [{ Type: "forward", TargetGroupArn: state.targetGroupArn }],
       },
     ]);
+    expect(await autoScalingOf(state)).toEqual({ bounds: [[1, 3]], cpuTargets: [70] });
     expect(await applicationProvisioner.observe(webContext)).toEqual({ state: "ok" });
 
     // A new image, variables, more CPU and memory, two tasks and another health check: all in place.
@@ -180,7 +204,7 @@ describe("the application provisioner against moto", { timeout: 120_000 }, () =>
           { name: "LOG_LEVEL", value: "debug" },
           { name: "DATABASE_HOST", value: "orders.internal" },
         ],
-        scaling: { ...web.settings.scaling, minInstances: 2 },
+        scaling: { minInstances: 2, maxInstances: 6, targetCpuPercent: 60 },
         hardware: { cpu: "1", memoryMb: 2048 },
         healthCheck: { ...web.settings.healthCheck, path: "/ready" },
       },
@@ -192,7 +216,9 @@ describe("the application provisioner against moto", { timeout: 120_000 }, () =>
         "settings.hardware.cpu",
         "settings.hardware.memoryMb",
         "settings.healthCheck.path",
+        "settings.scaling.maxInstances",
         "settings.scaling.minInstances",
+        "settings.scaling.targetCpuPercent",
       ],
       replace: [],
     });
@@ -218,6 +244,7 @@ describe("the application provisioner against moto", { timeout: 120_000 }, () =>
       ],
     });
     expect((await targetGroupOf(state.targetGroupArn))?.HealthCheckPath).toBe("/ready");
+    expect(await autoScalingOf(state)).toEqual({ bounds: [[2, 6]], cpuTargets: [60] });
 
     // A second application shares the cluster and the load balancer, routed by its custom domain.
     const api = application("api", {
@@ -243,6 +270,7 @@ describe("the application provisioner against moto", { timeout: 120_000 }, () =>
       "Deleting the ECS service",
     ]);
     expect(await leftovers(web.id)).toEqual([]);
+    expect(await autoScalingOf(state)).toEqual({ bounds: [], cpuTargets: [] });
     expect(await rulesOf(state.loadBalancerArn ?? "")).toHaveLength(1);
     expect(await applicationProvisioner.observe(webContext)).toEqual({
       state: "missing",

@@ -128,7 +128,6 @@ async function ensureCluster(context: ProvisionContext, environment: Environment
     new sdk.CreateClusterCommand({
       clusterName: environment.clusterName,
       tags: ecsTags(environment.tags(environment.role.cluster)),
-      settings: [{ name: "containerInsights", value: "enabled" }],
     }),
   );
   if (!created.cluster?.clusterArn)
@@ -568,6 +567,73 @@ function rolloutOf(service: Service): { done: boolean; progress: string } {
   return { done: settled && completed, progress: `Deploying (${running})` };
 }
 
+/** Application Auto Scaling's id of an ECS service: `service/{cluster name}/{service name}`. */
+const scalingTargetOf = (clusterArn: string, serviceName: string) => ({
+  ServiceNamespace: "ecs" as const,
+  ResourceId: `service/${clusterArn.split("/").at(-1)}/${serviceName}`,
+  ScalableDimension: "ecs:service:DesiredCount" as const,
+});
+
+const cpuPolicyName = (serviceName: string) => `${serviceName}-cpu`;
+
+/** Keeps the service between the settings' minimum and maximum tasks, tracking their average CPU target. */
+async function applyAutoScaling(context: ProvisionContext, clusterArn: string, serviceName: string) {
+  const client = await context.aws.applicationAutoScaling();
+  const sdk = await import("@aws-sdk/client-application-auto-scaling");
+  const { minInstances, maxInstances, targetCpuPercent } = context.resource.settings.scaling;
+  const target = scalingTargetOf(clusterArn, serviceName);
+  const policyName = cpuPolicyName(serviceName);
+
+  const registered = await client.send(
+    new sdk.DescribeScalableTargetsCommand({ ...target, ResourceIds: [target.ResourceId] }),
+  );
+  const current = registered.ScalableTargets?.[0];
+  if (current?.MinCapacity !== minInstances || current.MaxCapacity !== maxInstances) {
+    await client.send(
+      new sdk.RegisterScalableTargetCommand({
+        ...target,
+        MinCapacity: minInstances,
+        MaxCapacity: maxInstances,
+        ...(current ? {} : { Tags: context.tags }),
+      }),
+    );
+    context.log("info", `Autoscaling ${serviceName} between ${minInstances} and ${maxInstances} tasks`);
+  }
+  const policies = await client.send(
+    new sdk.DescribeScalingPoliciesCommand({ ...target, PolicyNames: [policyName] }),
+  );
+  const tracking = policies.ScalingPolicies?.[0]?.TargetTrackingScalingPolicyConfiguration;
+  if (tracking?.TargetValue !== targetCpuPercent) {
+    await client.send(
+      new sdk.PutScalingPolicyCommand({
+        ...target,
+        PolicyName: policyName,
+        PolicyType: "TargetTrackingScaling",
+        TargetTrackingScalingPolicyConfiguration: {
+          TargetValue: targetCpuPercent,
+          PredefinedMetricSpecification: { PredefinedMetricType: "ECSServiceAverageCPUUtilization" },
+          ScaleInCooldown: 60,
+          ScaleOutCooldown: 60,
+        },
+      }),
+    );
+    context.log("info", `Scaling ${serviceName} to keep its average CPU at ${targetCpuPercent}%`);
+  }
+}
+
+/** The CPU policy, then the scalable target. */
+async function removeAutoScaling(context: ProvisionContext, clusterArn: string, serviceName: string) {
+  const client = await context.aws.applicationAutoScaling();
+  const sdk = await import("@aws-sdk/client-application-auto-scaling");
+  const target = scalingTargetOf(clusterArn, serviceName);
+  await tolerating(["ObjectNotFoundException"], () =>
+    client.send(new sdk.DeleteScalingPolicyCommand({ ...target, PolicyName: cpuPolicyName(serviceName) })),
+  );
+  await tolerating(["ObjectNotFoundException"], () =>
+    client.send(new sdk.DeregisterScalableTargetCommand(target)),
+  );
+}
+
 function endpointOf(resource: DriverResource, balancer: LoadBalancer): string {
   const { customDomain } = resource.settings.networking;
   return customDomain ? `http://${customDomain}` : `http://${balancer.DNSName}/${resource.name}`;
@@ -640,9 +706,13 @@ export const applicationProvisioner: Provisioner = {
       return pending(state, "Waiting for the previous service to drain", DEPLOY_WAIT_MS);
 
     const attached = service.loadBalancers?.[0];
+    // The task count is the autoscaler's between the settings' bounds: a deployment only brings it within them.
+    const { minInstances, maxInstances } = settings.scaling;
+    const currentCount = service.desiredCount ?? minInstances;
+    const desiredCount = Math.min(Math.max(currentCount, minInstances), maxInstances);
     const changes = [
       service.taskDefinition !== state.taskDefinitionArn ? "task definition" : null,
-      service.desiredCount !== settings.scaling.minInstances ? "desired count" : null,
+      desiredCount !== currentCount ? "task count" : null,
       attached?.targetGroupArn !== state.targetGroupArn ||
       attached?.containerPort !== settings.networking.port
         ? "load balancer"
@@ -654,13 +724,14 @@ export const applicationProvisioner: Provisioner = {
           cluster: state.clusterArn,
           service: names.service,
           taskDefinition: state.taskDefinitionArn,
-          desiredCount: settings.scaling.minInstances,
+          desiredCount,
           loadBalancers,
         }),
       );
       context.log("info", `Updating ECS service ${names.service}: ${changes.join(", ")}`);
       return pending(state, "Rolling out the change", DEPLOY_WAIT_MS);
     }
+    await applyAutoScaling(context, state.clusterArn, names.service);
     const rollout = rolloutOf(service);
     if (!rollout.done) return pending(state, rollout.progress, DEPLOY_WAIT_MS);
 
@@ -700,6 +771,7 @@ export const applicationProvisioner: Provisioner = {
       : undefined;
     if (cluster?.clusterArn && service) {
       if (service.status === "ACTIVE") {
+        await removeAutoScaling(context, cluster.clusterArn, names.service);
         // force: no need to scale to zero first; ECS stops the tasks while draining.
         await ecs.send(
           new sdk.DeleteServiceCommand({ cluster: cluster.clusterArn, service: names.service, force: true }),
@@ -748,10 +820,9 @@ export const applicationProvisioner: Provisioner = {
   plan(before, after) {
     return planChanges(before, after, ({ path }) => {
       if (path === "config.image") return "inPlace";
-      // Variables, CPU, memory and port: a new task definition revision; count, health check and routing: the
-      // service, target group and rule change in place. Volumes and schedules are not part of a Fargate service here.
-      if (/^settings\.(envvars|hardware|networking|healthCheck|scaling\.minInstances)/.test(path))
-        return "inPlace";
+      // Variables, CPU, memory and port: a new task definition revision; scaling, health check and routing: the
+      // scalable target, target group and rule change in place. Volumes and schedules are not provisioned in AWS.
+      if (/^settings\.(envvars|hardware|networking|healthCheck|scaling)(\.|$)/.test(path)) return "inPlace";
       return null;
     });
   },
