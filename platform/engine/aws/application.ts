@@ -792,11 +792,7 @@ export const applicationProvisioner: Provisioner = {
         { client: ecs },
         { familyPrefix: names.family, status },
       )) {
-        revisions.push(
-          ...(page.taskDefinitionArns ?? []).filter(
-            (arn) => arn.split("/").at(-1)?.split(":")[0] === names.family,
-          ),
-        );
+        revisions.push(...(page.taskDefinitionArns ?? []).filter((arn) => familyOf(arn) === names.family));
       }
     }
     for (const arn of revisions) {
