@@ -5,7 +5,15 @@ import type { DriverResource } from "../driver";
 import { configOf } from "../simulated/resource";
 import type { ApplyResult, ProvisionContext, Provisioner } from "./provisioner";
 import { deleteSecret, ensureSecret, generatedPassword } from "./secrets";
-import { compareVersions, networkOf, pending, physicalName, planChanges, tagList, tolerating } from "./common";
+import {
+  compareVersions,
+  networkOf,
+  pending,
+  physicalName,
+  planChanges,
+  tagList,
+  tolerating,
+} from "./common";
 
 /**
  * A cache is ElastiCache in the environment's private subnets (its own cache subnet group, the network's security
