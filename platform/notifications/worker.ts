@@ -1,3 +1,4 @@
+import { createPoller } from "../engine/poller";
 import { and, asc, eq, inArray, isNull, lte, or } from "drizzle-orm";
 import { MAX_DELIVERY_ATTEMPTS, type DeliveryStatus } from "#contract/connections";
 import type { EngineConfig } from "../config";
@@ -75,10 +76,6 @@ export function createDeliveryWorker({
   settings: Pick<EngineConfig, "timeScale" | "pollIntervalMs">;
   now?: () => Date;
 }) {
-  let running = false;
-  let timer: NodeJS.Timeout | undefined;
-  let tick: Promise<void> | undefined;
-
   /** Posts `delivery` through its connection; every failure is a PostResult, never a throw. */
   async function post(delivery: Delivery): Promise<PostResult> {
     const [connection] = await db.select().from(connections).where(eq(connections.id, delivery.connectionId));
@@ -147,43 +144,16 @@ export function createDeliveryWorker({
     return attempted;
   }
 
-  function schedule(delayMs: number) {
-    if (!running) return;
-    clearTimeout(timer);
-    timer = setTimeout(() => void poll(), delayMs);
-  }
-
-  async function poll() {
-    if (tick) return;
-    tick = runDue().then(
-      () => undefined,
-      (error: unknown) => console.error("notifications: delivering due notifications failed", error),
-    );
-    await tick;
-    tick = undefined;
-    schedule(settings.pollIntervalMs);
-  }
-
+  const poller = createPoller({ name: "notifications", pollIntervalMs: settings.pollIntervalMs, runDue });
   return {
     runDue,
     deliverNext,
-
     /** Polls for due deliveries every ENGINE_POLL_INTERVAL_MS until stopped. */
-    start() {
-      if (running) return;
-      running = true;
-      schedule(0);
-    },
-
+    start: poller.start,
     /** Stops polling and waits for the post in progress to be recorded. */
-    async stop() {
-      running = false;
-      clearTimeout(timer);
-      await tick;
-    },
-
+    stop: poller.stop,
     get isRunning() {
-      return running;
+      return poller.isRunning;
     },
   };
 }

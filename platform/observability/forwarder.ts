@@ -1,3 +1,4 @@
+import { createPoller } from "../engine/poller";
 import { and, asc, eq, inArray, isNotNull, isNull, lte, or } from "drizzle-orm";
 import type { EngineConfig } from "../config";
 import { ProviderRequestError, type Credentials } from "../connections/providers";
@@ -66,10 +67,6 @@ export function createMetricForwarder({
   settings: Pick<EngineConfig, "timeScale" | "pollIntervalMs">;
   now?: () => Date;
 }) {
-  let running = false;
-  let timer: NodeJS.Timeout | undefined;
-  let tick: Promise<void> | undefined;
-
   /** The deployed services' one-minute points in (from, to], none from before a service first ran. */
   async function seriesOf(environment: EnvironmentRow, from: Date, to: Date): Promise<ServiceSeries[]> {
     const rows = await db
@@ -177,43 +174,16 @@ export function createMetricForwarder({
     return forwarded;
   }
 
-  function schedule(delayMs: number) {
-    if (!running) return;
-    clearTimeout(timer);
-    timer = setTimeout(() => void poll(), delayMs);
-  }
-
-  async function poll() {
-    if (tick) return;
-    tick = runDue().then(
-      () => undefined,
-      (error: unknown) => console.error("observability: forwarding due metrics failed", error),
-    );
-    await tick;
-    tick = undefined;
-    schedule(settings.pollIntervalMs);
-  }
-
+  const poller = createPoller({ name: "observability", pollIntervalMs: settings.pollIntervalMs, runDue });
   return {
     runDue,
     forwardNext,
-
     /** Polls for due links every ENGINE_POLL_INTERVAL_MS until stopped. */
-    start() {
-      if (running) return;
-      running = true;
-      schedule(0);
-    },
-
+    start: poller.start,
     /** Stops polling and waits for the post in progress to be recorded. */
-    async stop() {
-      running = false;
-      clearTimeout(timer);
-      await tick;
-    },
-
+    stop: poller.stop,
     get isRunning() {
-      return running;
+      return poller.isRunning;
     },
   };
 }

@@ -95,6 +95,14 @@ export function createAwsClients(connection: AwsConnection) {
     route53: lazy(async () => new (await import("@aws-sdk/client-route-53")).Route53Client(config)),
     acm: lazy(async () => new (await import("@aws-sdk/client-acm")).ACMClient(config)),
     sts: lazy(async () => new (await import("@aws-sdk/client-sts")).STSClient(config)),
+    applicationAutoScaling: lazy(
+      async () =>
+        new (await import("@aws-sdk/client-application-auto-scaling")).ApplicationAutoScalingClient(config),
+    ),
+    ecs: lazy(async () => new (await import("@aws-sdk/client-ecs")).ECSClient(config)),
+    secretsManager: lazy(
+      async () => new (await import("@aws-sdk/client-secrets-manager")).SecretsManagerClient(config),
+    ),
     /** Closes the connections of every client created so far. */
     destroy: () => {
       for (const client of created.splice(0)) client.destroy();

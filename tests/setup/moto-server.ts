@@ -53,14 +53,19 @@ async function waitUntilUp(endpoint: string, child: ChildProcess, timeoutMs: num
   throw new Error(`moto_server did not answer at ${endpoint} within ${timeoutMs} ms`);
 }
 
-/** Starts moto_server on a free loopback port; `stop` ends exactly that process. */
+/**
+ * Starts moto_server on a free loopback port; `stop` ends exactly that process. `environment` sets moto's own
+ * switches (MOTO_IAM_LOAD_MANAGED_POLICIES, MOTO_ECS_SERVICE_RUNNING, ...) for this server only.
+ */
 export async function startMotoServer({
   timeoutMs = 30_000,
-}: { timeoutMs?: number } = {}): Promise<MotoServer> {
+  environment = {},
+}: { timeoutMs?: number; environment?: Record<string, string> } = {}): Promise<MotoServer> {
   const port = await freePort();
   const endpoint = `http://127.0.0.1:${port}`;
   const child = spawn(motoServerCommand(), ["-H", "127.0.0.1", "-p", String(port)], {
     stdio: ["ignore", "ignore", "pipe"],
+    env: { ...process.env, ...environment },
   });
   let stderr = "";
   child.stderr?.on("data", (chunk: Buffer) => {
