@@ -48,6 +48,15 @@ describe("AWS failures of a deployment step", () => {
       message: "Creating the queue failed: AWS answered Throttling: Rate exceeded",
       transient: true,
     });
+    expect(
+      cloudStepErrorOf(
+        new Error("The environment's network is not deployed: deploy it before this service"),
+        [],
+      ),
+    ).toMatchObject({
+      message: "The environment's network is not deployed: deploy it before this service",
+      transient: false,
+    });
     const own = new ProvisionError("The bucket name is held by another account", "BucketAlreadyExists");
     expect(cloudStepErrorOf(own, [])).toMatchObject({ transient: false });
 

@@ -115,10 +115,9 @@ export function cloudStepErrorOf(error: unknown, lines: NewLogLine[]): CloudStep
     return new CloudStepError(error.message, { transient: unreachable, lines });
   }
   if (error instanceof Error) {
-    return new CloudStepError(`${error.name}: ${error.message}`, {
-      transient: isTransientAwsError(error),
-      lines,
-    });
+    // A provisioner's own reason (a plain Error) needs no name before it.
+    const text = error.name === "Error" ? error.message : `${error.name}: ${error.message}`;
+    return new CloudStepError(text, { transient: isTransientAwsError(error), lines });
   }
   return new CloudStepError(String(error), { transient: false, lines });
 }

@@ -1,5 +1,9 @@
 import type { ServiceType } from "#contract/services";
+import { applicationProvisioner } from "./application";
+import { cacheProvisioner } from "./cache";
+import { databaseProvisioner } from "./database";
 import { fileStorageProvisioner } from "./file-storage";
+import { kubernetesProvisioner } from "./kubernetes";
 import { networkProvisioner } from "./network";
 import { nosqlDatabaseProvisioner } from "./nosql-database";
 import type { Provisioner } from "./provisioner";
@@ -13,6 +17,11 @@ import { tlsProvisioner } from "./tls";
  */
 export const awsProvisioners: Partial<Record<ServiceType, Provisioner>> = {
   network: networkProvisioner,
+  database: databaseProvisioner,
+  cache: cacheProvisioner,
+  kubernetes: kubernetesProvisioner,
+  "control-plane": kubernetesProvisioner,
+  application: applicationProvisioner,
   queue: queueProvisioner,
   "file-storage": fileStorageProvisioner,
   "nosql-database": nosqlDatabaseProvisioner,
