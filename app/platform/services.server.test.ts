@@ -144,8 +144,17 @@ describe("services client", () => {
     expect((await saveServiceDraft(api, "t1", "w1", "r1", { version: 1, config: {} })).hasDraft).toBe(true);
     expect(await retryService(api, "t1", "w1", "r1")).toBe(true);
     expect(await revealServiceAttribute(api, "t1", "w1", "r1", "password")).toBe("s3cret");
-    await deleteService(api, "t1", "w1", "r1");
+    expect(await deleteService(api, "t1", "w1", "r1")).toBe("deleted");
     expect(seen).toEqual(['draft {"version":1,"config":{}}', "delete"]);
+  });
+
+  it("tells a deletion its cloud is still tearing down (202) from one that is done (204)", async () => {
+    server.use(
+      http.delete(`${level}/infrastructure/r1`, () =>
+        HttpResponse.json({ resource: { ...resource, stage: "STAGE_IN_PROGRESS" } }, { status: 202 }),
+      ),
+    );
+    expect(await deleteService(api, "t1", "w1", "r1")).toBe("deleting");
   });
 
   it("estimates the cost", async () => {

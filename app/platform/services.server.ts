@@ -28,6 +28,8 @@ import type { PlatformClient } from "./client.server";
 
 /** The answer of a deletion: no content. */
 const noContentSchema = z.unknown();
+/** DELETE's answer: nothing (204, deleted) or the service while its cloud tears it down (202). */
+const deletionSchema = resourceResponseSchema.optional();
 
 /** GET infrastructure: one page of summaries, newest first, with the total that matched. */
 export async function listServices(
@@ -125,14 +127,18 @@ export async function cancelService(
   return resource;
 }
 
-/** DELETE infrastructure/{id}: 409 while a deployment is queued, runs, syncs or is being canceled. */
+/**
+ * DELETE infrastructure/{id}: "deleted" at once, or "deleting" while its cloud tears down what it created (AWS);
+ * 409 while a deployment is queued, runs, syncs or is being canceled.
+ */
 export async function deleteService(
   api: PlatformClient,
   tenantId: string,
   environmentId: string,
   id: string,
 ) {
-  await api.delete(servicePaths.one(tenantId, environmentId, id), noContentSchema);
+  const answer = await api.delete(servicePaths.one(tenantId, environmentId, id), deletionSchema);
+  return answer ? "deleting" : "deleted";
 }
 
 /** GET infrastructure/{id}/attributes/{attribute}: one secret attribute's plaintext. */

@@ -202,14 +202,19 @@ export async function action({ request, params }: ActionFunctionArgs) {
           { status: 400, headers },
         );
       }
+      let removal: Awaited<ReturnType<typeof deleteService>>;
       try {
-        await deleteService(api, tenantId, environment.id, serviceId);
+        removal = await deleteService(api, tenantId, environment.id, serviceId);
       } catch (error) {
         return refused("delete", error, { result: submission.reply() });
       }
+      const message =
+        removal === "deleted"
+          ? `Service ${name} deleted`
+          : `Deleting ${name}: tearing down what it created in its cloud account`;
       throw await redirectWithToast(
         servicePagePaths.list(environment.name),
-        { variant: "success", message: `Service ${name} deleted` },
+        { variant: "success", message },
         { headers },
       );
     }

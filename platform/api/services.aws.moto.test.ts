@@ -105,10 +105,12 @@ it("deploys a queue in AWS, says how a change lands, and deletes it once AWS tor
 
   const deleted = await call("DELETE", servicePaths.one(tenantId, environmentId, id));
   expect(deleted.status).toBe(202);
-  expect(await get(id)).toMatchObject({
+  const deleting = {
     stage: "STAGE_IN_PROGRESS",
     message: "Deleting: tearing down what the service created in its cloud.",
-  });
+  };
+  expect(resourceResponseSchema.parse(await deleted.json()).resource).toMatchObject(deleting);
+  expect(await get(id)).toMatchObject(deleting);
   const again = await call("DELETE", servicePaths.one(tenantId, environmentId, id));
   expect(again.status).toBe(409);
   expect(((await again.json()) as { message: string }).message).toBe(serviceErrorMessages.deploymentRunning);

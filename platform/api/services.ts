@@ -468,7 +468,7 @@ export function serviceRoutes({
 
   /**
    * Removes the service with its history and logs (a deployment waiting for the network is abandoned): at once
-   * (204), or once its cloud tore down what it created there (202: the service is in progress meanwhile).
+   * (204), or once its cloud tore down what it created there (202 with the service, in progress meanwhile).
    */
   routes.delete("/:resourceId", permit("services.delete"), async (c) => {
     const now = engine.now();
@@ -480,7 +480,13 @@ export function serviceRoutes({
       return engine.teardowns.remove(tx, { resource, environment }, now);
     });
     engine.runner.wake();
-    return c.body(null, removal === "deleted" ? 204 : 202);
+    if (removal === "deleted") return c.body(null, 204);
+    return sendJson(
+      c,
+      resourceResponseSchema,
+      { resource: await viewOf(db, c.req.param("resourceId")) },
+      202,
+    );
   });
 
   routes.get("/:resourceId/attributes/:attribute", permit("secrets.reveal"), async (c) => {

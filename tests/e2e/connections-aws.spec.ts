@@ -1,32 +1,17 @@
 import { CreateRepositoryCommand, ECRClient, PutImageCommand } from "@aws-sdk/client-ecr";
-import { CreateAccessKeyCommand, CreateUserCommand, IAMClient } from "@aws-sdk/client-iam";
 import { expect, test, type Page } from "@playwright/test";
 import { motoEndpoint } from "../../playwright.config";
+import { connectAwsWithAccessKeys, createAccessKey, motoAws, unique } from "../setup/aws-connection";
 import { deployQuickCreateStack, quickCreateParameters } from "../setup/cloudformation";
 import { chooseOption, uniqueEnvironmentName } from "../setup/environments";
 import { waitForHydration } from "../setup/hydration";
-import { MOTO_ACCOUNT_ID, motoCredentials } from "../setup/moto-server";
+import { MOTO_ACCOUNT_ID } from "../setup/moto-server";
 import { signIn } from "../setup/sign-in";
 
 // moto_server (playwright.config.ts) is the AWS account: the platform checks keys with STS and lists ECR there.
 test.setTimeout(90_000);
 
-const region = "us-east-1";
-const aws = { endpoint: motoEndpoint, region, credentials: motoCredentials };
-
-function unique(purpose: string) {
-  return `${purpose}-${Date.now().toString(36)}${Math.floor(Math.random() * 1296).toString(36)}`;
-}
-
-/** An IAM user's access key in moto's account: what a user pastes for the access-keys method. */
-async function createAccessKey() {
-  const iam = new IAMClient(aws);
-  const userName = unique("deployer");
-  await iam.send(new CreateUserCommand({ UserName: userName }));
-  const { AccessKey } = await iam.send(new CreateAccessKeyCommand({ UserName: userName }));
-  if (!AccessKey?.AccessKeyId || !AccessKey.SecretAccessKey) throw new Error("moto made no access key");
-  return { accessKeyId: AccessKey.AccessKeyId, secretAccessKey: AccessKey.SecretAccessKey };
-}
+const aws = motoAws;
 
 /** An ECR repository in moto with one tagged image, as a CI pipeline would have pushed it. */
 async function createRepositoryWithImage(name: string, tag: string) {
@@ -62,20 +47,7 @@ test("ada connects an AWS account with access keys, an ECR registry through it, 
   const registryName = `ECR ${unique("prod")}`;
 
   await signIn(page, "ada@example.com");
-  await openCreatePage(page, "/settings/connections");
-  await page.getByRole("link", { name: "Connect Cloud accounts" }).click();
-  await page.getByRole("listitem").filter({ hasText: "Amazon Web Services" }).click();
-  await page.getByRole("tab", { name: "Access keys" }).click();
-  await expect(page.getByLabel("Secret access key")).toBeVisible();
-  await waitForHydration(page);
-  await page.getByLabel("Name").fill(accountName);
-  await page.getByLabel("AWS account id").fill("1234-5678-9012");
-  await page.getByLabel("Access key id").fill(key.accessKeyId);
-  await expect(page.getByLabel("Secret access key")).toHaveAttribute("type", "password");
-  await page.getByLabel("Secret access key").fill(key.secretAccessKey);
-  await page.getByRole("button", { name: "Connect", exact: true }).click();
-  await expect(page.getByTestId("connection-name")).toHaveText(accountName);
-  await expect(page.getByTestId("connection-status")).toHaveText("Verified");
+  await connectAwsWithAccessKeys(page, accountName, key);
   await expect(page.getByTestId("field-ACCOUNT_ID")).toHaveText(MOTO_ACCOUNT_ID);
   await expect(page.getByTestId("field-SECRET_ACCESS_KEY")).toHaveText(
     `Set, ends with ····${key.secretAccessKey.slice(-4)}`,

@@ -1,0 +1,88 @@
+import { DescribeDBInstancesCommand, RDSClient } from "@aws-sdk/client-rds";
+import { GetQueueUrlCommand, ListQueuesCommand, SQSClient } from "@aws-sdk/client-sqs";
+import { expect, test, type Page } from "@playwright/test";
+import { connectAwsWithAccessKeys, createAccessKey, motoAws, unique } from "../setup/aws-connection";
+import { chooseOption, uniqueEnvironmentName } from "../setup/environments";
+import { waitForHydration } from "../setup/hydration";
+import { signIn } from "../setup/sign-in";
+
+// moto_server (playwright.config.ts) is the AWS account: the platform's AWS driver creates what each service is
+// there, through the connection's credentials, and reads it back.
+test.setTimeout(240_000);
+
+/** Creates a service of a type whose defaults are complete and deploys it; ends on its details page. */
+async function createService(page: Page, environment: string, serviceType: string, name: string) {
+  await page.goto(`/env/${environment}/services/${serviceType}/create`);
+  await waitForHydration(page);
+  await page.getByRole("textbox", { name: "Name", exact: true }).fill(name);
+  await page.getByRole("button", { name: "Create", exact: true }).click();
+  await expect(page.getByTestId("service-title")).toHaveText(name);
+  await waitForHydration(page);
+}
+
+async function expectCompleted(page: Page) {
+  await expect(page.getByTestId("service-title").locator("xpath=..")).toContainText("Completed", {
+    timeout: 120_000,
+  });
+}
+
+test("ada deploys a network, a database and a queue into her AWS account, reads them back and deletes the database", async ({
+  page,
+}) => {
+  const key = await createAccessKey();
+  const accountName = `AWS ${unique("deploy")}`;
+  const environment = uniqueEnvironmentName("aws-deploy");
+  await signIn(page, "ada@example.com");
+  await connectAwsWithAccessKeys(page, accountName, key);
+
+  await page.goto("/environments/create");
+  await waitForHydration(page);
+  await page.getByLabel("Name").fill(environment);
+  await chooseOption(page, "Cloud account", new RegExp(accountName));
+  await page.getByRole("button", { name: "Create environment" }).click();
+  await expect(page).toHaveURL(new RegExp(`/env/${environment}$`));
+
+  // The network first: the database and the queue run inside it.
+  await createService(page, environment, "network", "main");
+  await expectCompleted(page);
+
+  await createService(page, environment, "database", "orders-db");
+  await expectCompleted(page);
+  const databaseEndpoint = (await page.getByTestId("overview-endpoint").textContent()) ?? "";
+  const { DBInstances = [] } = await new RDSClient(motoAws).send(new DescribeDBInstancesCommand({}));
+  const instance = DBInstances.find((candidate) =>
+    databaseEndpoint.startsWith(candidate.Endpoint?.Address ?? "-"),
+  );
+  expect(instance, `an RDS instance answers at ${databaseEndpoint}`).toBeDefined();
+  const databaseIdentifier = instance?.DBInstanceIdentifier ?? "";
+
+  await createService(page, environment, "queue", "jobs");
+  await expectCompleted(page);
+  const queueEndpoint = (await page.getByTestId("overview-endpoint").textContent()) ?? "";
+  const sqs = new SQSClient(motoAws);
+  const queueName = queueEndpoint.split("/").pop() ?? "";
+  expect((await sqs.send(new GetQueueUrlCommand({ QueueName: queueName }))).QueueUrl).toBe(queueEndpoint);
+
+  // The deployment's log tells what it created in AWS.
+  await page.getByRole("tab", { name: "Logs", exact: true }).click();
+  await expect(page.getByRole("log", { name: "Live logs" })).toContainText(queueName);
+
+  // The list shows the real endpoints.
+  await page.goto(`/env/${environment}/services`);
+  await waitForHydration(page);
+  await expect(page.getByRole("row").filter({ hasText: "jobs" })).toContainText(queueEndpoint);
+
+  // Deleting the database tears it down in AWS, then the service goes.
+  await page.getByRole("link", { name: "orders-db" }).click();
+  await waitForHydration(page);
+  await page.getByRole("button", { name: "Delete", exact: true }).click();
+  const dialog = page.getByRole("dialog", { name: "Delete service" });
+  await dialog.getByLabel("Type orders-db to confirm").fill("orders-db");
+  await dialog.getByRole("button", { name: "Delete service" }).click();
+  await expect(page).toHaveURL(new RegExp(`/env/${environment}/services$`));
+  await expect(page.getByRole("alert").filter({ hasText: "Deleting orders-db" })).toBeVisible();
+  await expect(page.getByRole("link", { name: "orders-db" })).toHaveCount(0, { timeout: 120_000 });
+  const remaining = await new RDSClient(motoAws).send(new DescribeDBInstancesCommand({}));
+  expect(remaining.DBInstances?.map((db) => db.DBInstanceIdentifier)).not.toContain(databaseIdentifier);
+  expect((await sqs.send(new ListQueuesCommand({}))).QueueUrls).toContain(queueEndpoint);
+});

@@ -1,0 +1,46 @@
+import { CreateAccessKeyCommand, CreateUserCommand, IAMClient } from "@aws-sdk/client-iam";
+import { expect, type Page } from "@playwright/test";
+import { motoEndpoint } from "../../playwright.config";
+import { waitForHydration } from "./hydration";
+import { motoCredentials } from "./moto-server";
+
+/** moto_server (playwright.config.ts) stands in for the user's AWS account. */
+export const motoAws = { endpoint: motoEndpoint, region: "us-east-1", credentials: motoCredentials };
+
+/** A name no other test or run uses. */
+export function unique(purpose: string) {
+  return `${purpose}-${Date.now().toString(36)}${Math.floor(Math.random() * 1296).toString(36)}`;
+}
+
+/** An IAM user's access key in moto's account: what a user pastes for the access-keys method. */
+export async function createAccessKey() {
+  const iam = new IAMClient(motoAws);
+  const userName = unique("deployer");
+  await iam.send(new CreateUserCommand({ UserName: userName }));
+  const { AccessKey } = await iam.send(new CreateAccessKeyCommand({ UserName: userName }));
+  if (!AccessKey?.AccessKeyId || !AccessKey.SecretAccessKey) throw new Error("moto made no access key");
+  return { accessKeyId: AccessKey.AccessKeyId, secretAccessKey: AccessKey.SecretAccessKey };
+}
+
+/** Connects moto's account with a fresh access key through the connections screens; ends on the connection's page. */
+export async function connectAwsWithAccessKeys(
+  page: Page,
+  accountName: string,
+  key: { accessKeyId: string; secretAccessKey: string },
+) {
+  await page.goto("/settings/connections");
+  await waitForHydration(page);
+  await page.getByRole("link", { name: "Connect Cloud accounts" }).click();
+  await page.getByRole("listitem").filter({ hasText: "Amazon Web Services" }).click();
+  await page.getByRole("tab", { name: "Access keys" }).click();
+  await expect(page.getByLabel("Secret access key")).toBeVisible();
+  await waitForHydration(page);
+  await page.getByLabel("Name").fill(accountName);
+  await page.getByLabel("AWS account id").fill("1234-5678-9012");
+  await page.getByLabel("Access key id").fill(key.accessKeyId);
+  await expect(page.getByLabel("Secret access key")).toHaveAttribute("type", "password");
+  await page.getByLabel("Secret access key").fill(key.secretAccessKey);
+  await page.getByRole("button", { name: "Connect", exact: true }).click();
+  await expect(page.getByTestId("connection-name")).toHaveText(accountName);
+  await expect(page.getByTestId("connection-status")).toHaveText("Verified");
+}
