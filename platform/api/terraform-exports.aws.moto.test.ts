@@ -8,6 +8,7 @@ import {
   DescribeVpcsCommand,
   EC2Client,
 } from "@aws-sdk/client-ec2";
+import { CreateRoleCommand, IAMClient } from "@aws-sdk/client-iam";
 import { CreateBucketCommand, PutBucketTaggingCommand, S3Client } from "@aws-sdk/client-s3";
 import { CreateQueueCommand, ListQueuesCommand, SQSClient } from "@aws-sdk/client-sqs";
 import { eq } from "drizzle-orm";
@@ -54,9 +55,10 @@ const aws = { region, endpoint: moto.endpoint, credentials: motoCredentials };
 const ec2 = new EC2Client(aws);
 const sqs = new SQSClient(aws);
 const s3 = new S3Client({ ...aws, forcePathStyle: true });
+const iam = new IAMClient(aws);
 afterAll(async () => {
   await api.close();
-  for (const client of [ec2, sqs, s3]) client.destroy();
+  for (const client of [ec2, sqs, s3, iam]) client.destroy();
   await moto.stop();
 });
 
@@ -156,6 +158,31 @@ beforeAll(async () => {
     }),
   );
   await sqs.send(new CreateQueueCommand({ QueueName: otherQueue, tags: otherTags }));
+
+  // IAM roles, which the Tagging API does not list: the environment's (as the serverless provisioner names and
+  // tags a function's role), and one named like it but tagged for another environment.
+  const assumeRolePolicy = JSON.stringify({
+    Version: "2012-10-17",
+    Statement: [
+      { Effect: "Allow", Principal: { Service: "lambda.amazonaws.com" }, Action: "sts:AssumeRole" },
+    ],
+  });
+  const roleTags = (environment: string) =>
+    Object.entries({ ...otherTags, [TAG_ENVIRONMENT]: environment }).map(([Key, Value]) => ({ Key, Value }));
+  await iam.send(
+    new CreateRoleCommand({
+      RoleName: `${environmentName}-thumbnails-lambda`,
+      AssumeRolePolicyDocument: assumeRolePolicy,
+      Tags: roleTags(environmentId),
+    }),
+  );
+  await iam.send(
+    new CreateRoleCommand({
+      RoleName: `${environmentName}-impostor-lambda`,
+      AssumeRolePolicyDocument: assumeRolePolicy,
+      Tags: roleTags(randomUUID()),
+    }),
+  );
 }, 120_000);
 
 describe("exporting an environment deployed in AWS", () => {
@@ -213,9 +240,12 @@ describe("exporting an environment deployed in AWS", () => {
       aws_s3_bucket_versioning: [bucketName],
       aws_s3_bucket_server_side_encryption_configuration: [bucketName],
       aws_s3_bucket_public_access_block: [bucketName],
+      aws_iam_role: [`${environmentName}-thumbnails-lambda`],
     });
     const text = Object.values(archive).join("\n");
-    for (const stranger of [untaggedBucket, otherBucket, otherQueue]) expect(text).not.toContain(stranger);
+    for (const stranger of [untaggedBucket, otherBucket, otherQueue, `${environmentName}-impostor-lambda`]) {
+      expect(text).not.toContain(stranger);
+    }
   });
 
   it("refers from one resource to another instead of repeating AWS ids", () => {

@@ -135,7 +135,7 @@ export function createTerraformExports({
         );
         const { scope, inventory } = await scanEnvironment(
           { ...connection, timeoutMs: AWS_CALL_TIMEOUT_MS },
-          environment.id,
+          environment,
         );
         const archiveKey = `${job.id}.zip`;
         await store.put(

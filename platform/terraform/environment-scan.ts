@@ -5,12 +5,12 @@ import type { AccountScope } from "./generate";
 import type { Inventory, ScannedResource } from "./model";
 import { ROLE_NAME_PREFIX } from "./role-access";
 import { inventoryFrom, readAccount } from "./scanner";
-import { collect, definedStrings } from "./services/service-scanner";
+import { collect, definedStrings, mapWithConcurrency } from "./services/service-scanner";
 
 /**
  * The Terraform export of one environment (issue 14): the region is read with the marketplace tool's scanners,
  * then only what carries the environment's id in its TAG_ENVIRONMENT tag is kept, as the Resource Groups Tagging
- * API lists it. Parts without tags of their own (a route table's associations, a bucket's versioning) go with
+ * API lists it (IAM roles, which it does not list, by their own tags). Parts without tags of their own (a route table's associations, a bucket's versioning) go with
  * the resource they belong to.
  */
 
@@ -73,6 +73,28 @@ export function ownedResources(
   };
 }
 
+/**
+ * The IAM roles tagged with the environment's id. The Tagging API does not list IAM roles, so their own tags are
+ * read, for the roles named the way the platform names them (`<environment>-...`, naming.ts awsNameOf).
+ */
+async function taggedRoleArns(
+  clients: AwsClients,
+  inventory: Inventory,
+  environment: { id: string; name: string },
+): Promise<string[]> {
+  const { ListRoleTagsCommand } = await import("@aws-sdk/client-iam");
+  const candidates = inventory.resources.filter(
+    (resource) => resource.type === "aws_iam_role" && resource.importId.startsWith(`${environment.name}-`),
+  );
+  const tagged = await mapWithConcurrency(candidates, 4, async (role) => {
+    const { Tags } = await (await clients.iam()).send(new ListRoleTagsCommand({ RoleName: role.importId }));
+    return Tags?.some((tag) => tag.Key === TAG_ENVIRONMENT && tag.Value === environment.id)
+      ? [role.awsId]
+      : [];
+  });
+  return tagged.flat();
+}
+
 /** The account `connection` reaches, as STS names it. */
 async function accountIdOf(clients: AwsClients): Promise<string> {
   const { GetCallerIdentityCommand } = await import("@aws-sdk/client-sts");
@@ -84,14 +106,15 @@ async function accountIdOf(clients: AwsClients): Promise<string> {
 /** Reads the environment's region with `connection` and keeps what the platform created for the environment. */
 export async function scanEnvironment(
   connection: AwsConnection,
-  environmentId: string,
+  environment: { id: string; name: string },
 ): Promise<{ scope: AccountScope; inventory: Inventory }> {
   const clients = createAwsClients(connection);
   try {
     const scope: AccountScope = { accountId: await accountIdOf(clients), region: connection.region };
-    const owned = await taggedArns(clients, environmentId);
+    const owned = await taggedArns(clients, environment.id);
     const { raw, skipped } = await readAccount(clients);
     const inventory = inventoryFrom(raw, skipped, { ...scope, productRolePrefix: ROLE_NAME_PREFIX });
+    for (const arn of await taggedRoleArns(clients, inventory, environment)) owned.add(arn);
     return { scope, inventory: ownedResources(inventory, owned, scope) };
   } finally {
     clients.destroy();
