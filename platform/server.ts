@@ -55,7 +55,7 @@ export async function startPlatform(config: PlatformConfig): Promise<RunningPlat
     createApiApp({ db: database.db, config, jwks: identity.publicJwks, terraformJobs, secrets, engine })
       .fetch,
   );
-  const files = getRequestListener(createFilesApp({ jobs: terraformJobs }).fetch);
+  const files = getRequestListener(createFilesApp({ jobs: terraformJobs, db: database.db, engine }).fetch);
 
   const server = createServer((request: IncomingMessage, response: ServerResponse) => {
     const pathname = (request.url ?? "/").split("?")[0] ?? "/";

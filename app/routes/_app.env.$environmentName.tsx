@@ -9,6 +9,7 @@ import { DeleteEnvironmentButton } from "~/features/environments/delete-environm
 import { EnvironmentTabs } from "~/features/environments/environment-tabs";
 import { environmentPagePaths, sectionOfPath, type EnvironmentSection } from "~/features/environments/paths";
 import { StageBadge } from "~/features/environments/stage-badge";
+import { ExportTerraformButton } from "~/features/environments/terraform-export-button";
 import {
   CLONE_STATE_REFRESH_MS,
   useCloneStateRefresh,
@@ -45,6 +46,10 @@ export default function EnvironmentScope() {
   const inProgress = environment.cloningStage === "STAGE_IN_PROGRESS";
   const canClone = useCan("environments.create");
   const canDelete = useCan("environments.delete", environment.id);
+  const mayExport = useCan("terraform.generate", environment.id);
+  // What the platform created in an AWS account can be exported; a simulated environment has nothing there.
+  const canExport =
+    mayExport && environment.cloudProvider === "AWS" && environment.cloudConnectionId !== null;
   const cloning = isCloning(environment.cloningStage, cloneState?.infraState);
   useCloneStateRefresh({ enabled: inProgress, intervalMs: CLONE_STATE_REFRESH_MS });
 
@@ -70,7 +75,8 @@ export default function EnvironmentScope() {
             </Text>
           ) : null}
         </Stack>
-        <Group gap="sm">
+        <Group gap="sm" align="flex-start">
+          {canExport ? <ExportTerraformButton environmentName={environment.name} /> : null}
           {cloningHidden || inProgress ? null : (
             <Restricted allowed={canClone}>
               <Button

@@ -23,6 +23,7 @@ import { recordWrites } from "../audit/record";
 import { auditRoutes } from "./audit";
 import { apiSecurityHeaders } from "./security-headers";
 import { tenantRoutes } from "./tenants";
+import { terraformExportRoutes } from "./terraform-exports";
 import { ticketRoutes } from "./tickets";
 import { serviceRoutes } from "./services";
 import { requireOrganizationAccess } from "./tenancy";
@@ -85,6 +86,10 @@ export function createApiApp(deps: ApiDependencies): Hono {
     resourceTelemetryRoutes({ db: deps.db, driver: engine.driver, now: engine.now }),
   );
   app.route("/v2/organizations/:tenantId/environments/:environmentId", environmentNeighbourRoutes(deps));
+  app.route(
+    "/v2/organizations/:tenantId/environments/:environmentId",
+    terraformExportRoutes({ db: deps.db, engine }),
+  );
   app.route("/tenant/:tenantId/workspace", cloningRoutes({ db: deps.db, engine }));
   app.route("/v2/organizations/:tenantId", userRoutes({ db: deps.db }));
   app.route("/v2/organizations/:tenantId", auditRoutes({ db: deps.db }));

@@ -60,7 +60,7 @@ beforeAll(async () => {
   });
   closeLater.push(jobs);
   app = createApiApp({ db: api.db, config: api.config, jwks: api.tokens.jwks, terraformJobs: jobs });
-  files = createFilesApp({ jobs });
+  files = createFilesApp({ jobs, db: api.db, engine: api.engine });
 });
 afterAll(async () => {
   await Promise.all(closeLater.map((runner) => runner.close()));

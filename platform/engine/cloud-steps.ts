@@ -3,7 +3,8 @@ import type { Database } from "../db/index";
 import { connections, organizations, resourceLogs, resources, serverlessUploads } from "../db/schema";
 import type { EnvironmentRow } from "../environments/records";
 import { driverResourceOf, type ResourceRow } from "../services/records";
-import type { AwsDriver } from "./aws/driver";
+import type { ConnectionRow } from "../connections/records";
+import type { AwsDriver, AwsOrganization } from "./aws/driver";
 import { CloudStepError, type DeployContext, type DeployDriver, type NewLogLine } from "./driver";
 
 /**
@@ -14,6 +15,25 @@ import { CloudStepError, type DeployContext, type DeployDriver, type NewLogLine 
 /** The maximum attempts the runner gives a step (its default); the last one fails the service instead. */
 export const STEP_ATTEMPTS = 5;
 
+/** The AWS connection an environment runs in, with its organization; null when it runs in no AWS account. */
+export async function awsAccountOf(
+  tx: Database,
+  environment: EnvironmentRow,
+): Promise<{ connection: ConnectionRow; organization: AwsOrganization } | null> {
+  if (!environment.cloudConnectionId) return null;
+  const [connection] = await tx
+    .select()
+    .from(connections)
+    .where(eq(connections.id, environment.cloudConnectionId));
+  if (connection?.kind !== "AWS") return null;
+  const [organization] = await tx
+    .select({ id: organizations.id, name: organizations.name, awsExternalId: organizations.awsExternalId })
+    .from(organizations)
+    .where(eq(organizations.id, connection.organizationId));
+  if (!organization) throw new Error(`the connection ${connection.id} has no organization`);
+  return { connection, organization };
+}
+
 /**
  * The driver of the environment's cloud: AWS when it runs in an AWS connection (and the engine has the AWS
  * driver), else the simulated cloud (environments without a connection, and clouds without a driver yet).
@@ -23,18 +43,9 @@ export async function deployDriverOf(
   environment: EnvironmentRow,
   { simulated, aws }: { simulated: DeployDriver; aws?: AwsDriver },
 ): Promise<DeployDriver> {
-  if (!environment.cloudConnectionId || !aws) return simulated;
-  const [connection] = await tx
-    .select()
-    .from(connections)
-    .where(eq(connections.id, environment.cloudConnectionId));
-  if (connection?.kind !== "AWS") return simulated;
-  const [organization] = await tx
-    .select({ id: organizations.id, name: organizations.name, awsExternalId: organizations.awsExternalId })
-    .from(organizations)
-    .where(eq(organizations.id, connection.organizationId));
-  if (!organization) throw new Error(`the connection ${connection.id} has no organization`);
-  return aws.forConnection(connection, organization);
+  if (!aws) return simulated;
+  const account = await awsAccountOf(tx, environment);
+  return account ? aws.forConnection(account.connection, account.organization) : simulated;
 }
 
 /** What a step of `resource` is told, read in the step's transaction (the archive later, when it is needed). */

@@ -1,8 +1,9 @@
 import type { ServiceType } from "#contract/services";
-import type { PlatformConfig } from "../config";
+import type { PlatformConfig, TerraformConfig } from "../config";
 import type { Database } from "../db/index";
 import { createNotifier } from "../notifications/outbox";
 import type { SecretCipher } from "../secrets/cipher";
+import { createTerraformExports, exportFilesFor } from "../terraform/environment-exports";
 import { createAwsDriver } from "./aws/driver";
 import { awsProvisioners } from "./aws/provisioners";
 import type { Provisioner } from "./aws/provisioner";
@@ -14,9 +15,9 @@ import { createSimulatedDriver } from "./simulated/driver";
 import { createTeardowns } from "./teardowns";
 
 /**
- * The engine: the job runner with every job kind the platform has (clones, service deployments and teardowns),
- * and the drivers deployments run on: the simulated cloud (`driver`, unless another is given) for environments
- * without a cloud account, AWS for those in an AWS connection. Their ends are announced through the notification
+ * The engine: the job runner with every job kind the platform has (clones, service deployments and teardowns,
+ * environments' Terraform exports), and the drivers deployments run on: the simulated cloud (`driver`, unless
+ * another is given) for environments without a cloud account, AWS for those in an AWS connection. Their ends are announced through the notification
  * outbox (platform/notifications/), which the delivery worker posts from. The server starts it and stops it on
  * shutdown; the API creates and moves jobs in its own transactions and wakes the runner afterwards.
  */
@@ -30,9 +31,9 @@ export function createEngine({
   runner: runnerOptions = {},
 }: {
   db: Database;
-  config: Pick<PlatformConfig, "engine" | "appUrl"> & {
-    terraform?: Pick<PlatformConfig["terraform"], "awsEndpoint">;
-  };
+  /** The Terraform settings, data dir and public URL say where environments' exports are kept and linked. */
+  config: Pick<PlatformConfig, "engine" | "appUrl"> &
+    Partial<Pick<PlatformConfig, "dataDir" | "publicUrl">> & { terraform?: Partial<TerraformConfig> };
   secrets: SecretCipher;
   now?: () => Date;
   driver?: CloudDriver;
@@ -53,9 +54,10 @@ export function createEngine({
   const deploys = createDeploys({ driver, secrets, settings: config.engine, notify, aws, db });
   const teardowns = createTeardowns({ deploys, db });
   const cloning = createCloning({ secrets, settings: config.engine, deploys, notify });
+  const terraformExports = createTerraformExports({ aws, files: exportFilesFor(config) });
   const runner = createJobRunner({
     db,
-    kinds: [cloning.kind, deploys.kind, teardowns.kind],
+    kinds: [cloning.kind, deploys.kind, teardowns.kind, terraformExports.kind],
     pollIntervalMs: config.engine.pollIntervalMs,
     now,
     // Retries back off like the steps: scaled, so tests at time scale 0 retry at once.
@@ -63,7 +65,7 @@ export function createEngine({
       Math.round(Math.min(1000 * 2 ** (attempt - 1), 60_000) * config.engine.timeScale),
     ...runnerOptions,
   });
-  return { runner, cloning, deploys, teardowns, driver, now };
+  return { runner, cloning, deploys, teardowns, terraformExports, driver, now };
 }
 
 export type Engine = ReturnType<typeof createEngine>;

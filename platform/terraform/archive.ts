@@ -25,3 +25,8 @@ export function readArchive(bytes: Uint8Array): Record<string, string> {
 export function archiveBaseName(accountId: string, region: string): string {
   return `terraform-${accountId}-${region}`;
 }
+
+/** `terraform-staging-eu-west-1`: the folder and file name of an environment's export. */
+export function environmentArchiveBaseName(environmentName: string, region: string): string {
+  return `terraform-${environmentName}-${region}`;
+}

@@ -6,6 +6,8 @@ import type { PlatformConfig } from "../config";
 /** Public paths the platform serves outside /api: a browser tab or the AWS console fetches them without a token. */
 export const publicFilePaths = {
   archive: (jobId: string) => `/files/terraform/${jobId}.zip`,
+  /** An environment's Terraform export (platform/terraform/environment-exports.ts). */
+  environmentArchive: (exportId: string) => `/files/environment-terraform/${exportId}.zip`,
   roleTemplate: () => "/files/cloud-connection/read-only-role.template.json",
 };
 
@@ -15,7 +17,16 @@ export type DownloadCheck = "valid" | "expired" | "invalid";
  * Signed, expiring links to generated archives: `?expires=<epoch seconds>&signature=<HMAC-SHA256 of the job
  * id and the expiry>`. The signature is checked before the expiry, so a changed expiry is simply invalid.
  */
-export function createDownloadLinks({ publicUrl, secret }: { publicUrl: string; secret: string }) {
+export function createDownloadLinks({
+  publicUrl,
+  secret,
+  filePath = publicFilePaths.archive,
+}: {
+  publicUrl: string;
+  secret: string;
+  /** Where the link points for a job id: the marketplace tool's archives unless told otherwise. */
+  filePath?: (jobId: string) => string;
+}) {
   const sign = (jobId: string, expires: number) =>
     createHmac("sha256", secret).update(`${jobId}\n${expires}`).digest("base64url");
 
@@ -23,7 +34,7 @@ export function createDownloadLinks({ publicUrl, secret }: { publicUrl: string; 
     create(jobId: string, expiresAt: Date): string {
       const expires = Math.floor(expiresAt.getTime() / 1000);
       const query = new URLSearchParams({ expires: String(expires), signature: sign(jobId, expires) });
-      return `${publicUrl}${publicFilePaths.archive(jobId)}?${query}`;
+      return `${publicUrl}${filePath(jobId)}?${query}`;
     },
     verify(
       jobId: string,

@@ -1,4 +1,5 @@
-import { archiveBaseName, createArchive } from "./archive";
+import { TAG_ENVIRONMENT } from "../engine/aws/provisioner";
+import { archiveBaseName, createArchive, environmentArchiveBaseName } from "./archive";
 import { createAwsClients, type AwsConnection } from "./aws-clients";
 import { demoRawInventory } from "./demo-account";
 import type { Inventory } from "./model";
@@ -33,11 +34,14 @@ export function terraformArchive({
   inventory,
   source,
   generatedAt,
+  environment,
 }: {
   scope: AccountScope;
   inventory: Inventory;
   source: "aws" | "demo";
   generatedAt: Date;
+  /** An environment's export: its README says so, and its folder is named after the environment. */
+  environment?: { id: string; name: string };
 }): Uint8Array {
   const files = writeTerraformProject({
     ...scope,
@@ -45,6 +49,10 @@ export function terraformArchive({
     source,
     generatedAt,
     productName: PRODUCT_NAME,
+    ...(environment ? { environment: { ...environment, tag: TAG_ENVIRONMENT } } : {}),
   });
-  return createArchive(archiveBaseName(scope.accountId, scope.region), files);
+  const folder = environment
+    ? environmentArchiveBaseName(environment.name, scope.region)
+    : archiveBaseName(scope.accountId, scope.region);
+  return createArchive(folder, files);
 }

@@ -5,6 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedAwsAccount, type SeededAccount } from "../../tests/setup/aws-account";
 import { motoCredentials, startMotoServer, type MotoServer } from "../../tests/setup/moto-server";
 import { createFilesApp } from "../api/files";
+import { createEngine } from "../engine/engine";
+import { ephemeralSecretCipher } from "../secrets/cipher";
 import { testPlatformConfig } from "../api/test-harness";
 import { defaultTerraformConfig, type TerraformConfig } from "../config";
 import type { OpenDatabase } from "../db/index";
@@ -38,7 +40,8 @@ function jobsWith(overrides: Partial<TerraformConfig>) {
   });
   const jobs = createTerraformJobs({ db: database.db, config });
   opened.push(jobs);
-  return { jobs, files: createFilesApp({ jobs }) };
+  const engine = createEngine({ db: database.db, config, secrets: ephemeralSecretCipher() });
+  return { jobs, files: createFilesApp({ jobs, db: database.db, engine }) };
 }
 
 /** What the user does in the AWS console: deploys the quick-create link's stack with its parameters. */

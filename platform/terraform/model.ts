@@ -75,6 +75,11 @@ export type ScannedResource = {
   /** The human name the Terraform resource name is made from: the Name tag, or the resource's own name. */
   nameHint: string;
   body: HclBody;
+  /**
+   * The resource this one is a part of and cannot exist without (a route table's association, a bucket's
+   * versioning): it carries no tags of its own, so an export limited to tagged resources keeps it with its owner.
+   */
+  partOf?: { type: string; awsId: string };
 };
 
 /** A service the scan could not read (no permission, not enabled in the region), named in the archive's README. */

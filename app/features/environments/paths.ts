@@ -33,6 +33,9 @@ export const environmentPagePaths = {
       ? environmentRoot(environmentName)
       : `${environmentRoot(environmentName)}/${section}`,
   delete: (environmentName: string) => `${environmentRoot(environmentName)}/delete`,
+  /** POST starts 'Export as Terraform'; GET with an export id polls it. */
+  terraformExport: (environmentName: string, exportId?: string) =>
+    `${environmentRoot(environmentName)}/terraform-export${exportId ? `?${new URLSearchParams({ id: exportId })}` : ""}`,
   variableValue: (environmentName: string, variableId: string) =>
     `${environmentRoot(environmentName)}/variables/${encodeURIComponent(variableId)}/value`,
 };

@@ -133,7 +133,8 @@ export type AwsDriverOptions = {
   now?: () => Date;
 };
 
-type Organization = { id: string; name: string; awsExternalId: string };
+/** What the driver needs of the organization a connection belongs to (its role's external id). */
+export type AwsOrganization = { id: string; name: string; awsExternalId: string };
 
 export function createAwsDriver({
   provisioners,
@@ -145,7 +146,11 @@ export function createAwsDriver({
   const granted = new Map<string, { connection: Promise<AwsConnection>; until: number }>();
 
   /** The connection's credentials in `region`, confirmed by AWS, from the cache while they are fresh. */
-  function accessOf(row: ConnectionRow, organization: Organization, region: string): Promise<AwsConnection> {
+  function accessOf(
+    row: ConnectionRow,
+    organization: AwsOrganization,
+    region: string,
+  ): Promise<AwsConnection> {
     const key = `${row.id}:${row.updatedAt.getTime()}:${region}`;
     const cached = granted.get(key);
     if (cached && cached.until > now().getTime()) return cached.connection;
@@ -189,7 +194,7 @@ export function createAwsDriver({
   /** Runs one provisioner call with the environment's AWS clients, collecting its log lines. */
   async function run<Result>(
     row: ConnectionRow,
-    organization: Organization,
+    organization: AwsOrganization,
     context: DeployContext,
     call: (provisioner: Provisioner, provision: ProvisionContext) => Promise<Result>,
   ): Promise<{ result: Result; lines: NewLogLine[] }> {
@@ -247,8 +252,14 @@ export function createAwsDriver({
   }
 
   return {
+    /**
+     * The connection's credentials in `region` as its deployments use them (the Terraform export of an
+     * environment reads its resources with them).
+     */
+    connectionOf: accessOf,
+
     /** The deploy driver of the environments that run in the AWS connection `row` of `organization`. */
-    forConnection(row: ConnectionRow, organization: Organization): DeployDriver {
+    forConnection(row: ConnectionRow, organization: AwsOrganization): DeployDriver {
       return {
         async apply(context) {
           const { result, lines } = await run(row, organization, context, (provisioner, provision) =>

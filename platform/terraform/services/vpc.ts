@@ -264,6 +264,7 @@ export const vpcScanner: ServiceScanner<VpcInventory> = {
           awsId: association.RouteTableAssociationId,
           importId: `${association.SubnetId}/${tableId}`,
           nameHint: subnetNames.get(association.SubnetId) ?? association.SubnetId,
+          partOf: { type: "aws_route_table", awsId: tableId },
           body: attributes({
             subnet_id: new Reference("aws_subnet", association.SubnetId),
             route_table_id: new Reference("aws_route_table", tableId),
