@@ -4,6 +4,13 @@ import { expect, test, type Page } from "@playwright/test";
 import { connectAwsWithAccessKeys, createAccessKey, motoAws, unique } from "../setup/aws-connection";
 import { chooseOption, uniqueEnvironmentName } from "../setup/environments";
 import { waitForHydration } from "../setup/hydration";
+import { readArchive } from "../../platform/terraform/archive";
+import {
+  importIdsByType,
+  parseProject,
+  unresolvedImports,
+  unresolvedReferences,
+} from "../../platform/terraform/test-terraform-checks";
 import { signIn } from "../setup/sign-in";
 
 // moto_server (playwright.config.ts) is the AWS account: the platform's AWS driver creates what each service is
@@ -26,7 +33,7 @@ async function expectCompleted(page: Page) {
   });
 }
 
-test("ada deploys a network, a database and a queue into her AWS account, reads them back and deletes the database", async ({
+test("ada deploys a network, a database and a queue into her AWS account, reads them back, deletes the database and exports the rest as Terraform", async ({
   page,
 }) => {
   const key = await createAccessKey();
@@ -85,4 +92,24 @@ test("ada deploys a network, a database and a queue into her AWS account, reads 
   const remaining = await new RDSClient(motoAws).send(new DescribeDBInstancesCommand({}));
   expect(remaining.DBInstances?.map((db) => db.DBInstanceIdentifier)).not.toContain(databaseIdentifier);
   expect((await sqs.send(new ListQueuesCommand({}))).QueueUrls).toContain(queueEndpoint);
+
+  // What is left exports as Terraform that parses: the network and the queue, each imported by its AWS id.
+  await page.goto(`/env/${environment}`);
+  await waitForHydration(page);
+  await page.getByRole("button", { name: "Export as Terraform" }).click();
+  const download = page.getByRole("link", { name: "Download Terraform" });
+  await expect(download).toBeVisible({ timeout: 60_000 });
+  const response = await page.request.get((await download.getAttribute("href")) ?? "");
+  expect(response.status()).toBe(200);
+  const folder = `terraform-${environment}-${motoAws.region}/`;
+  const archive = readArchive(new Uint8Array(await response.body()));
+  const project = await parseProject(
+    Object.fromEntries(Object.entries(archive).map(([path, text]) => [path.slice(folder.length), text])),
+  );
+  expect(unresolvedReferences(project)).toEqual([]);
+  expect(unresolvedImports(project)).toEqual([]);
+  const imported = importIdsByType(project);
+  expect(imported.aws_sqs_queue).toContain(queueEndpoint);
+  expect(imported.aws_vpc).toHaveLength(1);
+  expect(Object.values(archive).join("\n")).not.toContain(databaseIdentifier);
 });
