@@ -2,12 +2,14 @@ import { Hono } from "hono";
 import { requestId } from "hono/request-id";
 import type { JWK } from "jose";
 import type { PlatformConfig } from "../config";
+import type { ChartIndexReader } from "../charts/chart-index";
 import type { Database } from "../db/index";
 import { createEngine, type Engine } from "../engine/engine";
 import { secretCipherFor, type SecretCipher } from "../secrets/cipher";
 import { createTerraformJobs, type TerraformJobs } from "../terraform/jobs";
 import { authenticate, requireUser } from "./auth";
 import { limitRequestBodies } from "./body-limits";
+import { chartRepositoryRoutes } from "./chart-repositories";
 import { cloningRoutes } from "./cloning";
 import { connectionNotificationRoutes } from "./connection-notifications";
 import { connectionRoutes } from "./connections";
@@ -42,6 +44,8 @@ export type ApiDependencies = {
    * one, jobs are still created in the database and run by whichever runner polls it.
    */
   engine?: Engine;
+  /** Fetches and caches chart repositories' indexes; tests pass one with a short time-out. */
+  chartIndexes?: ChartIndexReader;
 };
 
 /**
@@ -85,6 +89,10 @@ export function createApiApp(deps: ApiDependencies): Hono {
     resourceTelemetryRoutes({ db: deps.db, driver: engine.driver, now: engine.now }),
   );
   app.route("/v2/organizations/:tenantId/environments/:environmentId", environmentNeighbourRoutes(deps));
+  app.route(
+    "/v2/organizations/:tenantId/environments/:environmentId",
+    chartRepositoryRoutes({ db: deps.db, indexes: deps.chartIndexes }),
+  );
   app.route("/tenant/:tenantId/workspace", cloningRoutes({ db: deps.db, engine }));
   app.route("/v2/organizations/:tenantId", userRoutes({ db: deps.db }));
   app.route("/v2/organizations/:tenantId", auditRoutes({ db: deps.db }));
