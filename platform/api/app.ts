@@ -11,6 +11,7 @@ import { authenticate, requireUser } from "./auth";
 import { limitRequestBodies } from "./body-limits";
 import { chartRepositoryRoutes } from "./chart-repositories";
 import { cloningRoutes } from "./cloning";
+import { deployOnPushRoutes, webhookRoutes } from "./deploy-on-push";
 import { connectionNotificationRoutes } from "./connection-notifications";
 import { connectionRoutes } from "./connections";
 import { environmentVariableRoutes } from "./environment-variables";
@@ -65,6 +66,8 @@ export function createApiApp(deps: ApiDependencies): Hono {
   app.use(limitRequestBodies());
 
   app.route("/", healthRoutes());
+  // GitHub's deliveries carry no token: the hook's signature is their authentication.
+  app.route("/", webhookRoutes({ db: deps.db, secrets, engine }));
 
   app.use(authenticate(deps));
   // Around the organization guard, so refused writes (non-members, missing permissions) are recorded too.
@@ -83,6 +86,10 @@ export function createApiApp(deps: ApiDependencies): Hono {
   app.route(
     "/v2/organizations/:tenantId/environments/:environmentId/infrastructure",
     serviceRoutes({ db: deps.db, engine, secrets }),
+  );
+  app.route(
+    "/v2/organizations/:tenantId/environments/:environmentId/infrastructure",
+    deployOnPushRoutes({ db: deps.db, secrets, publicUrl: deps.config.publicUrl, now: engine.now }),
   );
   app.route(
     "/v2/organizations/:tenantId/environments/:environmentId",

@@ -2,6 +2,7 @@ import type { ServiceType } from "#contract/services";
 import type { PlatformConfig } from "../config";
 import type { Database } from "../db/index";
 import { createNotifier } from "../notifications/outbox";
+import { createPushDeploys } from "../deploy-on-push/pushes";
 import type { SecretCipher } from "../secrets/cipher";
 import { createAwsDriver } from "./aws/driver";
 import { awsProvisioners } from "./aws/provisioners";
@@ -14,11 +15,12 @@ import { createSimulatedDriver } from "./simulated/driver";
 import { createTeardowns } from "./teardowns";
 
 /**
- * The engine: the job runner with every job kind the platform has (clones, service deployments and teardowns),
- * and the drivers deployments run on: the simulated cloud (`driver`, unless another is given) for environments
- * without a cloud account, AWS for those in an AWS connection. Their ends are announced through the notification
- * outbox (platform/notifications/), which the delivery worker posts from. The server starts it and stops it on
- * shutdown; the API creates and moves jobs in its own transactions and wakes the runner afterwards.
+ * The engine: the job runner with every job kind the platform has (clones, service deployments, teardowns and
+ * pushed commits waiting to deploy), and the drivers deployments run on: the simulated cloud (`driver`, unless
+ * another is given) for environments without a cloud account, AWS for those in an AWS connection. Their ends are
+ * announced through the notification outbox (platform/notifications/), which the delivery worker posts from. The
+ * server starts it and stops it on shutdown; the API creates and moves jobs in its own transactions and wakes the
+ * runner afterwards.
  */
 export function createEngine({
   db,
@@ -53,9 +55,11 @@ export function createEngine({
   const deploys = createDeploys({ driver, secrets, settings: config.engine, notify, aws, db });
   const teardowns = createTeardowns({ deploys, db });
   const cloning = createCloning({ secrets, settings: config.engine, deploys, notify });
+  // Deploy on push: deployments of pushed commits that wait for a running deployment to end.
+  const pushes = createPushDeploys({ deploys, settings: config.engine });
   const runner = createJobRunner({
     db,
-    kinds: [cloning.kind, deploys.kind, teardowns.kind],
+    kinds: [cloning.kind, deploys.kind, teardowns.kind, pushes.kind],
     pollIntervalMs: config.engine.pollIntervalMs,
     now,
     // Retries back off like the steps: scaled, so tests at time scale 0 retry at once.
@@ -63,7 +67,7 @@ export function createEngine({
       Math.round(Math.min(1000 * 2 ** (attempt - 1), 60_000) * config.engine.timeScale),
     ...runnerOptions,
   });
-  return { runner, cloning, deploys, teardowns, driver, now };
+  return { runner, cloning, deploys, teardowns, pushes, driver, now };
 }
 
 export type Engine = ReturnType<typeof createEngine>;
