@@ -41,6 +41,8 @@ export const auditActions = [
   "services.create",
   "services.delete",
   "services.deploy",
+  "services.deploy-on-push-secret-rotate",
+  "services.deploy-on-push-update",
   "services.retry",
   "services.ticket",
   "services.update",

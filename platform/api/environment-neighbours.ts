@@ -1,4 +1,4 @@
-import { and, asc, eq, ne, sql } from "drizzle-orm";
+import { and, asc, eq, ne } from "drizzle-orm";
 import { Hono } from "hono";
 import * as z from "zod";
 import type { CloudProvider } from "#contract/cloud-providers";
@@ -6,9 +6,6 @@ import {
   addObservabilityProviderRequestSchema,
   certificateQuerySchema,
   certificateResponseSchema,
-  chartRepositoryListSchema,
-  chartRepositoryResponseSchema,
-  createChartRepositoryRequestSchema,
   loadBalancerListSchema,
   observabilityConnectionKindSchema,
   observabilityProviderResponseSchema,
@@ -22,7 +19,7 @@ import {
 import type { Stage } from "#contract/stages";
 import { findConnection } from "../connections/records";
 import type { Database } from "../db/index";
-import { chartRepositories, connections, observabilityProviders, resources } from "../db/schema";
+import { connections, observabilityProviders, resources } from "../db/schema";
 import { loadBalancerDnsName, loadBalancerIdOf, loadBalancerNameOf } from "../engine/simulated/endpoints";
 import { accountIdOf } from "../engine/simulated/resource";
 import type { EnvironmentRow } from "../environments/records";
@@ -82,8 +79,8 @@ function bestOf(
 }
 
 /**
- * Environment-level neighbours of services: load balancers, certificates, observability providers and chart
- * repositories, under /v2/organizations/:tenantId/environments/:environmentId.
+ * Environment-level neighbours of services: load balancers, certificates and observability providers, under
+ * /v2/organizations/:tenantId/environments/:environmentId (chart repositories: ./chart-repositories.ts).
  */
 export function environmentNeighbourRoutes({ db }: { db: Database }) {
   const routes = new Hono<OrganizationEnv>();
@@ -257,36 +254,6 @@ export function environmentNeighbourRoutes({ db }: { db: Database }) {
       .returning({ id: observabilityProviders.id });
     if (!deleted) throw notFound(serviceErrorMessages.providerNotFound);
     return c.body(null, 204);
-  });
-
-  const toChartRepository = (row: typeof chartRepositories.$inferSelect) => ({
-    id: row.id,
-    name: row.name,
-    url: row.url,
-    createdAt: row.createdAt.toISOString(),
-  });
-
-  routes.get("/chart-repositories", permit("organization.view"), async (c) => {
-    const environment = await environmentOf(c, currentOrganization(c).tenantId);
-    const rows = await db
-      .select()
-      .from(chartRepositories)
-      .where(eq(chartRepositories.environmentId, environment.id))
-      // Byte order, so PGlite and PostgreSQL servers with other default collations list names identically.
-      .orderBy(asc(sql`${chartRepositories.name} collate "C"`));
-    return sendJson(c, chartRepositoryListSchema, { chartRepositories: rows.map(toChartRepository) });
-  });
-
-  routes.post("/chart-repositories", permit("environments.configure"), async (c) => {
-    const environment = await environmentOf(c, currentOrganization(c).tenantId);
-    const { name, url } = await readJsonBody(c, createChartRepositoryRequestSchema);
-    const [created] = await db
-      .insert(chartRepositories)
-      .values({ environmentId: environment.id, name, url })
-      .onConflictDoNothing({ target: [chartRepositories.environmentId, chartRepositories.name] })
-      .returning();
-    if (!created) throw conflictOn("name", serviceErrorMessages.chartRepositoryNameTaken);
-    return sendJson(c, chartRepositoryResponseSchema, { chartRepository: toChartRepository(created) }, 201);
   });
 
   return routes;

@@ -620,3 +620,52 @@ export const notificationDeliveries = pgTable(
     index("notification_deliveries_connection_created").on(table.connectionId, table.createdAt),
   ],
 );
+
+/**
+ * Deploy on push (issue 15): an application's GitHub webhook. `id` is the hook's address
+ * (/api/webhooks/github/{id}), apart from the application's id; the secret GitHub signs payloads with is sealed
+ * bound to the hook (platform/deploy-on-push/hooks.ts).
+ */
+export const deployHooks = pgTable("deploy_hooks", {
+  id: uuid("id")
+    .primaryKey()
+    .default(sql`gen_random_uuid()`),
+  resourceId: uuid("resource_id")
+    .notNull()
+    .unique("deploy_hooks_resource")
+    .references(() => resources.id, { onDelete: "cascade" }),
+  enabled: boolean("enabled").notNull(),
+  sealedSecret: text("sealed_secret").notNull(),
+  secretCreatedAt: timestamp("secret_created_at", { withTimezone: true, mode: "date" }).notNull(),
+  createdAt: createdAt(),
+});
+
+/**
+ * Each push a hook accepted, with the commit it names. `history_id` is the deployment that deploys it (a burst's
+ * earlier pushes share it with the newest, which the deployment builds); null while it waits for a running
+ * deployment to end.
+ */
+export const deployPushes = pgTable(
+  "deploy_pushes",
+  {
+    id: uuid("id")
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    resourceId: uuid("resource_id")
+      .notNull()
+      .references(() => resources.id, { onDelete: "cascade" }),
+    /** GitHub's X-GitHub-Delivery: a redelivered push is recognised and not deployed twice. */
+    deliveryId: text("delivery_id").notNull(),
+    branch: text("branch").notNull(),
+    sha: text("sha").notNull(),
+    message: text("message").notNull(),
+    author: text("author").notNull(),
+    receivedAt: timestamp("received_at", { withTimezone: true, mode: "date" }).notNull(),
+    historyId: uuid("history_id").references(() => resourceHistory.id, { onDelete: "set null" }),
+  },
+  (table) => [
+    uniqueIndex("deploy_pushes_resource_delivery").on(table.resourceId, table.deliveryId),
+    index("deploy_pushes_resource_received").on(table.resourceId, table.receivedAt),
+    index("deploy_pushes_history").on(table.historyId),
+  ],
+);

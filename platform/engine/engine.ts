@@ -2,6 +2,7 @@ import type { ServiceType } from "#contract/services";
 import type { PlatformConfig, TerraformConfig } from "../config";
 import type { Database } from "../db/index";
 import { createNotifier } from "../notifications/outbox";
+import { createPushDeploys } from "../deploy-on-push/pushes";
 import type { SecretCipher } from "../secrets/cipher";
 import { createTerraformExports, exportFilesFor } from "../terraform/environment-exports";
 import { createAwsDriver } from "./aws/driver";
@@ -16,10 +17,11 @@ import { createTeardowns } from "./teardowns";
 
 /**
  * The engine: the job runner with every job kind the platform has (clones, service deployments and teardowns,
- * environments' Terraform exports), and the drivers deployments run on: the simulated cloud (`driver`, unless
- * another is given) for environments without a cloud account, AWS for those in an AWS connection. Their ends are announced through the notification
- * outbox (platform/notifications/), which the delivery worker posts from. The server starts it and stops it on
- * shutdown; the API creates and moves jobs in its own transactions and wakes the runner afterwards.
+ * environments' Terraform exports, pushed commits waiting to deploy), and the drivers deployments run on: the
+ * simulated cloud (`driver`, unless another is given) for environments without a cloud account, AWS for those in
+ * an AWS connection. Their ends are announced through the notification outbox (platform/notifications/), which the
+ * delivery worker posts from. The server starts it and stops it on shutdown; the API creates and moves jobs in its
+ * own transactions and wakes the runner afterwards.
  */
 export function createEngine({
   db,
@@ -55,9 +57,11 @@ export function createEngine({
   const teardowns = createTeardowns({ deploys, db });
   const cloning = createCloning({ secrets, settings: config.engine, deploys, notify });
   const terraformExports = createTerraformExports({ aws, files: exportFilesFor(config) });
+  // Deploy on push: deployments of pushed commits that wait for a running deployment to end.
+  const pushes = createPushDeploys({ deploys, settings: config.engine });
   const runner = createJobRunner({
     db,
-    kinds: [cloning.kind, deploys.kind, teardowns.kind, terraformExports.kind],
+    kinds: [cloning.kind, deploys.kind, teardowns.kind, terraformExports.kind, pushes.kind],
     pollIntervalMs: config.engine.pollIntervalMs,
     now,
     // Retries back off like the steps: scaled, so tests at time scale 0 retry at once.
@@ -65,7 +69,7 @@ export function createEngine({
       Math.round(Math.min(1000 * 2 ** (attempt - 1), 60_000) * config.engine.timeScale),
     ...runnerOptions,
   });
-  return { runner, cloning, deploys, teardowns, terraformExports, driver, now };
+  return { runner, cloning, deploys, teardowns, terraformExports, pushes, driver, now };
 }
 
 export type Engine = ReturnType<typeof createEngine>;
