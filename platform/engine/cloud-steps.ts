@@ -4,15 +4,34 @@ import { connections, organizations, resourceLogs, resources, serverlessUploads 
 import type { EnvironmentRow } from "../environments/records";
 import { driverResourceOf, type ResourceRow } from "../services/records";
 import type { AwsDriver } from "./aws/driver";
+import { cloudWatchTelemetry } from "./aws/telemetry";
 import { CloudStepError, type DeployContext, type DeployDriver, type NewLogLine } from "./driver";
+import type { TelemetrySource } from "./telemetry";
 
 /**
- * What deployments (./deploys.ts) and teardowns (./teardowns.ts) share: which driver an environment deploys with,
+ * What deployments (./deploys.ts) and teardowns (./teardowns.ts) share: which driver an environment deploys with
+ * (and, for the logs and monitoring tabs, where its telemetry comes from),
  * what a step is told, and how a step's failure or time-out reads in the service's message and logs.
  */
 
 /** The maximum attempts the runner gives a step (its default); the last one fails the service instead. */
 export const STEP_ATTEMPTS = 5;
+
+/** The AWS connection the environment runs in, with its organization; null for any other environment. */
+async function awsAccountOf(tx: Database, environment: EnvironmentRow) {
+  if (!environment.cloudConnectionId) return null;
+  const [connection] = await tx
+    .select()
+    .from(connections)
+    .where(eq(connections.id, environment.cloudConnectionId));
+  if (connection?.kind !== "AWS") return null;
+  const [organization] = await tx
+    .select({ id: organizations.id, name: organizations.name, awsExternalId: organizations.awsExternalId })
+    .from(organizations)
+    .where(eq(organizations.id, connection.organizationId));
+  if (!organization) throw new Error(`the connection ${connection.id} has no organization`);
+  return { connection, organization };
+}
 
 /**
  * The driver of the environment's cloud: AWS when it runs in an AWS connection (and the engine has the AWS
@@ -23,18 +42,24 @@ export async function deployDriverOf(
   environment: EnvironmentRow,
   { simulated, aws }: { simulated: DeployDriver; aws?: AwsDriver },
 ): Promise<DeployDriver> {
-  if (!environment.cloudConnectionId || !aws) return simulated;
-  const [connection] = await tx
-    .select()
-    .from(connections)
-    .where(eq(connections.id, environment.cloudConnectionId));
-  if (connection?.kind !== "AWS") return simulated;
-  const [organization] = await tx
-    .select({ id: organizations.id, name: organizations.name, awsExternalId: organizations.awsExternalId })
-    .from(organizations)
-    .where(eq(organizations.id, connection.organizationId));
-  if (!organization) throw new Error(`the connection ${connection.id} has no organization`);
-  return aws.forConnection(connection, organization);
+  const account = aws ? await awsAccountOf(tx, environment) : null;
+  if (!aws || !account) return simulated;
+  return aws.forConnection(account.connection, account.organization);
+}
+
+/** Where the environment's services' logs and metrics come from, chosen like its deploy driver. */
+export async function telemetryOf(
+  db: Database,
+  environment: EnvironmentRow,
+  { simulated, aws, now }: { simulated: TelemetrySource; aws: AwsDriver; now: () => Date },
+): Promise<TelemetrySource> {
+  const account = await awsAccountOf(db, environment);
+  if (!account) return simulated;
+  return cloudWatchTelemetry({
+    db,
+    connection: () => aws.connectionFor(account.connection, account.organization, environment.region),
+    now,
+  });
 }
 
 /** What a step of `resource` is told, read in the step's transaction (the archive later, when it is needed). */

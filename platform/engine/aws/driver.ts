@@ -247,6 +247,11 @@ export function createAwsDriver({
   }
 
   return {
+    /**
+     * The AWS connection `row`'s credentials in `region`, as its check confirmed them (two attempts per call, each
+     * given half the provider time-out), kept while fresh: what the logs and monitoring tabs read CloudWatch with.
+     */
+    connectionFor: accessOf,
     /** The deploy driver of the environments that run in the AWS connection `row` of `organization`. */
     forConnection(row: ConnectionRow, organization: Organization): DeployDriver {
       return {
