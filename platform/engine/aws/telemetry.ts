@@ -57,12 +57,12 @@ type SdkError = Error & { $fault?: unknown; $metadata?: { httpStatusCode?: unkno
 export function telemetryFailure(service: string, error: unknown): Error {
   if (error instanceof TelemetryUnavailable) return error;
   if (error instanceof ProviderRefusal) return new TelemetryUnavailable(error.message);
-  if (!(error instanceof Error))
-    return error instanceof Object ? new Error(String(error)) : new Error("failed");
-  const { $fault, $metadata } = error as SdkError;
+  if (!(error instanceof Error)) return new Error(String(error));
+  const { $fault, $metadata, code } = error as SdkError;
   const answered = $fault !== undefined || typeof $metadata?.httpStatusCode === "number";
   if (answered) return new TelemetryUnavailable(`${service} answered ${error.name}: ${error.message}`);
-  const code = (error as SdkError).code;
+  // Not the SDK's failure to get an answer (a socket error, a time-out): a bug, reported as one.
+  if ($metadata === undefined && typeof code !== "string" && error.name !== "TimeoutError") return error;
   const reason =
     typeof code === "string" && code !== error.name ? `${code}: ${error.message}` : error.message;
   return new TelemetryUnavailable(
