@@ -94,7 +94,7 @@ export function createApiApp(deps: ApiDependencies): Hono {
   );
   app.route(
     "/v2/organizations/:tenantId/environments/:environmentId",
-    resourceTelemetryRoutes({ db: deps.db, driver: engine.driver, now: engine.now }),
+    resourceTelemetryRoutes({ db: deps.db, engine }),
   );
   app.route("/v2/organizations/:tenantId/environments/:environmentId", environmentNeighbourRoutes(deps));
   app.route(

@@ -14,14 +14,18 @@ import type { CloudDriver } from "./driver";
 import { createJobRunner, type JobRunnerOptions } from "./jobs";
 import { createSimulatedDriver } from "./simulated/driver";
 import { createTeardowns } from "./teardowns";
+import { telemetryOf } from "./cloud-steps";
+import { simulatedTelemetry } from "./telemetry";
+import type { EnvironmentRow } from "../environments/records";
 
 /**
  * The engine: the job runner with every job kind the platform has (clones, service deployments and teardowns,
  * environments' Terraform exports, pushed commits waiting to deploy), and the drivers deployments run on: the
  * simulated cloud (`driver`, unless another is given) for environments without a cloud account, AWS for those in
- * an AWS connection. Their ends are announced through the notification outbox (platform/notifications/), which the
- * delivery worker posts from. The server starts it and stops it on shutdown; the API creates and moves jobs in its
- * own transactions and wakes the runner afterwards.
+ * an AWS connection (whose services' logs and metrics then come from CloudWatch: `telemetryOf`). Their ends are
+ * announced through the notification outbox (platform/notifications/), which the delivery worker posts from. The
+ * server starts it and stops it on shutdown; the API creates and moves jobs in its own transactions and wakes the
+ * runner afterwards.
  */
 export function createEngine({
   db,
@@ -69,7 +73,19 @@ export function createEngine({
       Math.round(Math.min(1000 * 2 ** (attempt - 1), 60_000) * config.engine.timeScale),
     ...runnerOptions,
   });
-  return { runner, cloning, deploys, teardowns, terraformExports, pushes, driver, now };
+  const simulated = simulatedTelemetry({ db, driver, now });
+  return {
+    runner,
+    cloning,
+    deploys,
+    teardowns,
+    terraformExports,
+    pushes,
+    driver,
+    /** Where the logs and monitoring tabs of the environment's services read from. */
+    telemetryOf: (environment: EnvironmentRow) => telemetryOf(db, environment, { simulated, aws, now }),
+    now,
+  };
 }
 
 export type Engine = ReturnType<typeof createEngine>;

@@ -14,6 +14,7 @@ import {
   DescribeRulesCommand,
   DescribeTargetGroupsCommand,
 } from "@aws-sdk/client-elastic-load-balancing-v2";
+import { DescribeLogGroupsCommand, ListTagsForResourceCommand } from "@aws-sdk/client-cloudwatch-logs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startMotoServer, type MotoServer } from "../../../tests/setup/moto-server";
 import type { AwsClients } from "../../terraform/aws-clients";
@@ -39,7 +40,10 @@ let aws: AwsClients;
 let network: Record<string, string>;
 
 beforeAll(async () => {
-  moto = await startMotoServer({ environment: { MOTO_ECS_SERVICE_RUNNING: "10" } });
+  moto = await startMotoServer({
+    // The tasks' execution role gets AmazonECSTaskExecutionRolePolicy, an AWS managed policy.
+    environment: { MOTO_ECS_SERVICE_RUNNING: "10", MOTO_IAM_LOAD_MANAGED_POLICIES: "true" },
+  });
   aws = motoClients(moto);
   network = await createTestNetwork(moto);
 }, 120_000);
@@ -124,6 +128,18 @@ async function taskDefinitionOf(arn: string | undefined) {
   return (await ecs.send(new DescribeTaskDefinitionCommand({ taskDefinition: arn }))).taskDefinition;
 }
 
+/** The log group `name` with its retention and tags, or undefined. */
+async function logGroupOf(name: string | undefined) {
+  const logs = await aws.cloudWatchLogs();
+  const { logGroups = [] } = await logs.send(new DescribeLogGroupsCommand({ logGroupNamePrefix: name }));
+  const group = logGroups.find((candidate) => candidate.logGroupName === name);
+  if (!group) return undefined;
+  const { tags } = await logs.send(
+    new ListTagsForResourceCommand({ resourceArn: group.arn?.replace(/:\*$/, "") }),
+  );
+  return { retentionInDays: group.retentionInDays, tags };
+}
+
 async function targetGroupOf(arn: string | undefined) {
   const elb = await aws.elbv2();
   return (await elb.send(new DescribeTargetGroupsCommand({ TargetGroupArns: [arn ?? ""] })))
@@ -171,9 +187,29 @@ describe("the application provisioner against moto", { timeout: 120_000 }, () =>
       memory: "1024",
       networkMode: "awsvpc",
       requiresCompatibilities: ["FARGATE"],
+      executionRoleArn: state.executionRoleArn,
       containerDefinitions: [
-        { name: "app", image: "ghcr.io/acme/web:1.4.2", portMappings: [{ containerPort: 8080 }] },
+        {
+          name: "app",
+          image: "ghcr.io/acme/web:1.4.2",
+          portMappings: [{ containerPort: 8080 }],
+          // The container's output goes to the application's own log group, which the logs tab reads.
+          logConfiguration: {
+            logDriver: "awslogs",
+            options: {
+              "awslogs-group": state.logGroupName,
+              "awslogs-region": aws.region,
+              "awslogs-stream-prefix": "app",
+            },
+          },
+        },
       ],
+    });
+    expect(state.logGroupName).toMatch(/^\/ecs\/web-/);
+    expect(created.result.outputs.logGroups).toBe(state.logGroupName);
+    expect(await logGroupOf(state.logGroupName)).toEqual({
+      retentionInDays: 30,
+      tags: expect.objectContaining({ "cloud-console:service": web.id }),
     });
     expect(await targetGroupOf(state.targetGroupArn)).toMatchObject({
       TargetType: "ip",
@@ -270,6 +306,7 @@ describe("the application provisioner against moto", { timeout: 120_000 }, () =>
       "Deleting the ECS service",
     ]);
     expect(await leftovers(web.id)).toEqual([]);
+    expect(await logGroupOf(state.logGroupName)).toBeUndefined();
     expect(await autoScalingOf(state)).toEqual({ bounds: [], cpuTargets: [] });
     expect(await rulesOf(state.loadBalancerArn ?? "")).toHaveLength(1);
     expect(await applicationProvisioner.observe(webContext)).toEqual({
@@ -346,6 +383,7 @@ describe("the application provisioner against moto", { timeout: 120_000 }, () =>
     expect(await rulesOf(done.result.state.loadBalancerArn ?? "")).toHaveLength(1);
     const tagged = await taggedWithService(aws, worker.id);
     expect(tagged.map((arn) => arn.split(":")[5]?.split("/")[0]).sort()).toEqual([
+      "log-group",
       "service",
       "targetgroup",
       "task-definition",

@@ -8,7 +8,9 @@ import type {
 import { isAwsError } from "../../terraform/services/service-scanner";
 import type { DriverResource } from "../driver";
 import { configOf } from "../simulated/resource";
+import { deleteLogGroup, ensureLogGroup, logGroupsOutput } from "./log-groups";
 import { TAG_ENVIRONMENT, TAG_ORGANIZATION, type ProvisionContext, type Provisioner } from "./provisioner";
+import { deleteRole, ensureRole, managedPolicy } from "./roles";
 import {
   clientToken,
   networkOf,
@@ -30,6 +32,10 @@ import {
  * application sits behind the internet-facing load balancer (public subnets), a private one behind the internal one
  * (private subnets). Every change lands in place: a new task definition revision rolls out with the ECS deployment
  * circuit breaker (a failed rollout rolls back and fails the deployment with ECS's reason).
+ *
+ * The container writes its output to CloudWatch Logs with the awslogs driver, in the application's own log group
+ * (/ecs/<family>, tagged, deleted with the application), streams `app/app/<task id>`; the task's execution role
+ * (AmazonECSTaskExecutionRolePolicy) lets Fargate write there and pull the image.
  */
 
 /** Marks what an environment's applications share, by role: the ECS cluster and each load balancer. */
@@ -49,6 +55,9 @@ function namesOf(resource: DriverResource) {
   return {
     family: name,
     service: name,
+    logGroup: `/ecs/${name}`,
+    // IAM role names: at most 64 characters.
+    executionRole: `${physicalName(resource, 59)}-exec`,
     // Target group names: at most 32 characters.
     targetGroup: (scheme: Scheme) => `${physicalName(resource, 28)}-${schemeSuffix(scheme)}`,
   };
@@ -301,8 +310,8 @@ async function releaseCluster(context: ProvisionContext, environment: Environmen
 // ---------------------------------------------------------------------------------------------------------------
 // The application's own resources
 
-/** The container as the settings describe it. */
-function containerOf(resource: DriverResource): ContainerDefinition {
+/** The container as the settings describe it, logging to the application's log group in `region`. */
+function containerOf(resource: DriverResource, region: string): ContainerDefinition {
   const { image } = configOf(resource, "application");
   const { envvars, networking } = resource.settings;
   return {
@@ -313,11 +322,23 @@ function containerOf(resource: DriverResource): ContainerDefinition {
     environment: [...envvars]
       .sort((a, b) => a.name.localeCompare(b.name))
       .map((variable) => ({ name: variable.name, value: variable.value })),
+    logConfiguration: {
+      logDriver: "awslogs",
+      options: {
+        "awslogs-group": namesOf(resource).logGroup,
+        "awslogs-region": region,
+        "awslogs-stream-prefix": CONTAINER_NAME,
+      },
+    },
   };
 }
 
-function sameTaskDefinition(current: TaskDefinition, resource: DriverResource): boolean {
-  const wanted = containerOf(resource);
+function sameTaskDefinition(
+  current: TaskDefinition,
+  resource: DriverResource,
+  { region, executionRoleArn }: { region: string; executionRoleArn: string },
+): boolean {
+  const wanted = containerOf(resource, region);
   const container = current.containerDefinitions?.find((definition) => definition.name === CONTAINER_NAME);
   const environment = [...(container?.environment ?? [])].sort((a, b) =>
     (a.name ?? "").localeCompare(b.name ?? ""),
@@ -327,6 +348,10 @@ function sameTaskDefinition(current: TaskDefinition, resource: DriverResource): 
     current.memory === String(resource.settings.hardware.memoryMb) &&
     container?.image === wanted.image &&
     container?.portMappings?.[0]?.containerPort === resource.settings.networking.port &&
+    current.executionRoleArn === executionRoleArn &&
+    container.logConfiguration?.logDriver === "awslogs" &&
+    JSON.stringify(Object.entries(container.logConfiguration.options ?? {}).sort()) ===
+      JSON.stringify(Object.entries(wanted.logConfiguration?.options ?? {}).sort()) &&
     JSON.stringify(environment.map((variable) => [variable.name, variable.value])) ===
       JSON.stringify(wanted.environment?.map((variable) => [variable.name, variable.value]))
   );
@@ -337,7 +362,12 @@ const familyOf = (arn: string) => arn.split("/").at(-1)?.split(":")[0];
 const revisionOf = (arn: string) => Number(arn.split(":").at(-1));
 
 /** The family's latest revision when it matches the settings, else a new revision. */
-async function ensureTaskDefinition(context: ProvisionContext, family: string): Promise<string> {
+async function ensureTaskDefinition(
+  context: ProvisionContext,
+  family: string,
+  executionRoleArn: string,
+): Promise<string> {
+  const region = context.aws.region;
   const { ecs, sdk } = await ecsOf(context);
   const active: string[] = [];
   for await (const page of sdk.paginateListTaskDefinitions(
@@ -350,7 +380,8 @@ async function ensureTaskDefinition(context: ProvisionContext, family: string): 
   if (latestArn) {
     const current = (await ecs.send(new sdk.DescribeTaskDefinitionCommand({ taskDefinition: latestArn })))
       .taskDefinition;
-    if (current && sameTaskDefinition(current, context.resource)) return latestArn;
+    if (current && sameTaskDefinition(current, context.resource, { region, executionRoleArn }))
+      return latestArn;
   }
   const { hardware } = context.resource.settings;
   const registered = await ecs.send(
@@ -361,7 +392,8 @@ async function ensureTaskDefinition(context: ProvisionContext, family: string): 
       cpu: String(vCpuUnits[hardware.cpu]),
       memory: String(hardware.memoryMb),
       runtimePlatform: { operatingSystemFamily: "LINUX", cpuArchitecture: "X86_64" },
-      containerDefinitions: [containerOf(context.resource)],
+      executionRoleArn,
+      containerDefinitions: [containerOf(context.resource, region)],
       tags: ecsTags(context.tags),
     }),
   );
@@ -653,7 +685,16 @@ export const applicationProvisioner: Provisioner = {
     const state: Record<string, string> = { ...context.state };
 
     state.clusterArn = await ensureCluster(context, environment);
-    state.taskDefinitionArn = await ensureTaskDefinition(context, names.family);
+    await ensureLogGroup(context, names.logGroup);
+    const executionRole = await ensureRole(context, {
+      name: names.executionRole,
+      service: "ecs-tasks.amazonaws.com",
+      policyArns: [managedPolicy("service-role/AmazonECSTaskExecutionRolePolicy")],
+      description: `Lets the tasks of ${names.service} pull their image and write their logs`,
+    });
+    state.executionRoleArn = executionRole.arn;
+    state.logGroupName = names.logGroup;
+    state.taskDefinitionArn = await ensureTaskDefinition(context, names.family, executionRole.arn);
     const balancer = await ensureLoadBalancer(context, environment, network, scheme);
     state.loadBalancerArn = balancer.LoadBalancerArn ?? "";
     state.listenerArn = await ensureListener(context, environment, balancer, scheme);
@@ -755,6 +796,7 @@ export const applicationProvisioner: Provisioner = {
         clusterArn: state.clusterArn,
         serviceArn: state.serviceArn ?? "",
         loadBalancerDnsName: current.DNSName ?? "",
+        ...logGroupsOutput([names.logGroup]),
       },
     };
   },
@@ -808,6 +850,8 @@ export const applicationProvisioner: Provisioner = {
     if (revisions.length > 0)
       context.log("info", `Deleted task definition ${names.family} (${revisions.length} revisions)`);
 
+    await deleteLogGroup(context, names.logGroup);
+    await deleteRole(context, names.executionRole);
     for (const scheme of schemes) await releaseLoadBalancer(context, environment, scheme);
     await releaseCluster(context, environment);
     return { done: true };

@@ -1,3 +1,4 @@
+import { CreateLogGroupCommand, DescribeLogGroupsCommand } from "@aws-sdk/client-cloudwatch-logs";
 import {
   DescribeDBInstancesCommand,
   DescribeDBSubnetGroupsCommand,
@@ -68,7 +69,11 @@ describe("the database provisioner against moto", { timeout: 120_000 }, () => {
       MasterUsername: "admin",
       PubliclyAccessible: false,
       DBSubnetGroup: { DBSubnetGroupName: created.result.state.dbSubnetGroupName },
+      EnabledCloudwatchLogsExports: ["postgresql"],
     });
+    // The logs tab reads the group RDS exports the server's log to.
+    const identifier = instance?.DBInstanceIdentifier ?? "";
+    expect(created.result.outputs.logGroups).toBe(`/aws/rds/instance/${identifier}/postgresql`);
     expect(instance?.VpcSecurityGroups?.map((group) => group.VpcSecurityGroupId)).toEqual([
       network.securityGroupId,
     ]);
@@ -151,6 +156,10 @@ describe("the database provisioner against moto", { timeout: 120_000 }, () => {
       /^mysql:\/\/admin:[A-Za-z0-9]{32}@.+:3306\/orders$/,
     );
 
+    // moto does not write exported logs: create the group as RDS would, for the teardown to find.
+    const logs = await aws.cloudWatchLogs();
+    const exported = `/aws/rds/instance/${identifier}/slowquery`;
+    await logs.send(new CreateLogGroupCommand({ logGroupName: exported }));
     const progress = await destroyUntilDone(databaseProvisioner, {
       ...context,
       resource: mysql,
@@ -159,6 +168,10 @@ describe("the database provisioner against moto", { timeout: 120_000 }, () => {
     expect(progress).toEqual(["Deleting the DB instance"]);
     expect(await taggedWithService(aws, resource.id)).toEqual([]);
     expect(await secretsOf(resource.id)).toEqual([]);
+    const { logGroups = [] } = await logs.send(
+      new DescribeLogGroupsCommand({ logGroupNamePrefix: `/aws/rds/instance/${identifier}/` }),
+    );
+    expect(logGroups).toEqual([]);
     expect(await databaseProvisioner.observe(context)).toEqual({
       state: "missing",
       message: expect.stringContaining("no longer exists in AWS"),

@@ -253,8 +253,9 @@ export function createAwsDriver({
 
   return {
     /**
-     * The connection's credentials in `region` as its deployments use them (the Terraform export of an
-     * environment reads its resources with them).
+     * The AWS connection `row`'s credentials in `region`, as its check confirmed them (two attempts per call, each
+     * given half the provider time-out), kept while fresh: what the logs and monitoring tabs read CloudWatch with,
+     * and what the Terraform export of an environment reads its resources with.
      */
     connectionOf: accessOf,
 
