@@ -209,15 +209,6 @@ describe("create and deploy", () => {
       const error = await expectError(await call("POST", path, body), 400);
       expect(Object.keys(error.fieldErrors ?? {})).toContain(field);
     }
-    const application = await expectError(
-      await call("POST", path, {
-        ...database(),
-        serviceType: "application",
-        config: { image: "ghcr.io/a/b:1" },
-      }),
-      400,
-    );
-    expect(application.fieldErrors?.serviceType).toEqual([serviceErrorMessages.typeNotCreatable]);
     expect(await api.countRows()).toEqual(before);
   });
 

@@ -6,8 +6,8 @@ import type {
   TargetGroup,
 } from "@aws-sdk/client-elastic-load-balancing-v2";
 import { isAwsError } from "../../terraform/services/service-scanner";
+import { applicationImageOf } from "../../applications/config";
 import type { DriverResource } from "../driver";
-import { configOf } from "../simulated/resource";
 import { TAG_ENVIRONMENT, TAG_ORGANIZATION, type ProvisionContext, type Provisioner } from "./provisioner";
 import {
   clientToken,
@@ -303,7 +303,7 @@ async function releaseCluster(context: ProvisionContext, environment: Environmen
 
 /** The container as the settings describe it. */
 function containerOf(resource: DriverResource): ContainerDefinition {
-  const { image } = configOf(resource, "application");
+  const image = applicationImageOf(resource.config);
   const { envvars, networking } = resource.settings;
   return {
     name: CONTAINER_NAME,
