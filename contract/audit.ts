@@ -42,6 +42,7 @@ export const auditActions = [
   "services.delete",
   "services.deploy",
   "services.retry",
+  "services.rollback",
   "services.ticket",
   "services.update",
   "services.update-draft",

@@ -24,7 +24,13 @@ import {
 } from "#contract/services";
 import { apiErrorCodes } from "#contract/errors";
 import type { ApplicationConfig } from "#contract/application-config";
-import { applicationConfigSchema } from "#contract/applications";
+import {
+  applicationConfigSchema,
+  applicationErrorMessages,
+  applicationVersionListSchema,
+  applicationVersionResponseSchema,
+  rollbackResponseSchema,
+} from "#contract/applications";
 import type { CloudProvider } from "#contract/cloud-providers";
 import { NUL_CHARACTER_MESSAGE } from "#contract/validation";
 import type { Database } from "../db/index";
@@ -38,6 +44,7 @@ import {
   applicationSettingsOf,
 } from "../applications/config";
 import { applicationReferenceErrors } from "../applications/references";
+import { recordRelease, versionDiff, versionsOf } from "../applications/versions";
 import { serviceDiff } from "../services/diff";
 import { recordAction } from "../services/history";
 import {
@@ -554,6 +561,87 @@ export function serviceRoutes({
     });
     engine.runner.wake();
     return c.body(null, removal === "deleted" ? 204 : 202);
+  });
+
+  // -------------------------------------------------------------------------------------------------------------
+  // An application's versions and roll back (issue 15, contract/applications.ts)
+
+  async function applicationOf(c: Context<OrganizationEnv>, tx: Database = db) {
+    const environment = await environmentOf(c, tx);
+    const row = await findResource(tx, environment.id, c.req.param("resourceId") ?? "");
+    if (row.serviceType !== "application") throw notFound(applicationErrorMessages.notAnApplication);
+    return row;
+  }
+
+  async function versionOf(tx: Database, resourceId: string, versionId: string) {
+    const versions = await versionsOf(tx, resourceId);
+    const version = versions.find((candidate) => candidate.id === versionId);
+    if (!version) throw notFound(applicationErrorMessages.versionNotFound);
+    const running = versions.find((candidate) => candidate.running);
+    return { version, running, diff: versionDiff(running, version) };
+  }
+
+  routes.get("/:resourceId/versions", permit("organization.view"), async (c) => {
+    const row = await applicationOf(c);
+    return sendJson(c, applicationVersionListSchema, { versions: await versionsOf(db, row.id) });
+  });
+
+  routes.get("/:resourceId/versions/:versionId", permit("organization.view"), async (c) => {
+    const row = await applicationOf(c);
+    const { version, diff } = await versionOf(db, row.id, c.req.param("versionId"));
+    return sendJson(c, applicationVersionResponseSchema, { version, diff });
+  });
+
+  /** Deploys exactly the version's configuration and image digest again (Rollback), as any deployment. */
+  routes.post("/:resourceId/versions/:versionId/rollback", permit("services.deploy"), async (c) => {
+    const actor = currentUser(c).name;
+    const now = engine.now();
+    const answer = await db.transaction(async (tx) => {
+      const { environment, resource } = await lockForWrite(c, tx);
+      if (resource.serviceType !== "application") throw notFound(applicationErrorMessages.notAnApplication);
+      const { version, diff } = await versionOf(tx, resource.id, c.req.param("versionId"));
+      const [entry] = await tx.select().from(resourceHistory).where(eq(resourceHistory.id, version.id));
+      const release = entry?.release;
+      if (!release || version.outcome !== "STAGE_COMPLETED" || !version.imageDigest) {
+        throw conflict(applicationErrorMessages.neverDeployed);
+      }
+      if (version.running) throw conflict(applicationErrorMessages.alreadyRunning);
+      if (editBlocked(stageOf(resource))) throw conflict(serviceErrorMessages.deploymentRunning);
+      const current = { config: configOf(resource), settings: settingsOf(resource) };
+      const saved = await update(
+        tx,
+        resource.id,
+        {
+          config: release.config,
+          settings: release.settings,
+          draft: null,
+          version: resource.version + 1,
+          // The source step pulls this digest instead of building or looking the tag up again.
+          cloudState: {
+            ...resource.cloudState,
+            pinnedImage: version.image ?? "",
+            pinnedDigest: version.imageDigest,
+          },
+        },
+        now,
+      );
+      const queued = await deploys.launch(
+        tx,
+        {
+          resource: saved,
+          environment,
+          action: "Rollback",
+          actor,
+          diff: serviceDiff(current, { config: release.config, settings: release.settings }),
+        },
+        now,
+      );
+      const historyId = String((queued.job.payload as { historyId?: unknown }).historyId);
+      await recordRelease(tx, historyId, saved, version.id);
+      return { historyId, stage: queued.stage, diff };
+    });
+    engine.runner.wake();
+    return sendJson(c, rollbackResponseSchema, answer, 202);
   });
 
   routes.get("/:resourceId/attributes/:attribute", permit("secrets.reveal"), async (c) => {
