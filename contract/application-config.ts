@@ -78,7 +78,7 @@ export const githubSourceSchema = z.object({
     'Repository must be a GitHub repository: "name" or "owner/name"',
   ),
   branch: requiredText("Branch", { max: 255 }).regex(
-    /^(?![-/.])(?!.*(?:\.\.|\/\/|@\{|\.lock$|[/.]$))[^\s~^:?*[\\\x00-\x1f\x7f]+$/,
+    /^(?![-/.])(?!.*(?:\.\.|\/\/|@\{|\.lock$|[/.]$))[^\s~^:?*[\\]+$/,
     "Branch must be a branch name such as main or release/1.4",
   ),
   dockerfilePath: repositoryPath("Dockerfile path"),

@@ -184,7 +184,10 @@ describe("create and deploy", () => {
       [{ ...database(), serviceType: "mainframe" }, "serviceType"],
       [{ ...database(), config: { ...defaultServiceConfigs.database, storageGb: 5 } }, "config.storageGb"],
       [{ ...database(), config: { ...defaultServiceConfigs.database, version: "8.0" } }, "config.version"],
-      [{ ...database(), serviceType: "application", config: { image: "ghcr.io/a/b:1" } }, "serviceType"],
+      [
+        { ...database(), serviceType: "application", config: { image: "Not An Image" } },
+        "config.source.image",
+      ],
       [
         {
           ...database(),
