@@ -44,6 +44,7 @@ export const auditActions = [
   "services.deploy-on-push-secret-rotate",
   "services.deploy-on-push-update",
   "services.retry",
+  "services.rollback",
   "services.ticket",
   "services.update",
   "services.update-draft",

@@ -21,6 +21,7 @@ const actionsByRoute: Record<string, AuditAction> = {
   "POST /v2/organizations/:/environments/:/infrastructure/:/draft/launch": "services.deploy",
   "POST /v2/organizations/:/environments/:/infrastructure/:/retry": "services.retry",
   "POST /v2/organizations/:/environments/:/infrastructure/:/cancel": "services.cancel",
+  "POST /v2/organizations/:/environments/:/infrastructure/:/versions/:/rollback": "services.rollback",
   "DELETE /v2/organizations/:/environments/:/infrastructure/:": "services.delete",
   "PUT /v2/organizations/:/environments/:/infrastructure/:/deploy-on-push": "services.deploy-on-push-update",
   "POST /v2/organizations/:/environments/:/infrastructure/:/deploy-on-push/secret":

@@ -430,6 +430,17 @@ export const resourceHistory = pgTable(
     /** What the cloud said of the change (which settings update in place, which replace the service). */
     message: text("message"),
     diff: jsonb("diff").$type<{ path: string; before?: unknown; after?: unknown }[]>().notNull().default([]),
+    /**
+     * An application's deployment as a version (issue 15): the configuration and settings it deployed, and once its
+     * image is resolved the image and digest; `rollbackOf` names the history entry a rollback deployed again.
+     */
+    release: jsonb("release").$type<{
+      config: Record<string, unknown>;
+      settings: Record<string, unknown>;
+      image?: string;
+      imageDigest?: string;
+      rollbackOf?: string;
+    }>(),
   },
   (table) => [index("resource_history_resource").on(table.resourceId, table.at)],
 );

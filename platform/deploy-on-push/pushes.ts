@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import * as z from "zod";
 import type { WebhookAnswer } from "#contract/deploy-on-push";
 import type { EngineConfig } from "../config";
@@ -9,6 +9,7 @@ import { enqueueJob, unfinishedJobStatuses, type Job, type JobKind, type Transit
 import type { EnvironmentRow } from "../environments/records";
 import type { ResourceRow } from "../services/records";
 import { hookOfResource } from "./hooks";
+import type { PushRow } from "./pushed-commits";
 
 /**
  * The burst rule of deploy on push (docs/decisions/034-deploy-on-push-and-chart-indexes.md): every accepted push
@@ -27,8 +28,6 @@ const WAITING_STATE = "WAITING_FOR_DEPLOYMENT";
 const notStartedStates = ["QUEUED", "INFRASTRUCTURE_NOT_READY"];
 /** The history message's first line for a pushed commit starts with this. */
 const COMMIT_LINE_PREFIX = "Commit ";
-
-export type PushRow = typeof deployPushes.$inferSelect;
 
 /** What a push event says, as much as deploying needs (https://docs.github.com/webhooks/webhook-events-and-payloads#push). */
 export const pushEventSchema = z.object({
@@ -61,20 +60,6 @@ function withCommitLine(existing: string | null, line: string): string {
   const lines = existing ? existing.split("\n") : [];
   if (lines[0]?.startsWith(COMMIT_LINE_PREFIX)) lines.shift();
   return [line, ...lines].join("\n");
-}
-
-/**
- * The commit a deployment builds: the newest push it took, or null for a deployment no push started. The build of a
- * GitHub application checks this commit out (the branch's head when null).
- */
-export async function pushedCommitOf(tx: Database, historyId: string): Promise<PushRow | null> {
-  const [push] = await tx
-    .select()
-    .from(deployPushes)
-    .where(eq(deployPushes.historyId, historyId))
-    .orderBy(desc(deployPushes.receivedAt), desc(deployPushes.id))
-    .limit(1);
-  return push ?? null;
 }
 
 export function createPushDeploys({

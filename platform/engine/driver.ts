@@ -1,6 +1,7 @@
 import type { CloudProvider } from "#contract/cloud-providers";
 import type { CostEstimate } from "#contract/environments";
 import type { Alarm, Metrics, MetricRange, ServiceSettings, ServiceType } from "#contract/services";
+import type { Credentials, ProviderContext } from "../connections/providers";
 import type { ChangePlan } from "./aws/provisioner";
 
 /**
@@ -93,6 +94,17 @@ export type DeployContext = {
   secretsSealed: boolean;
   /** The uploaded archive of a serverless service, when it has one. */
   archive?: () => Promise<Uint8Array>;
+  /**
+   * What an application's source reaches outside: the organization's connections (unsealed, read when a step needs
+   * them) with the providers' context, and the environment's chart repositories' URLs.
+   */
+  connections?: {
+    connection: (id: string) => Promise<Credentials | undefined>;
+    providerContext: ProviderContext;
+    chartRepositoryUrl: (id: string) => Promise<string | undefined>;
+  };
+  /** The pods the deployment replaces, in order (a rolling update stops one per new pod). */
+  previousPodNames?: string[];
   now: Date;
 };
 

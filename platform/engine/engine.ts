@@ -57,7 +57,15 @@ export function createEngine({
     appUrl: config.appUrl,
     now,
   });
-  const deploys = createDeploys({ driver, secrets, settings: config.engine, notify, aws, db });
+  const deploys = createDeploys({
+    driver,
+    secrets,
+    settings: config.engine,
+    notify,
+    aws,
+    db,
+    engineContext: { awsEndpoint: config.terraform?.awsEndpoint, appUrl: config.appUrl },
+  });
   const teardowns = createTeardowns({ deploys, db });
   const cloning = createCloning({ secrets, settings: config.engine, deploys, notify });
   const terraformExports = createTerraformExports({ aws, files: exportFilesFor(config) });

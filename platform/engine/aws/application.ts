@@ -6,8 +6,8 @@ import type {
   TargetGroup,
 } from "@aws-sdk/client-elastic-load-balancing-v2";
 import { isAwsError } from "../../terraform/services/service-scanner";
+import { applicationImageOf } from "../../applications/config";
 import type { DriverResource } from "../driver";
-import { configOf } from "../simulated/resource";
 import { deleteLogGroup, ensureLogGroup, logGroupsOutput } from "./log-groups";
 import { TAG_ENVIRONMENT, TAG_ORGANIZATION, type ProvisionContext, type Provisioner } from "./provisioner";
 import { deleteRole, ensureRole, managedPolicy } from "./roles";
@@ -312,7 +312,7 @@ async function releaseCluster(context: ProvisionContext, environment: Environmen
 
 /** The container as the settings describe it, logging to the application's log group in `region`. */
 function containerOf(resource: DriverResource, region: string): ContainerDefinition {
-  const { image } = configOf(resource, "application");
+  const image = applicationImageOf(resource.config);
   const { envvars, networking } = resource.settings;
   return {
     name: CONTAINER_NAME,
@@ -859,7 +859,9 @@ export const applicationProvisioner: Provisioner = {
 
   plan(before, after) {
     return planChanges(before, after, ({ path }) => {
-      if (path === "config.image") return "inPlace";
+      // Every field of an application's configuration (its source's image, ports, variables, size, scaling, health
+      // check, domain, sidecars) lands in a task definition revision or the service, rule and scalable target.
+      if (path.startsWith("config.")) return "inPlace";
       // Variables, CPU, memory and port: a new task definition revision; scaling, health check and routing: the
       // scalable target, target group and rule change in place. Volumes and schedules are not provisioned in AWS.
       if (/^settings\.(envvars|hardware|networking|healthCheck|scaling)(\.|$)/.test(path)) return "inPlace";
