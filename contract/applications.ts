@@ -1,4 +1,3 @@
-import { parseDocument } from "yaml";
 import * as z from "zod";
 import {
   applicationConfigSchemaWith,
@@ -7,33 +6,18 @@ import {
   publicImageSourceSchema,
   registryImageSourceSchema,
 } from "./application-config";
+import { helmValuesProblem } from "./helm-values";
 import { configDiffSchema, serviceNameSchema } from "./services";
 import { stageSchema } from "./stages";
 
 /**
- * Applications (issue 15, SPEC §2.2 Applications, §7 infrastructure): the create form's schema, the Helm values'
- * YAML check, versions and roll back. The configuration's fields are in ./application-config.ts (imported by the
+ * Applications (issue 15, SPEC §2.2 Applications, §7 infrastructure): the create form's schema (Helm values checked
+ * by ./helm-values.ts), versions and roll back. The configuration's fields are in ./application-config.ts (imported by the
  * services pages, so kept free of the YAML parser this module brings).
  */
 
-/** The first YAML error of `text` as "line 3, column 5: …", or null when it parses (an empty text is no values). */
-export function yamlSyntaxError(text: string): string | null {
-  if (!text.trim()) return null;
-  const document = parseDocument(text, { uniqueKeys: true });
-  const [error] = document.errors;
-  if (error) {
-    // yaml's message reads "Implicit map keys need to be followed by map values at line 2, column 1:" + a excerpt.
-    return `Values must be valid YAML: ${error.message.split("\n")[0]?.replace(/:$/, "")}`;
-  }
-  const values: unknown = document.toJS();
-  if (values !== null && (typeof values !== "object" || Array.isArray(values))) {
-    return "Values must be a YAML mapping (key: value lines), as helm install -f takes";
-  }
-  return null;
-}
-
 export const helmChartSourceSchema = helmChartSourceBaseSchema.superRefine((source, context) => {
-  const message = yamlSyntaxError(source.values);
+  const message = helmValuesProblem(source.values);
   if (message) context.addIssue({ code: "custom", path: ["values"], message });
 });
 

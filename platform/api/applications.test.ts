@@ -173,9 +173,9 @@ describe("the application's configuration", () => {
       );
     expect(helm("replicaCount: 2\nimage:\n  tag: 1.27\n")).toEqual({});
     expect(helm("replicaCount: 2\n  image: [1,\n")["source.values"]).toMatch(
-      /^Values must be valid YAML: .+ at line \d+, column \d+$/,
+      /^Line \d+, column \d+: .+$/,
     );
-    expect(helm("- a\n- b\n")["source.values"]).toContain("must be a YAML mapping");
+    expect(helm("- a\n- b\n")["source.values"]).toContain("Values must be a mapping");
     expect(
       errors(app({ source: { kind: "image", image: "nginx:1.27" }, cpu: "0.25", memoryMb: 8192 as never })),
     ).toEqual({});

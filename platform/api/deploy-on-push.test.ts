@@ -1,3 +1,4 @@
+import { defaultApplicationConfig } from "#contract/application-config";
 import { randomUUID } from "node:crypto";
 import { and, asc, count, eq, inArray } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
@@ -10,8 +11,19 @@ import {
 } from "#contract/deploy-on-push";
 import { apiErrorCodes } from "#contract/errors";
 import { defaultServiceSettings } from "#contract/services";
-import { deployHooks, deployPushes, engineJobs, resourceHistory, resources } from "../db/schema";
-import { PUSH_DEPLOY_JOB_KIND, pushedCommitOf } from "../deploy-on-push/pushes";
+import { sealSecrets } from "../connections/records";
+import { startFakeGitHub, type TestServer } from "../connections/test-servers";
+import {
+  connections,
+  deployHooks,
+  deployPushes,
+  engineJobs,
+  resourceHistory,
+  resourceLogs,
+  resources,
+} from "../db/schema";
+import { pushedCommitOf } from "../deploy-on-push/pushed-commits";
+import { PUSH_DEPLOY_JOB_KIND } from "../deploy-on-push/pushes";
 import { signatureOf } from "../deploy-on-push/signature";
 import { DEPLOY_JOB_KIND } from "../engine/deploys";
 import { fakeDriver } from "../services/test-driver";
@@ -20,12 +32,35 @@ import { openTestApi, uniqueName, type TestApi, type TestMember } from "./test-h
 let api: TestApi;
 let member: TestMember;
 let environmentId: string;
+/** GitHub as the builds reach it: the repository's Dockerfile, read at the pushed commit. */
+let github: TestServer;
+let githubConnectionId: string;
 beforeAll(async () => {
   api = await openTestApi({}, { driver: fakeDriver() });
   member = await api.createMember();
   environmentId = (await api.createEnvironment(member.organization.tenantId)).id;
+  github = await startFakeGitHub({
+    token: "github-token-5678",
+    organizations: {
+      acme: { repositories: [{ name: "web", branches: ["main"], files: { Dockerfile: "FROM nginx:1.27" } }] },
+    },
+  });
+  githubConnectionId = randomUUID();
+  await api.db.insert(connections).values({
+    id: githubConnectionId,
+    organizationId: member.organization.organizationId,
+    kind: "VERSION_CONTROL_TYPE_GITHUB",
+    name: "github-acme",
+    method: "token",
+    fields: { BASE_URL: github.url, ORGANIZATION: "acme" },
+    ...sealSecrets(api.secrets, githubConnectionId, { TOKEN: "github-token-5678" }),
+    status: "VERIFIED",
+  });
 });
-afterAll(() => api.close());
+afterAll(async () => {
+  await github.close();
+  await api.close();
+});
 
 /** Every line the webhook logged: none may carry a secret or a signature. */
 const warnings = vi.spyOn(console, "warn").mockImplementation(() => undefined);
@@ -40,8 +75,7 @@ const call = (method: string, path: string, json?: unknown, as: TestMember = mem
   api.call(method, path, { token: as.user.token, json });
 
 /**
- * A deployed application built from GitHub. Its source is written as deploy on push reads it
- * (platform/deploy-on-push/source.ts), ahead of issue 15's application config.
+ * A deployed application built from the GitHub connection's acme/web.
  */
 async function githubApplication({ branch = "main", deployed = true } = {}) {
   const [row] = await api.db
@@ -52,10 +86,10 @@ async function githubApplication({ branch = "main", deployed = true } = {}) {
       serviceType: "application",
       stage: deployed ? "STAGE_COMPLETED" : "STAGE_DRAFT",
       config: {
-        image: "ghcr.io/acme/web:1.0.0",
+        ...defaultApplicationConfig,
         source: {
-          type: "github",
-          connectionId: randomUUID(),
+          kind: "github",
+          connectionId: githubConnectionId,
           repository: "acme/web",
           branch,
           dockerfilePath: "Dockerfile",
@@ -334,6 +368,15 @@ describe("a signed push", () => {
     await api.engine.runner.runUntilIdle();
     const [deployed] = await api.db.select().from(resources).where(eq(resources.id, application.id));
     expect(deployed?.stage).toBe("STAGE_COMPLETED");
+    // The build checks out the pushed commit, not the branch's head.
+    const built = await api.db
+      .select({ message: resourceLogs.message })
+      .from(resourceLogs)
+      .where(eq(resourceLogs.resourceId, application.id));
+    expect(built.map((line) => line.message)).toContain(
+      `Cloning acme/web at main (${sha.slice(0, 7)} Fix the header)`,
+    );
+    expect(github.requests.map((request) => request.path)).not.toContain("/repos/acme/web/branches/main");
     const settings = deployOnPushResponseSchema.parse(
       await (await call("GET", deployOnPushPaths.settings(t(), environmentId, application.id))).json(),
     );

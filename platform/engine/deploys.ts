@@ -9,6 +9,7 @@ import {
 } from "#contract/services";
 import type { Stage } from "#contract/stages";
 import type { EngineConfig } from "../config";
+import { pushedCommitOf } from "../deploy-on-push/pushed-commits";
 import type { Database } from "../db/index";
 import { engineJobs, environments, resourceLogs, resources } from "../db/schema";
 import type { EnvironmentRow } from "../environments/records";
@@ -379,6 +380,8 @@ export function createDeploys({
     if (resource.serviceType === "application") {
       context.previousPodNames = payload.previousPods.map((pod) => pod.name);
       if (db) context.connections = await applicationSourcesOf(tx, db, secrets, environment, engineContext);
+      const push = await pushedCommitOf(tx, payload.historyId);
+      if (push) context.pushedCommit = { sha: push.sha, message: push.message };
     }
     const startedAt = payload.startedAt ?? now.toISOString();
     return outside(async () => {

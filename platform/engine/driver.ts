@@ -105,6 +105,8 @@ export type DeployContext = {
   };
   /** The pods the deployment replaces, in order (a rolling update stops one per new pod). */
   previousPodNames?: string[];
+  /** The pushed commit a GitHub application's deployment builds (deploy on push); absent: the branch's head. */
+  pushedCommit?: { sha: string; message: string };
   now: Date;
 };
 

@@ -56,7 +56,7 @@ afterAll(async () => {
 function application(name: string, settings: Partial<DriverResource["settings"]> = {}) {
   return testResource("application", {
     name,
-    config: { image: "ghcr.io/acme/web:1.4.2" },
+    config: { source: { kind: "image", image: "ghcr.io/acme/web:1.4.2" } },
     settings: {
       networking: { port: 8080, public: true, customDomain: "" },
       ...settings,
@@ -233,7 +233,7 @@ describe("the application provisioner against moto", { timeout: 120_000 }, () =>
     // A new image, variables, more CPU and memory, two tasks and another health check: all in place.
     const changed: DriverResource = {
       ...web,
-      config: { image: "ghcr.io/acme/web:1.5.0" },
+      config: { ...web.config, source: { kind: "image", image: "ghcr.io/acme/web:1.5.0" } },
       settings: {
         ...web.settings,
         envvars: [
@@ -247,7 +247,7 @@ describe("the application provisioner against moto", { timeout: 120_000 }, () =>
     };
     expect(applicationProvisioner.plan(web, changed)).toEqual({
       inPlace: [
-        "config.image",
+        "config.source.image",
         "settings.envvars",
         "settings.hardware.cpu",
         "settings.hardware.memoryMb",

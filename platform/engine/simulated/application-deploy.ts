@@ -330,22 +330,28 @@ async function buildFromGitHub(
       ? source.dockerfilePath
       : `${source.buildContext.replace(/\/+$/, "")}/${source.dockerfilePath}`;
   try {
-    const branchResponse = await githubGet(
-      credentials,
-      `${repo}/branches/${encodeURIComponent(source.branch)}`,
-    );
-    if (!branchResponse.ok) {
-      throw await githubRefusal(credentials, branchResponse, {
-        notFound: `GitHub has no branch "${source.branch}" in ${owner}/${name}, or the token cannot see it.`,
-      });
+    // A pushed commit (deploy on push) is built as pushed; otherwise the branch's head.
+    let commit = context.pushedCommit?.sha ?? "";
+    let message = context.pushedCommit?.message ?? "";
+    if (!context.pushedCommit) {
+      const branchResponse = await githubGet(
+        credentials,
+        `${repo}/branches/${encodeURIComponent(source.branch)}`,
+      );
+      if (!branchResponse.ok) {
+        throw await githubRefusal(credentials, branchResponse, {
+          notFound: `GitHub has no branch "${source.branch}" in ${owner}/${name}, or the token cannot see it.`,
+        });
+      }
+      const branch = (await branchResponse.json()) as {
+        commit?: { sha?: string; commit?: { message?: string } };
+      };
+      commit = branch.commit?.sha ?? "";
+      message = branch.commit?.commit?.message ?? "";
     }
-    const branch = (await branchResponse.json()) as {
-      commit?: { sha?: string; commit?: { message?: string } };
-    };
-    const commit = branch.commit?.sha ?? "";
     const fileResponse = await githubGet(
       credentials,
-      `${repo}/contents/${dockerfilePath.split("/").map(encodeURIComponent).join("/")}?ref=${encodeURIComponent(source.branch)}`,
+      `${repo}/contents/${dockerfilePath.split("/").map(encodeURIComponent).join("/")}?ref=${encodeURIComponent(commit || source.branch)}`,
     );
     if (!fileResponse.ok) {
       throw await githubRefusal(credentials, fileResponse, {
@@ -359,7 +365,7 @@ async function buildFromGitHub(
     ).toString("utf8");
     const image = `registry.internal/${context.resource.environmentName}/${context.resource.name}:${commit.slice(0, 7)}`;
     const digest = digestOf(`${dockerfile}\n${commit}`);
-    const subject = branch.commit?.commit?.message?.split("\n")[0] ?? "";
+    const subject = message.split("\n")[0] ?? "";
     return {
       image,
       digest,
