@@ -43,8 +43,11 @@ export const serviceTypeLabels: Record<ServiceType, string> = {
   application: "Application",
 };
 
-/** SPEC §4 resource actions, as recorded in a service's history. */
-export const resourceActions = ["Provision", "Save", "Create", "Relaunch"] as const;
+/**
+ * SPEC §4 resource actions, as recorded in a service's history, and the platform's own `Check`: the periodic drift
+ * check found the service changed outside the platform (outcome STAGE_FAILED) or back as deployed (STAGE_COMPLETED).
+ */
+export const resourceActions = ["Provision", "Save", "Create", "Relaunch", "Check"] as const;
 export type ResourceAction = (typeof resourceActions)[number];
 
 /** Stages in which the engine is still working on a service: pages poll while any service is in one. */

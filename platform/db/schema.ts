@@ -398,6 +398,13 @@ export const resources = pgTable(
     cloudState: jsonb("cloud_state").$type<Record<string, string>>(),
     /** What the last deployment left for the environment's other services (a network's VPC and subnets). */
     cloudOutputs: jsonb("cloud_outputs").$type<Record<string, string>>(),
+    /**
+     * When the drift check (platform/engine/drift-checks.ts) last claimed the service: set in the statement that
+     * claims it, so no other instance checks it again within the interval.
+     */
+    driftCheckedAt: timestamp("drift_checked_at", { withTimezone: true, mode: "date" }),
+    /** When the drift check found it changed outside the platform and failed it; null otherwise. */
+    driftedAt: timestamp("drifted_at", { withTimezone: true, mode: "date" }),
     /** Runtime log lines have been written up to here (the simulated driver writes them lazily, on read). */
     logsWrittenUntil: timestamp("logs_written_until", { withTimezone: true, mode: "date" }),
     deployedAt: timestamp("deployed_at", { withTimezone: true, mode: "date" }),

@@ -603,7 +603,8 @@ export function createDeploys({
         stage = "STAGE_INFRASTRUCTURE_NOT_READY";
       }
     }
-    await setResource(tx, resource.id, { stage, message: null }, now);
+    // A deployment ends any drift the check found: its outcome, not the check, says how the service is.
+    await setResource(tx, resource.id, { stage, message: null, driftedAt: null }, now);
     return { job, stage };
   }
 

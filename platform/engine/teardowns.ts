@@ -201,7 +201,7 @@ export function createTeardowns({ deploys, db }: { deploys: Deploys; db?: Databa
     );
     await tx
       .update(resources)
-      .set({ stage: "STAGE_IN_PROGRESS", message: deletingMessage(null), updatedAt: now })
+      .set({ stage: "STAGE_IN_PROGRESS", message: deletingMessage(null), driftedAt: null, updatedAt: now })
       .where(eq(resources.id, resource.id));
     return "teardown";
   }

@@ -197,7 +197,7 @@ describe("the database provisioner against moto", { timeout: 120_000 }, () => {
 
     expect(await databaseProvisioner.observe(context)).toEqual({
       state: "degraded",
-      message: `The DB instance ${identifier} was stopped outside the product (status stopped); deploy again to start it`,
+      message: `The DB instance ${identifier} was stopped outside the console (status stopped)`,
     });
     const restarted = await applyUntilDone(databaseProvisioner, { ...context, state: result.state });
     expect(restarted.progress).toEqual(["Starting the DB instance"]);

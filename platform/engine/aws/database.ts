@@ -305,7 +305,7 @@ export const databaseProvisioner: Provisioner = {
         state: "degraded",
         message:
           status === "stopped" || status === "stopping"
-            ? `The DB instance ${names.identifier} was stopped outside the product (status ${status}); deploy again to start it`
+            ? `The DB instance ${names.identifier} was stopped outside the console (status ${status})`
             : `The DB instance ${names.identifier} is ${status}`,
       };
     }

@@ -262,6 +262,12 @@ export function createAwsDriver({
           );
           return { ...result, lines: withProgress(context, result, lines) };
         },
+        async observe(context) {
+          const { result } = await run(row, organization, context, (provisioner, provision) =>
+            provisioner.observe(provision),
+          );
+          return result;
+        },
         plan(before, after) {
           return provisioners[after.serviceType]?.plan(before, after) ?? { inPlace: [], replace: [] };
         },

@@ -1,0 +1,2 @@
+ALTER TABLE "resources" ADD COLUMN "drift_checked_at" timestamp with time zone;--> statement-breakpoint
+ALTER TABLE "resources" ADD COLUMN "drifted_at" timestamp with time zone;
