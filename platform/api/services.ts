@@ -54,6 +54,8 @@ import { findEnvironment } from "./environments";
 import { currentOrganization, type OrganizationEnv } from "./tenancy";
 import { readJsonBody, readQuery, sendJson } from "./validation";
 import { permit } from "./permissions";
+import { environmentErrorMessages } from "#contract/environments";
+import type { EnvironmentRow } from "../environments/records";
 
 const idSchema = z.guid();
 
@@ -115,6 +117,13 @@ export function serviceRoutes({
   const environmentOf = (c: Context<OrganizationEnv>, tx: Database = db) =>
     findEnvironment(tx, currentOrganization(c).tenantId, c.req.param("environmentId") ?? "");
 
+  /** An environment whose services are being torn down for its deletion takes no new work. */
+  function writable(environment: EnvironmentRow): EnvironmentRow {
+    if (environment.deletionStage === "STAGE_IN_PROGRESS")
+      throw conflict(environmentErrorMessages.beingDeleted);
+    return environment;
+  }
+
   async function findResource(
     tx: Database,
     environmentId: string,
@@ -133,7 +142,7 @@ export function serviceRoutes({
 
   /** The environment, the service's running deployment and the service, locked in the engine's order. */
   async function lockForWrite(c: Context<OrganizationEnv>, tx: Database) {
-    const environment = await environmentOf(c, tx);
+    const environment = writable(await environmentOf(c, tx));
     const resourceId = c.req.param("resourceId") ?? "";
     if (!idSchema.safeParse(resourceId).success) throw notFound(serviceErrorMessages.notFound);
     const job = await activeDeployOf(tx, resourceId, { lock: true });
@@ -216,6 +225,7 @@ export function serviceRoutes({
           lock: "share",
         },
       );
+      writable(environment);
       if (body.serviceType === "serverless") await assertUploadIn(tx, environment.id, config);
       const created = await createService(
         tx,

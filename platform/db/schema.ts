@@ -211,6 +211,12 @@ export const environments = pgTable(
     cloudConnectionId: uuid("cloud_connection_id").references((): AnyPgColumn => connections.id, {
       onDelete: "restrict",
     }),
+    /**
+     * Set by a DELETE that tears the environment's services down in its cloud first (engine/environment-teardowns.ts):
+     * STAGE_IN_PROGRESS meanwhile, STAGE_FAILED with `deletion_message` saying what could not be deleted.
+     */
+    deletionStage: text("deletion_stage"),
+    deletionMessage: text("deletion_message"),
     createdAt: createdAt(),
   },
   (table) => [

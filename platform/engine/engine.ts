@@ -8,13 +8,15 @@ import { awsProvisioners } from "./aws/provisioners";
 import type { Provisioner } from "./aws/provisioner";
 import { createCloning } from "./cloning";
 import { createDeploys } from "./deploys";
+import { createEnvironmentTeardowns } from "./environment-teardowns";
 import type { CloudDriver } from "./driver";
 import { createJobRunner, type JobRunnerOptions } from "./jobs";
 import { createSimulatedDriver } from "./simulated/driver";
 import { createTeardowns } from "./teardowns";
 
 /**
- * The engine: the job runner with every job kind the platform has (clones, service deployments and teardowns),
+ * The engine: the job runner with every job kind the platform has (clones, service deployments and teardowns,
+ * environment deletions that tear their services down first),
  * and the drivers deployments run on: the simulated cloud (`driver`, unless another is given) for environments
  * without a cloud account, AWS for those in an AWS connection. Their ends are announced through the notification
  * outbox (platform/notifications/), which the delivery worker posts from. The server starts it and stops it on
@@ -52,10 +54,11 @@ export function createEngine({
   });
   const deploys = createDeploys({ driver, secrets, settings: config.engine, notify, aws, db });
   const teardowns = createTeardowns({ deploys, db });
+  const environmentTeardowns = createEnvironmentTeardowns({ deploys, teardowns });
   const cloning = createCloning({ secrets, settings: config.engine, deploys, notify });
   const runner = createJobRunner({
     db,
-    kinds: [cloning.kind, deploys.kind, teardowns.kind],
+    kinds: [cloning.kind, deploys.kind, teardowns.kind, environmentTeardowns.kind],
     pollIntervalMs: config.engine.pollIntervalMs,
     now,
     // Retries back off like the steps: scaled, so tests at time scale 0 retry at once.
@@ -63,7 +66,7 @@ export function createEngine({
       Math.round(Math.min(1000 * 2 ** (attempt - 1), 60_000) * config.engine.timeScale),
     ...runnerOptions,
   });
-  return { runner, cloning, deploys, teardowns, driver, now };
+  return { runner, cloning, deploys, teardowns, environmentTeardowns, driver, now };
 }
 
 export type Engine = ReturnType<typeof createEngine>;
