@@ -26,7 +26,7 @@ import { apiErrorCodes } from "#contract/errors";
 import type { CloudProvider } from "#contract/cloud-providers";
 import { NUL_CHARACTER_MESSAGE } from "#contract/validation";
 import type { Database } from "../db/index";
-import { resourceHistory, resources, serverlessUploads } from "../db/schema";
+import { environments, resourceHistory, resources, serverlessUploads } from "../db/schema";
 import { activeDeployOf } from "../engine/deploys";
 import type { Engine } from "../engine/engine";
 import { SecretDecryptionError, type SecretCipher } from "../secrets/cipher";
@@ -34,6 +34,7 @@ import { serviceDiff } from "../services/diff";
 import { recordAction } from "../services/history";
 import {
   attributesContextOf,
+  driverResourceOf,
   settingsOf,
   stageOf,
   toResource,
@@ -150,11 +151,19 @@ export function serviceRoutes({
     return { environment, job, resource };
   }
 
+  /** The names of the secret attributes the service's cloud answers for it (AWS's differ from the simulated). */
+  async function secretAttributeNamesOf(tx: Database, row: ResourceRow): Promise<string[]> {
+    const [environment] = await tx.select().from(environments).where(eq(environments.id, row.environmentId));
+    if (!environment) throw notFound(serviceErrorMessages.notFound);
+    const cloud = await deploys.driverOf(tx, environment);
+    return [...cloud.secretAttributeNames(driverResourceOf(row, environment))];
+  }
+
   async function viewOf(tx: Database, resourceId: string) {
     const [row] = await tx.select().from(resources).where(eq(resources.id, resourceId));
     if (!row) throw notFound(serviceErrorMessages.notFound);
     const history = await tx.select().from(resourceHistory).where(eq(resourceHistory.resourceId, row.id));
-    return toResource(row, history, driver.secretAttributeNames(row.serviceType as ServiceType));
+    return toResource(row, history, await secretAttributeNamesOf(tx, row));
   }
 
   async function update(tx: Database, id: string, values: Partial<ResourceRow>, now: Date) {
@@ -497,7 +506,7 @@ export function serviceRoutes({
     const environment = await environmentOf(c);
     const row = await findResource(db, environment.id, c.req.param("resourceId"));
     const attribute = c.req.param("attribute");
-    if (!driver.secretAttributeNames(row.serviceType as ServiceType).includes(attribute)) {
+    if (!(await secretAttributeNamesOf(db, row)).includes(attribute)) {
       throw notFound(serviceErrorMessages.attributeNotFound);
     }
     if (!row.sealedAttributes) throw notFound(serviceErrorMessages.attributeNotReady);

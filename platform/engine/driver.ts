@@ -151,6 +151,8 @@ export interface DeployDriver {
    * something was changed outside the platform. Absent when nothing can be (the simulated cloud).
    */
   observe?(context: DeployContext): Promise<Observation>;
+  /** The names of the secret attributes a deployment of `resource` answers (what GET attributes lists). */
+  secretAttributeNames(resource: DriverResource): readonly string[];
   /** How long a deployment or teardown of the type may take before it fails; null: its steps always end. */
   timeoutMinutes(serviceType: ServiceType): number | null;
 }

@@ -643,6 +643,7 @@ const schemeOf = (resource: DriverResource): Scheme =>
   resource.settings.networking.public ? "internet-facing" : "internal";
 
 export const applicationProvisioner: Provisioner = {
+  secretAttributeNames: () => [],
   async apply(context) {
     const network = networkOf(context);
     const environment = environmentOf(context);

@@ -296,7 +296,18 @@ async function applyCacheCluster(
   };
 }
 
+/**
+ * What a cache answers: its connection string, and a Redis or Valkey cache with encryption in transit its auth
+ * token too (memcached has none).
+ */
+function secretAttributeNamesOf(config: CacheConfig): readonly string[] {
+  return config.engine !== "memcached" && config.encryptionInTransit
+    ? ["authToken", "connectionString"]
+    : ["connectionString"];
+}
+
 export const cacheProvisioner: Provisioner = {
+  secretAttributeNames: (resource) => secretAttributeNamesOf(configOf(resource, "cache")),
   async apply(context) {
     const config = configOf(context.resource, "cache");
     const network = networkOf(context);

@@ -17,6 +17,7 @@ import {
   motoClients,
   taggedWithService,
   testResource,
+  expectListedSecrets,
 } from "./test-provisioning";
 
 let moto: MotoServer;
@@ -56,6 +57,7 @@ describe("the database provisioner against moto", { timeout: 120_000 }, () => {
     const context = contextFor(aws, resource, network);
 
     const created = await applyUntilDone(databaseProvisioner, context);
+    expectListedSecrets(databaseProvisioner, resource, created.result.secrets);
     expect(created.progress).toContain("Creating the DB instance");
     const [instance] = await instancesOf(resource.id);
     expect(instance).toMatchObject({

@@ -108,7 +108,11 @@ function modificationPending(instance: DBInstance): boolean {
   ).some((field) => pendingValues[field] !== undefined);
 }
 
+/** What a database answers: its master password, and a connection string with it. */
+const SECRET_ATTRIBUTES = ["password", "connectionString"] as const;
+
 export const databaseProvisioner: Provisioner = {
+  secretAttributeNames: () => SECRET_ATTRIBUTES,
   async apply(context) {
     const config = configOf(context.resource, "database");
     const network = networkOf(context);
@@ -218,7 +222,7 @@ export const databaseProvisioner: Provisioner = {
       secrets: {
         password: secret.value,
         connectionString: `${scheme}://${config.username}:${secret.value}@${host}:${port}/${databaseNameOf(context.resource)}`,
-      },
+      } satisfies Record<(typeof SECRET_ATTRIBUTES)[number], string>,
       outputs: { host, port: String(port), dbInstanceArn: state.dbInstanceArn ?? "", secretArn: secret.arn },
     };
   },

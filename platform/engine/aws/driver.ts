@@ -268,6 +268,8 @@ export function createAwsDriver({
           );
           return result;
         },
+        secretAttributeNames: (resource) =>
+          provisioners[resource.serviceType]?.secretAttributeNames(resource) ?? [],
         plan(before, after) {
           return provisioners[after.serviceType]?.plan(before, after) ?? { inPlace: [], replace: [] };
         },

@@ -309,6 +309,7 @@ async function observe(context: ProvisionContext): Promise<Observation> {
 }
 
 export const fileStorageProvisioner: Provisioner = {
+  secretAttributeNames: () => [],
   apply,
   destroy,
   plan: (before, after) =>

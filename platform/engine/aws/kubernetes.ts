@@ -243,7 +243,11 @@ async function applyNodegroups(
   return undefined;
 }
 
+/** What a cluster answers: a kubeconfig for it (its token comes from the caller's AWS credentials). */
+const SECRET_ATTRIBUTES = ["kubeconfig"] as const;
+
 export const kubernetesProvisioner: Provisioner = {
+  secretAttributeNames: () => SECRET_ATTRIBUTES,
   async apply(context) {
     const shape = shapeOf(context.resource);
     const network = networkOf(context);
@@ -369,7 +373,9 @@ export const kubernetesProvisioner: Provisioner = {
       done: true,
       state,
       endpoint: cluster.endpoint,
-      secrets: { kubeconfig: kubeconfigOf(cluster, context.aws.region) },
+      secrets: {
+        kubeconfig: kubeconfigOf(cluster, context.aws.region),
+      } satisfies Record<(typeof SECRET_ATTRIBUTES)[number], string>,
       outputs: {
         clusterName: names.cluster,
         clusterArn: cluster.arn ?? "",

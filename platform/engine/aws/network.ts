@@ -131,6 +131,7 @@ async function observe(context: ProvisionContext): Promise<Observation> {
 }
 
 export const networkProvisioner: Provisioner = {
+  secretAttributeNames: () => [],
   apply,
   destroy,
   plan: (before, after) =>

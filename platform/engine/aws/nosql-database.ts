@@ -224,6 +224,7 @@ async function observe(context: ProvisionContext): Promise<Observation> {
 }
 
 export const nosqlDatabaseProvisioner: Provisioner = {
+  secretAttributeNames: () => [],
   apply,
   destroy,
   plan: (before, after) =>

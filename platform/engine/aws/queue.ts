@@ -310,6 +310,7 @@ async function observe(context: ProvisionContext): Promise<Observation> {
 }
 
 export const queueProvisioner: Provisioner = {
+  secretAttributeNames: () => [],
   apply,
   destroy,
   plan: (before, after) =>

@@ -29,6 +29,7 @@ import {
   testService,
   type TestService,
 } from "./test-support";
+import { expectListedSecrets } from "./test-provisioning";
 
 let aws: AwsClients;
 let stop: () => Promise<void>;
@@ -82,6 +83,7 @@ describe("serverless provisioner", () => {
   it("creates the function with its execution role, updates code and settings in place, opens a URL, and deletes it", async () => {
     const service = functionService("thumbnails");
     const created = await applyUntilDone(serverlessProvisioner, service);
+    expectListedSecrets(serverlessProvisioner, service.resource, created.secrets);
     const functionArn = `arn:aws:lambda:${testRegion}:${MOTO_ACCOUNT_ID}:function:staging-thumbnails`;
     const roleArn = `arn:aws:iam::${MOTO_ACCOUNT_ID}:role/staging-thumbnails-lambda`;
 

@@ -388,6 +388,7 @@ async function observe(context: ProvisionContext): Promise<Observation> {
 }
 
 export const serverlessProvisioner: Provisioner = {
+  secretAttributeNames: () => [],
   apply,
   destroy,
   plan: (before, after) =>

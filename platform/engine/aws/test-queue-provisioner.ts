@@ -22,6 +22,7 @@ export function testQueueProvisioner({
     MessageRetentionPeriod: String(Number(config.messageRetentionDays ?? 4) * 86_400),
   });
   return {
+    secretAttributeNames: () => [],
     async apply({ resource, tags, state, aws, log }) {
       const sqs = await aws.sqs();
       const name = `${tags.Name}${resource.config.queueType === "fifo" ? ".fifo" : ""}`;

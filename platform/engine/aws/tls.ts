@@ -254,6 +254,7 @@ async function observe(context: ProvisionContext): Promise<Observation> {
 }
 
 export const tlsProvisioner: Provisioner = {
+  secretAttributeNames: () => [],
   apply,
   destroy,
   plan(before, after) {
