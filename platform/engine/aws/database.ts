@@ -12,7 +12,7 @@ import {
   physicalName,
   planChanges,
   tagList,
-  tolerating,
+  unlessMissing,
 } from "./common";
 
 /**
@@ -63,8 +63,9 @@ async function describeInstance(
   identifier: string,
 ): Promise<DBInstance | undefined> {
   const { rds, sdk } = await rdsOf(context);
-  const answer = await tolerating(["DBInstanceNotFoundFault"], () =>
-    rds.send(new sdk.DescribeDBInstancesCommand({ DBInstanceIdentifier: identifier })),
+  const answer = await unlessMissing(
+    () => rds.send(new sdk.DescribeDBInstancesCommand({ DBInstanceIdentifier: identifier })),
+    "DBInstanceNotFoundFault",
   );
   return answer?.DBInstances?.[0];
 }
@@ -126,8 +127,9 @@ export const databaseProvisioner: Provisioner = {
     });
     const state: Record<string, string> = { ...context.state, secretArn: secret.arn };
 
-    const subnetGroup = await tolerating(["DBSubnetGroupNotFoundFault"], () =>
-      rds.send(new sdk.DescribeDBSubnetGroupsCommand({ DBSubnetGroupName: names.subnetGroup })),
+    const subnetGroup = await unlessMissing(
+      () => rds.send(new sdk.DescribeDBSubnetGroupsCommand({ DBSubnetGroupName: names.subnetGroup })),
+      "DBSubnetGroupNotFoundFault",
     );
     if (!subnetGroup?.DBSubnetGroups?.length) {
       await rds.send(
@@ -235,14 +237,16 @@ export const databaseProvisioner: Provisioner = {
     const instance = await describeInstance(context, names.identifier);
     if (instance) {
       if (instance.DBInstanceStatus !== "deleting") {
-        const deleted = await tolerating(["InvalidDBInstanceStateFault"], () =>
-          rds.send(
-            new sdk.DeleteDBInstanceCommand({
-              DBInstanceIdentifier: names.identifier,
-              SkipFinalSnapshot: true,
-              DeleteAutomatedBackups: true,
-            }),
-          ),
+        const deleted = await unlessMissing(
+          () =>
+            rds.send(
+              new sdk.DeleteDBInstanceCommand({
+                DBInstanceIdentifier: names.identifier,
+                SkipFinalSnapshot: true,
+                DeleteAutomatedBackups: true,
+              }),
+            ),
+          "InvalidDBInstanceStateFault",
         );
         if (!deleted) {
           return pending(
@@ -257,8 +261,9 @@ export const databaseProvisioner: Provisioner = {
     }
 
     try {
-      const deleted = await tolerating(["DBSubnetGroupNotFoundFault"], () =>
-        rds.send(new sdk.DeleteDBSubnetGroupCommand({ DBSubnetGroupName: names.subnetGroup })),
+      const deleted = await unlessMissing(
+        () => rds.send(new sdk.DeleteDBSubnetGroupCommand({ DBSubnetGroupName: names.subnetGroup })),
+        "DBSubnetGroupNotFoundFault",
       );
       if (deleted) context.log("info", `Deleted DB subnet group ${names.subnetGroup}`);
     } catch (error) {

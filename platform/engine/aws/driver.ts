@@ -12,7 +12,7 @@ import {
   type ProvisionContext,
   type Provisioner,
 } from "./provisioner";
-import { ProvisionError } from "./steps";
+import { ProvisionError } from "./common";
 
 /**
  * The AWS driver (issue 14): deploys the services of an environment that runs in an AWS connection with the
