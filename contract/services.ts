@@ -44,8 +44,12 @@ export const serviceTypeLabels: Record<ServiceType, string> = {
   application: "Application",
 };
 
-/** SPEC §4 resource actions, as recorded in a service's history, and an application's roll back (issue 15). */
-export const resourceActions = ["Provision", "Save", "Create", "Relaunch", "Rollback"] as const;
+/**
+ * SPEC §4 resource actions, as recorded in a service's history; an application's roll back (issue 15); and the
+ * platform's own `Check`: the periodic drift check found the service changed outside the platform (outcome
+ * STAGE_FAILED) or back as deployed (STAGE_COMPLETED).
+ */
+export const resourceActions = ["Provision", "Save", "Create", "Relaunch", "Rollback", "Check"] as const;
 export type ResourceAction = (typeof resourceActions)[number];
 
 /** Stages in which the engine is still working on a service: pages poll while any service is in one. */

@@ -7,6 +7,7 @@ import type { PlatformConfig } from "./config";
 import { openDb } from "./db/index";
 import { prepareDatabase } from "./db/prepare";
 import { startAuditRetention } from "./audit/retention";
+import { createDriftChecks } from "./engine/drift-checks";
 import { createEngine } from "./engine/engine";
 import { createIdentityProvider } from "./identity/provider";
 import { createDeliveryWorker } from "./notifications/worker";
@@ -46,6 +47,14 @@ export async function startPlatform(config: PlatformConfig): Promise<RunningPlat
     now: engine.now,
   });
   metrics.start();
+  // Reflects changes made outside the platform in the stage of the services of environments in AWS.
+  const driftChecks = createDriftChecks({
+    db: database.db,
+    deploys: engine.deploys,
+    intervalMs: config.driftCheckIntervalSeconds * 1000,
+    now: engine.now,
+  });
+  driftChecks.start();
   const auditRetention = startAuditRetention({ db: database.db });
 
   const identity = await createIdentityProvider({ db: database.db, config });
@@ -78,6 +87,7 @@ export async function startPlatform(config: PlatformConfig): Promise<RunningPlat
       await engine.runner.stop();
       await deliveries.stop();
       await metrics.stop();
+      await driftChecks.stop();
       await auditRetention.stop();
       await database.close();
     },

@@ -79,7 +79,7 @@ export function createApiApp(deps: ApiDependencies): Hono {
 
   app.route("/", tenantRoutes(deps));
   app.route("/", featureFlagRoutes(deps));
-  app.route("/v2/organizations/:tenantId/environments", environmentRoutes(deps));
+  app.route("/v2/organizations/:tenantId/environments", environmentRoutes({ db: deps.db, engine }));
   app.route(
     "/v2/organizations/:tenantId/environments/:environmentId/environment-variables",
     environmentVariableRoutes({ db: deps.db, secrets }),

@@ -34,7 +34,7 @@ import {
 import type { CloudProvider } from "#contract/cloud-providers";
 import { NUL_CHARACTER_MESSAGE } from "#contract/validation";
 import type { Database } from "../db/index";
-import { resourceHistory, resources, serverlessUploads } from "../db/schema";
+import { environments, resourceHistory, resources, serverlessUploads } from "../db/schema";
 import { activeDeployOf } from "../engine/deploys";
 import type { Engine } from "../engine/engine";
 import { SecretDecryptionError, type SecretCipher } from "../secrets/cipher";
@@ -50,6 +50,7 @@ import { recordAction } from "../services/history";
 import {
   attributesContextOf,
   configOf,
+  driverResourceOf,
   settingsOf,
   stageOf,
   toResource,
@@ -71,6 +72,7 @@ import type { EnvironmentRow } from "../environments/records";
 import { currentOrganization, type OrganizationEnv } from "./tenancy";
 import { readJsonBody, readQuery, sendJson } from "./validation";
 import { permit } from "./permissions";
+import { environmentErrorMessages } from "#contract/environments";
 
 const idSchema = z.guid();
 
@@ -141,6 +143,13 @@ export function serviceRoutes({
   const environmentOf = (c: Context<OrganizationEnv>, tx: Database = db) =>
     findEnvironment(tx, currentOrganization(c).tenantId, c.req.param("environmentId") ?? "");
 
+  /** An environment whose services are being torn down for its deletion takes no new work. */
+  function writable(environment: EnvironmentRow): EnvironmentRow {
+    if (environment.deletionStage === "STAGE_IN_PROGRESS")
+      throw conflict(environmentErrorMessages.beingDeleted);
+    return environment;
+  }
+
   async function findResource(
     tx: Database,
     environmentId: string,
@@ -159,7 +168,7 @@ export function serviceRoutes({
 
   /** The environment, the service's running deployment and the service, locked in the engine's order. */
   async function lockForWrite(c: Context<OrganizationEnv>, tx: Database) {
-    const environment = await environmentOf(c, tx);
+    const environment = writable(await environmentOf(c, tx));
     const resourceId = c.req.param("resourceId") ?? "";
     if (!idSchema.safeParse(resourceId).success) throw notFound(serviceErrorMessages.notFound);
     const job = await activeDeployOf(tx, resourceId, { lock: true });
@@ -167,11 +176,19 @@ export function serviceRoutes({
     return { environment, job, resource };
   }
 
+  /** The names of the secret attributes the service's cloud answers for it (AWS's differ from the simulated). */
+  async function secretAttributeNamesOf(tx: Database, row: ResourceRow): Promise<string[]> {
+    const [environment] = await tx.select().from(environments).where(eq(environments.id, row.environmentId));
+    if (!environment) throw notFound(serviceErrorMessages.notFound);
+    const cloud = await deploys.driverOf(tx, environment);
+    return [...cloud.secretAttributeNames(driverResourceOf(row, environment))];
+  }
+
   async function viewOf(tx: Database, resourceId: string) {
     const [row] = await tx.select().from(resources).where(eq(resources.id, resourceId));
     if (!row) throw notFound(serviceErrorMessages.notFound);
     const history = await tx.select().from(resourceHistory).where(eq(resourceHistory.resourceId, row.id));
-    return toResource(row, history, driver.secretAttributeNames(row.serviceType as ServiceType));
+    return toResource(row, history, await secretAttributeNamesOf(tx, row));
   }
 
   async function update(tx: Database, id: string, values: Partial<ResourceRow>, now: Date) {
@@ -289,6 +306,7 @@ export function serviceRoutes({
           lock: "share",
         },
       );
+      writable(environment);
       if (body.serviceType === "serverless") await assertUploadIn(tx, environment.id, config);
       if (body.serviceType === "application") {
         await assertApplicationReferences(c, tx, environment, config as ApplicationConfig, body.name);
@@ -654,7 +672,7 @@ export function serviceRoutes({
     const environment = await environmentOf(c);
     const row = await findResource(db, environment.id, c.req.param("resourceId"));
     const attribute = c.req.param("attribute");
-    if (!driver.secretAttributeNames(row.serviceType as ServiceType).includes(attribute)) {
+    if (!(await secretAttributeNamesOf(db, row)).includes(attribute)) {
       throw notFound(serviceErrorMessages.attributeNotFound);
     }
     if (!row.sealedAttributes) throw notFound(serviceErrorMessages.attributeNotReady);

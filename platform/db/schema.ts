@@ -211,6 +211,12 @@ export const environments = pgTable(
     cloudConnectionId: uuid("cloud_connection_id").references((): AnyPgColumn => connections.id, {
       onDelete: "restrict",
     }),
+    /**
+     * Set by a DELETE that tears the environment's services down in its cloud first (engine/environment-teardowns.ts):
+     * STAGE_IN_PROGRESS meanwhile, STAGE_FAILED with `deletion_message` saying what could not be deleted.
+     */
+    deletionStage: text("deletion_stage"),
+    deletionMessage: text("deletion_message"),
     createdAt: createdAt(),
   },
   (table) => [
@@ -398,6 +404,13 @@ export const resources = pgTable(
     cloudState: jsonb("cloud_state").$type<Record<string, string>>(),
     /** What the last deployment left for the environment's other services (a network's VPC and subnets). */
     cloudOutputs: jsonb("cloud_outputs").$type<Record<string, string>>(),
+    /**
+     * When the drift check (platform/engine/drift-checks.ts) last claimed the service: set in the statement that
+     * claims it, so no other instance checks it again within the interval.
+     */
+    driftCheckedAt: timestamp("drift_checked_at", { withTimezone: true, mode: "date" }),
+    /** When the drift check found it changed outside the platform and failed it; null otherwise. */
+    driftedAt: timestamp("drifted_at", { withTimezone: true, mode: "date" }),
     /** Runtime log lines have been written up to here (the simulated driver writes them lazily, on read). */
     logsWrittenUntil: timestamp("logs_written_until", { withTimezone: true, mode: "date" }),
     deployedAt: timestamp("deployed_at", { withTimezone: true, mode: "date" }),

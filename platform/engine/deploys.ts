@@ -184,6 +184,7 @@ export function createDeploys({
   const simulated: DeployDriver = {
     apply: (context) =>
       context.resource.serviceType === "application" ? applications.apply(context) : phased.apply(context),
+    secretAttributeNames: phased.secretAttributeNames,
     timeoutMinutes: () => null,
   };
   const driverOf = (tx: Database, environment: EnvironmentRow) =>
@@ -631,7 +632,8 @@ export function createDeploys({
         stage = "STAGE_INFRASTRUCTURE_NOT_READY";
       }
     }
-    await setResource(tx, resource.id, { stage, message: null }, now);
+    // A deployment ends any drift the check found: its outcome, not the check, says how the service is.
+    await setResource(tx, resource.id, { stage, message: null, driftedAt: null }, now);
     return { job, stage };
   }
 

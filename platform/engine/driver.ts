@@ -2,7 +2,7 @@ import type { CloudProvider } from "#contract/cloud-providers";
 import type { CostEstimate } from "#contract/environments";
 import type { Alarm, Metrics, MetricRange, ServiceSettings, ServiceType } from "#contract/services";
 import type { Credentials, ProviderContext } from "../connections/providers";
-import type { ChangePlan } from "./aws/provisioner";
+import type { ChangePlan, Observation } from "./aws/provisioner";
 
 /**
  * The seams between the engine and a cloud. `DeployDriver` is how a service gets deployed and torn down: idempotent
@@ -160,6 +160,13 @@ export interface DeployDriver {
   destroy?(context: DeployContext): Promise<TeardownStep>;
   /** Which configuration changes land in place and which replace the service; absent when the cloud cannot say. */
   plan?(before: DriverResource, after: DriverResource): ChangePlan;
+  /**
+   * What the cloud holds of the deployed service now, for the periodic drift check (./drift-checks.ts): whether
+   * something was changed outside the platform. Absent when nothing can be (the simulated cloud).
+   */
+  observe?(context: DeployContext): Promise<Observation>;
+  /** The names of the secret attributes a deployment of `resource` answers (what GET attributes lists). */
+  secretAttributeNames(resource: DriverResource): readonly string[];
   /** How long a deployment or teardown of the type may take before it fails; null: its steps always end. */
   timeoutMinutes(serviceType: ServiceType): number | null;
 }

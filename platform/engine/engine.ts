@@ -10,6 +10,7 @@ import { awsProvisioners } from "./aws/provisioners";
 import type { Provisioner } from "./aws/provisioner";
 import { createCloning } from "./cloning";
 import { createDeploys } from "./deploys";
+import { createEnvironmentTeardowns } from "./environment-teardowns";
 import type { CloudDriver } from "./driver";
 import { createJobRunner, type JobRunnerOptions } from "./jobs";
 import { createSimulatedDriver } from "./simulated/driver";
@@ -20,12 +21,12 @@ import type { EnvironmentRow } from "../environments/records";
 
 /**
  * The engine: the job runner with every job kind the platform has (clones, service deployments and teardowns,
- * environments' Terraform exports, pushed commits waiting to deploy), and the drivers deployments run on: the
- * simulated cloud (`driver`, unless another is given) for environments without a cloud account, AWS for those in
- * an AWS connection (whose services' logs and metrics then come from CloudWatch: `telemetryOf`). Their ends are
- * announced through the notification outbox (platform/notifications/), which the delivery worker posts from. The
- * server starts it and stops it on shutdown; the API creates and moves jobs in its own transactions and wakes the
- * runner afterwards.
+ * environments' Terraform exports, pushed commits waiting to deploy, environment deletions that tear their services
+ * down first), and the drivers deployments run on: the simulated cloud (`driver`, unless another is given) for
+ * environments without a cloud account, AWS for those in an AWS connection (whose services' logs and metrics then
+ * come from CloudWatch: `telemetryOf`). Their ends are announced through the notification outbox
+ * (platform/notifications/), which the delivery worker posts from. The server starts it and stops it on shutdown;
+ * the API creates and moves jobs in its own transactions and wakes the runner afterwards.
  */
 export function createEngine({
   db,
@@ -67,13 +68,21 @@ export function createEngine({
     engineContext: { awsEndpoint: config.terraform?.awsEndpoint, appUrl: config.appUrl },
   });
   const teardowns = createTeardowns({ deploys, db });
+  const environmentTeardowns = createEnvironmentTeardowns({ deploys, teardowns });
   const cloning = createCloning({ secrets, settings: config.engine, deploys, notify });
   const terraformExports = createTerraformExports({ aws, files: exportFilesFor(config) });
   // Deploy on push: deployments of pushed commits that wait for a running deployment to end.
   const pushes = createPushDeploys({ deploys, settings: config.engine });
   const runner = createJobRunner({
     db,
-    kinds: [cloning.kind, deploys.kind, teardowns.kind, terraformExports.kind, pushes.kind],
+    kinds: [
+      cloning.kind,
+      deploys.kind,
+      teardowns.kind,
+      environmentTeardowns.kind,
+      terraformExports.kind,
+      pushes.kind,
+    ],
     pollIntervalMs: config.engine.pollIntervalMs,
     now,
     // Retries back off like the steps: scaled, so tests at time scale 0 retry at once.
@@ -87,6 +96,7 @@ export function createEngine({
     cloning,
     deploys,
     teardowns,
+    environmentTeardowns,
     terraformExports,
     pushes,
     driver,

@@ -28,6 +28,7 @@ import {
   motoClients,
   taggedWithService,
   testResource,
+  expectListedSecrets,
 } from "./test-provisioning";
 
 /**
@@ -152,6 +153,7 @@ describe("the application provisioner against moto", { timeout: 120_000 }, () =>
     const webContext = contextFor(aws, web, network, { environmentId: "env-apps" });
 
     const created = await applyUntilDone(applicationProvisioner, webContext);
+    expectListedSecrets(applicationProvisioner, webContext.resource, created.result.secrets);
     expect(created.progress).toEqual(["Starting the tasks"]);
     const { state } = created.result;
     const [balancer] = (await loadBalancers()).filter(

@@ -18,7 +18,7 @@ import {
   physicalName,
   planChanges,
   tagList,
-  tolerating,
+  unlessMissing,
   type Network,
 } from "./common";
 
@@ -179,8 +179,9 @@ async function findLoadBalancer(
   // The load balancer an earlier step recorded, else every load balancer of the account.
   const recordedArn = context.state.loadBalancerArn;
   const recorded = recordedArn
-    ? await tolerating(["LoadBalancerNotFoundException"], () =>
-        elb.send(new sdk.DescribeLoadBalancersCommand({ LoadBalancerArns: [recordedArn] })),
+    ? await unlessMissing(
+        () => elb.send(new sdk.DescribeLoadBalancersCommand({ LoadBalancerArns: [recordedArn] })),
+        "LoadBalancerNotFoundException",
       )
     : undefined;
   const found = await matching(recorded?.LoadBalancers ?? []);
@@ -275,8 +276,9 @@ async function releaseLoadBalancer(context: ProvisionContext, environment: Envir
       (await elb.send(new sdk.DescribeRulesCommand({ ListenerArn: listener.ListenerArn }))).Rules ?? [];
     if (rules.some((rule) => !rule.IsDefault)) return;
   }
-  await tolerating(["LoadBalancerNotFoundException"], () =>
-    elb.send(new sdk.DeleteLoadBalancerCommand({ LoadBalancerArn: balancer.LoadBalancerArn })),
+  await unlessMissing(
+    () => elb.send(new sdk.DeleteLoadBalancerCommand({ LoadBalancerArn: balancer.LoadBalancerArn })),
+    "LoadBalancerNotFoundException",
   );
   context.log("info", `Deleted load balancer ${balancer.LoadBalancerName}: no application uses it any more`);
 }
@@ -300,8 +302,10 @@ async function releaseCluster(context: ProvisionContext, environment: Environmen
     if ((answer.services ?? []).some((service) => service.status !== "INACTIVE")) return;
   }
   // A service created meanwhile keeps it: ECS refuses to delete a cluster that has one.
-  const deleted = await tolerating(["ClusterContainsServicesException", "ClusterNotFoundException"], () =>
-    ecs.send(new sdk.DeleteClusterCommand({ cluster: cluster.clusterArn })),
+  const deleted = await unlessMissing(
+    () => ecs.send(new sdk.DeleteClusterCommand({ cluster: cluster.clusterArn })),
+    "ClusterContainsServicesException",
+    "ClusterNotFoundException",
   );
   if (deleted)
     context.log("info", `Deleted ECS cluster ${cluster.clusterName}: no application runs in it any more`);
@@ -421,8 +425,9 @@ async function describeTargetGroup(
   name: string,
 ): Promise<TargetGroup | undefined> {
   const { elb, sdk } = await elbOf(context);
-  const answer = await tolerating(["TargetGroupNotFoundException"], () =>
-    elb.send(new sdk.DescribeTargetGroupsCommand({ Names: [name] })),
+  const answer = await unlessMissing(
+    () => elb.send(new sdk.DescribeTargetGroupsCommand({ Names: [name] })),
+    "TargetGroupNotFoundException",
   );
   return answer?.TargetGroups?.[0];
 }
@@ -556,15 +561,17 @@ async function removeTargetGroup(context: ProvisionContext, scheme: Scheme): Pro
       for (const rule of rules.filter(
         (candidate) => !candidate.IsDefault && forwardsTo(group.TargetGroupArn ?? "")(candidate),
       )) {
-        await tolerating(["RuleNotFoundException"], () =>
-          elb.send(new sdk.DeleteRuleCommand({ RuleArn: rule.RuleArn })),
+        await unlessMissing(
+          () => elb.send(new sdk.DeleteRuleCommand({ RuleArn: rule.RuleArn })),
+          "RuleNotFoundException",
         );
       }
     }
   }
   try {
-    await tolerating(["TargetGroupNotFoundException"], () =>
-      elb.send(new sdk.DeleteTargetGroupCommand({ TargetGroupArn: group.TargetGroupArn })),
+    await unlessMissing(
+      () => elb.send(new sdk.DeleteTargetGroupCommand({ TargetGroupArn: group.TargetGroupArn })),
+      "TargetGroupNotFoundException",
     );
   } catch (error) {
     // Still registered with a service that is draining.
@@ -577,8 +584,9 @@ async function removeTargetGroup(context: ProvisionContext, scheme: Scheme): Pro
 
 async function describeService(context: ProvisionContext, clusterArn: string, name: string) {
   const { ecs, sdk } = await ecsOf(context);
-  const answer = await tolerating(["ClusterNotFoundException"], () =>
-    ecs.send(new sdk.DescribeServicesCommand({ cluster: clusterArn, services: [name] })),
+  const answer = await unlessMissing(
+    () => ecs.send(new sdk.DescribeServicesCommand({ cluster: clusterArn, services: [name] })),
+    "ClusterNotFoundException",
   );
   return answer?.services?.find((service) => service.status !== "INACTIVE");
 }
@@ -658,11 +666,14 @@ async function removeAutoScaling(context: ProvisionContext, clusterArn: string, 
   const client = await context.aws.applicationAutoScaling();
   const sdk = await import("@aws-sdk/client-application-auto-scaling");
   const target = scalingTargetOf(clusterArn, serviceName);
-  await tolerating(["ObjectNotFoundException"], () =>
-    client.send(new sdk.DeleteScalingPolicyCommand({ ...target, PolicyName: cpuPolicyName(serviceName) })),
+  await unlessMissing(
+    () =>
+      client.send(new sdk.DeleteScalingPolicyCommand({ ...target, PolicyName: cpuPolicyName(serviceName) })),
+    "ObjectNotFoundException",
   );
-  await tolerating(["ObjectNotFoundException"], () =>
-    client.send(new sdk.DeregisterScalableTargetCommand(target)),
+  await unlessMissing(
+    () => client.send(new sdk.DeregisterScalableTargetCommand(target)),
+    "ObjectNotFoundException",
   );
 }
 
@@ -675,6 +686,7 @@ const schemeOf = (resource: DriverResource): Scheme =>
   resource.settings.networking.public ? "internet-facing" : "internal";
 
 export const applicationProvisioner: Provisioner = {
+  secretAttributeNames: () => [],
   async apply(context) {
     const network = networkOf(context);
     const environment = environmentOf(context);
@@ -838,8 +850,9 @@ export const applicationProvisioner: Provisioner = {
       }
     }
     for (const arn of revisions) {
-      await tolerating(["ClientException"], () =>
-        ecs.send(new sdk.DeregisterTaskDefinitionCommand({ taskDefinition: arn })),
+      await unlessMissing(
+        () => ecs.send(new sdk.DeregisterTaskDefinitionCommand({ taskDefinition: arn })),
+        "ClientException",
       );
     }
     for (let start = 0; start < revisions.length; start += 10) {

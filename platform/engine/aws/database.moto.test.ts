@@ -18,6 +18,7 @@ import {
   motoClients,
   taggedWithService,
   testResource,
+  expectListedSecrets,
 } from "./test-provisioning";
 
 let moto: MotoServer;
@@ -57,6 +58,7 @@ describe("the database provisioner against moto", { timeout: 120_000 }, () => {
     const context = contextFor(aws, resource, network);
 
     const created = await applyUntilDone(databaseProvisioner, context);
+    expectListedSecrets(databaseProvisioner, resource, created.result.secrets);
     expect(created.progress).toContain("Creating the DB instance");
     const [instance] = await instancesOf(resource.id);
     expect(instance).toMatchObject({
@@ -210,7 +212,7 @@ describe("the database provisioner against moto", { timeout: 120_000 }, () => {
 
     expect(await databaseProvisioner.observe(context)).toEqual({
       state: "degraded",
-      message: `The DB instance ${identifier} was stopped outside the product (status stopped); deploy again to start it`,
+      message: `The DB instance ${identifier} was stopped outside the console (status stopped)`,
     });
     const restarted = await applyUntilDone(databaseProvisioner, { ...context, state: result.state });
     expect(restarted.progress).toEqual(["Starting the DB instance"]);

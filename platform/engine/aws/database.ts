@@ -13,7 +13,7 @@ import {
   physicalName,
   planChanges,
   tagList,
-  tolerating,
+  unlessMissing,
 } from "./common";
 
 /**
@@ -74,8 +74,9 @@ async function describeInstance(
   identifier: string,
 ): Promise<DBInstance | undefined> {
   const { rds, sdk } = await rdsOf(context);
-  const answer = await tolerating(["DBInstanceNotFoundFault"], () =>
-    rds.send(new sdk.DescribeDBInstancesCommand({ DBInstanceIdentifier: identifier })),
+  const answer = await unlessMissing(
+    () => rds.send(new sdk.DescribeDBInstancesCommand({ DBInstanceIdentifier: identifier })),
+    "DBInstanceNotFoundFault",
   );
   return answer?.DBInstances?.[0];
 }
@@ -122,7 +123,11 @@ function modificationPending(instance: DBInstance): boolean {
   ).some((field) => pendingValues[field] !== undefined);
 }
 
+/** What a database answers: its master password, and a connection string with it. */
+const SECRET_ATTRIBUTES = ["password", "connectionString"] as const;
+
 export const databaseProvisioner: Provisioner = {
+  secretAttributeNames: () => SECRET_ATTRIBUTES,
   async apply(context) {
     const config = configOf(context.resource, "database");
     const network = networkOf(context);
@@ -136,8 +141,9 @@ export const databaseProvisioner: Provisioner = {
     });
     const state: Record<string, string> = { ...context.state, secretArn: secret.arn };
 
-    const subnetGroup = await tolerating(["DBSubnetGroupNotFoundFault"], () =>
-      rds.send(new sdk.DescribeDBSubnetGroupsCommand({ DBSubnetGroupName: names.subnetGroup })),
+    const subnetGroup = await unlessMissing(
+      () => rds.send(new sdk.DescribeDBSubnetGroupsCommand({ DBSubnetGroupName: names.subnetGroup })),
+      "DBSubnetGroupNotFoundFault",
     );
     if (!subnetGroup?.DBSubnetGroups?.length) {
       await rds.send(
@@ -233,7 +239,7 @@ export const databaseProvisioner: Provisioner = {
       secrets: {
         password: secret.value,
         connectionString: `${scheme}://${config.username}:${secret.value}@${host}:${port}/${databaseNameOf(context.resource)}`,
-      },
+      } satisfies Record<(typeof SECRET_ATTRIBUTES)[number], string>,
       outputs: {
         host,
         port: String(port),
@@ -252,14 +258,16 @@ export const databaseProvisioner: Provisioner = {
     const instance = await describeInstance(context, names.identifier);
     if (instance) {
       if (instance.DBInstanceStatus !== "deleting") {
-        const deleted = await tolerating(["InvalidDBInstanceStateFault"], () =>
-          rds.send(
-            new sdk.DeleteDBInstanceCommand({
-              DBInstanceIdentifier: names.identifier,
-              SkipFinalSnapshot: true,
-              DeleteAutomatedBackups: true,
-            }),
-          ),
+        const deleted = await unlessMissing(
+          () =>
+            rds.send(
+              new sdk.DeleteDBInstanceCommand({
+                DBInstanceIdentifier: names.identifier,
+                SkipFinalSnapshot: true,
+                DeleteAutomatedBackups: true,
+              }),
+            ),
+          "InvalidDBInstanceStateFault",
         );
         if (!deleted) {
           return pending(
@@ -274,8 +282,9 @@ export const databaseProvisioner: Provisioner = {
     }
 
     try {
-      const deleted = await tolerating(["DBSubnetGroupNotFoundFault"], () =>
-        rds.send(new sdk.DeleteDBSubnetGroupCommand({ DBSubnetGroupName: names.subnetGroup })),
+      const deleted = await unlessMissing(
+        () => rds.send(new sdk.DeleteDBSubnetGroupCommand({ DBSubnetGroupName: names.subnetGroup })),
+        "DBSubnetGroupNotFoundFault",
       );
       if (deleted) context.log("info", `Deleted DB subnet group ${names.subnetGroup}`);
     } catch (error) {
@@ -330,7 +339,7 @@ export const databaseProvisioner: Provisioner = {
         state: "degraded",
         message:
           status === "stopped" || status === "stopping"
-            ? `The DB instance ${names.identifier} was stopped outside the product (status ${status}); deploy again to start it`
+            ? `The DB instance ${names.identifier} was stopped outside the console (status ${status})`
             : `The DB instance ${names.identifier} is ${status}`,
       };
     }

@@ -12,7 +12,7 @@ import {
   type ProvisionContext,
   type Provisioner,
 } from "./provisioner";
-import { ProvisionError } from "./steps";
+import { ProvisionError } from "./common";
 
 /**
  * The AWS driver (issue 14): deploys the services of an environment that runs in an AWS connection with the
@@ -274,6 +274,14 @@ export function createAwsDriver({
           );
           return { ...result, lines: withProgress(context, result, lines) };
         },
+        async observe(context) {
+          const { result } = await run(row, organization, context, (provisioner, provision) =>
+            provisioner.observe(provision),
+          );
+          return result;
+        },
+        secretAttributeNames: (resource) =>
+          provisioners[resource.serviceType]?.secretAttributeNames(resource) ?? [],
         plan(before, after) {
           return provisioners[after.serviceType]?.plan(before, after) ?? { inPlace: [], replace: [] };
         },

@@ -1,4 +1,4 @@
-import { tolerating } from "./common";
+import { unlessMissing } from "./common";
 import type { ProvisionContext } from "./provisioner";
 
 /**
@@ -33,8 +33,9 @@ export async function ensureLogGroup(context: ProvisionContext, name: string): P
   const group = found.logGroups?.find((candidate) => candidate.logGroupName === name);
   if (group?.retentionInDays === LOG_RETENTION_DAYS) return;
   if (!group) {
-    const created = await tolerating(["ResourceAlreadyExistsException"], () =>
-      logs.send(new sdk.CreateLogGroupCommand({ logGroupName: name, tags: context.tags })),
+    const created = await unlessMissing(
+      () => logs.send(new sdk.CreateLogGroupCommand({ logGroupName: name, tags: context.tags })),
+      "ResourceAlreadyExistsException",
     );
     if (created) context.log("info", `Created log group ${name}`);
   }
@@ -46,8 +47,9 @@ export async function ensureLogGroup(context: ProvisionContext, name: string): P
 /** Deletes the group `name` with its lines; a group already gone is fine. */
 export async function deleteLogGroup(context: ProvisionContext, name: string): Promise<void> {
   const { logs, sdk } = await logsOf(context);
-  const deleted = await tolerating(["ResourceNotFoundException"], () =>
-    logs.send(new sdk.DeleteLogGroupCommand({ logGroupName: name })),
+  const deleted = await unlessMissing(
+    () => logs.send(new sdk.DeleteLogGroupCommand({ logGroupName: name })),
+    "ResourceNotFoundException",
   );
   if (deleted) context.log("info", `Deleted log group ${name}`);
 }

@@ -30,6 +30,7 @@ import {
   testService,
   type TestService,
 } from "./test-support";
+import { expectListedSecrets } from "./test-provisioning";
 
 let aws: AwsClients;
 let stop: () => Promise<void>;
@@ -95,6 +96,7 @@ describe("serverless provisioner", () => {
       settings: { ...service.resource.settings, envvars: variables },
     };
     const created = await applyUntilDone(serverlessProvisioner, service);
+    expectListedSecrets(serverlessProvisioner, service.resource, created.secrets);
     const functionArn = `arn:aws:lambda:${testRegion}:${MOTO_ACCOUNT_ID}:function:staging-thumbnails`;
     const roleArn = `arn:aws:iam::${MOTO_ACCOUNT_ID}:role/staging-thumbnails-lambda`;
 

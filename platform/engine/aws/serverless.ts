@@ -1,7 +1,6 @@
 import type * as IamSdk from "@aws-sdk/client-iam";
 import type * as LambdaSdk from "@aws-sdk/client-lambda";
 import { configOf } from "../simulated/resource";
-import { changePlanOf } from "./change-plan";
 import { deleteLogGroup, ensureLogGroup, logGroupsOutput } from "./log-groups";
 import { awsNameOf, ownedBy, partitionOf, tagList, tagRecord, tagsOf } from "./naming";
 import type { ApplyResult, DestroyResult, Observation, ProvisionContext, Provisioner } from "./provisioner";
@@ -13,7 +12,8 @@ import {
   unlessMissing,
   type Step,
   failingAs,
-} from "./steps";
+  changePlanOf,
+} from "./common";
 
 /**
  * A serverless function: a Lambda function running the uploaded archive with its own execution role (trusting
@@ -416,6 +416,7 @@ async function observe(context: ProvisionContext): Promise<Observation> {
 }
 
 export const serverlessProvisioner: Provisioner = {
+  secretAttributeNames: () => [],
   apply,
   destroy,
   plan: (before, after) =>

@@ -66,6 +66,7 @@ type Resolved = { image: string; digest: string; commit?: string; lines: string[
 export function applicationDeployDriver(cloud: CloudDriver, timeScale: number): DeployDriver {
   const scaled = (value: number) => Math.round(value * 1000 * timeScale);
   return {
+    secretAttributeNames: (resource) => cloud.secretAttributeNames(resource.serviceType),
     async apply(context) {
       const { resource } = context;
       const config = applicationConfigFieldsSchema.parse(resource.config);
