@@ -1,3 +1,9 @@
+import {
+  CloudWatchLogsClient,
+  CreateLogGroupCommand,
+  CreateLogStreamCommand,
+  PutLogEventsCommand,
+} from "@aws-sdk/client-cloudwatch-logs";
 import { DescribeDBInstancesCommand, RDSClient } from "@aws-sdk/client-rds";
 import { GetQueueUrlCommand, ListQueuesCommand, SQSClient } from "@aws-sdk/client-sqs";
 import { expect, test, type Page } from "@playwright/test";
@@ -62,6 +68,22 @@ test("ada deploys a network, a database and a queue into her AWS account, reads 
   );
   expect(instance, `an RDS instance answers at ${databaseEndpoint}`).toBeDefined();
   const databaseIdentifier = instance?.DBInstanceIdentifier ?? "";
+
+  // PostgreSQL writes to the log group RDS exports to; the logs tab reads it from CloudWatch.
+  const logs = new CloudWatchLogsClient(motoAws);
+  const logGroupName = `/aws/rds/instance/${databaseIdentifier}/postgresql`;
+  await logs.send(new CreateLogGroupCommand({ logGroupName })).catch(() => undefined);
+  await logs.send(new CreateLogStreamCommand({ logGroupName, logStreamName: databaseIdentifier }));
+  const logLine = `LOG:  database system is ready to accept connections (${unique("e2e")})`;
+  await logs.send(
+    new PutLogEventsCommand({
+      logGroupName,
+      logStreamName: databaseIdentifier,
+      logEvents: [{ timestamp: Date.now(), message: logLine }],
+    }),
+  );
+  await page.getByRole("tab", { name: "Logs", exact: true }).click();
+  await expect(page.getByRole("log", { name: "Live logs" })).toContainText(logLine, { timeout: 30_000 });
 
   await createService(page, environment, "queue", "jobs");
   await expectCompleted(page);
