@@ -23,6 +23,7 @@ export const auditActions = [
   "environments.clone-launch",
   "environments.create",
   "environments.delete",
+  "environments.terraform-export",
   "invitations.cancel",
   "invitations.create",
   "invitations.resend",

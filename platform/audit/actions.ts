@@ -9,6 +9,7 @@ const actionsByRoute: Record<string, AuditAction> = {
   "POST /v2/organizations/:/environments": "environments.create",
   "DELETE /v2/organizations/:/environments/:": "environments.delete",
   "PUT /v2/organizations/:/environments/:/config": "environment-settings.update",
+  "POST /v2/organizations/:/environments/:/terraform-export": "environments.terraform-export",
   "PUT /v2/organizations/:/environments/:/addons": "environment-addons.update",
   "POST /v2/organizations/:/environments/:/environment-variables": "environment-variables.create",
   "PUT /v2/organizations/:/environments/:/environment-variables": "environment-variables.update",
