@@ -73,3 +73,38 @@ test("validation messages show on the fields and what was typed stays", async ({
   await expect(page.getByRole("textbox", { name: "Pre-deploy command" })).toHaveValue("npm run migrate");
   await expect(page).toHaveURL(/\/applications\/create$/);
 });
+
+test("an earlier version is rolled back to after its diff is shown, and the history shows the rollback", async ({
+  page,
+}) => {
+  const environment = await setUp(page, "app-rollback");
+  await openCreatePage(page, environment);
+  await page.getByRole("textbox", { name: "Image", exact: true }).fill("nginx:1.27");
+  await page.getByRole("textbox", { name: "Name", exact: true }).fill("web");
+  await page.getByRole("button", { name: "Deploy", exact: true }).click();
+  const stage = page.getByTestId("service-title").locator("xpath=..");
+  await expect(stage).toContainText("Completed", { timeout: 120_000 });
+
+  // A second deployment makes a second version; the first is then no longer the running one.
+  await page.getByRole("button", { name: "Relaunch" }).click();
+  await expect(stage).not.toContainText("Completed");
+  await expect(stage).toContainText("Completed", { timeout: 120_000 });
+
+  await page.getByRole("tab", { name: "History", exact: true }).click();
+  const entries = page.getByTestId("history-entry");
+  await expect(entries.first()).toContainText("Running version");
+  await entries
+    .filter({ hasText: "Create" })
+    .getByRole("button", { name: "Roll back to this version" })
+    .click();
+
+  const dialog = page.getByRole("dialog", { name: "Roll back to this version" });
+  await expect(dialog).toContainText("Version 1 (nginx:1.27)");
+  await expect(dialog).toContainText("No configuration changes.");
+  await dialog.getByRole("button", { name: "Roll back", exact: true }).click();
+
+  await expect(page.getByRole("alert").filter({ hasText: "Rolling back to version 1" })).toBeVisible();
+  await expect(entries.first()).toContainText("Rollback");
+  await expect(stage).toContainText("Completed", { timeout: 120_000 });
+  await expect(entries.first()).toContainText("Running version");
+});
