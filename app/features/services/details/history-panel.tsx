@@ -1,9 +1,8 @@
 import { Anchor, Badge, Group, Paper, Stack, Text } from "@mantine/core";
 import { Link } from "@remix-run/react";
-import { useState } from "react";
+import { lazy, Suspense, useState } from "react";
 import type { HistoryEntry, Resource } from "#contract/services";
 import { Button } from "~/components/button";
-import { RollbackDialog } from "~/features/applications/rollback-dialog";
 import { StageBadge } from "~/features/environments/stage-badge";
 import { servicePagePaths } from "../paths";
 import { DiffTable } from "./diff-table";
@@ -18,6 +17,11 @@ export function historyLogsLink(environmentName: string, serviceId: string, entr
     timestamps: entry.finishedAt ? [entry.at, entry.finishedAt] : [entry.at],
   });
 }
+
+// Loaded when first opened: most visitors of a details page never roll back (first-visit bytes, decision 014).
+const RollbackDialog = lazy(() =>
+  import("~/features/applications/rollback-dialog").then((module) => ({ default: module.RollbackDialog })),
+);
 
 /** An application's deployments that completed are versions; the newest of them is the one running. */
 function versionsOf(service: Resource) {
@@ -36,7 +40,11 @@ export function HistoryPanel({ environmentName, service }: { environmentName: st
   const versions = versionsOf(service);
   return (
     <>
-      <RollbackDialog path={rollbackPath} onClose={() => setRollbackPath(null)} />
+      {rollbackPath ? (
+        <Suspense fallback={null}>
+          <RollbackDialog path={rollbackPath} onClose={() => setRollbackPath(null)} />
+        </Suspense>
+      ) : null}
       <Stack gap="sm" component="ol" p={0} m={0} style={{ listStyle: "none" }} aria-label="History">
         {service.history.map((entry) => {
           const duration = formatDuration(entry.at, entry.finishedAt);
