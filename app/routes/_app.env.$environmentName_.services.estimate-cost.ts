@@ -1,6 +1,9 @@
 import { data, type LoaderFunctionArgs } from "@remix-run/node";
 import { parseCreatableServiceType } from "~/features/services/create/create-form";
-import { loadServiceCostEstimateFromForm } from "~/features/services/create/cost-estimate.server";
+import {
+  loadApplicationCostEstimateFromForm,
+  loadServiceCostEstimateFromForm,
+} from "~/features/services/create/cost-estimate.server";
 import { requireEnvironment } from "~/features/workspace/workspace.server";
 
 /**
@@ -10,14 +13,14 @@ import { requireEnvironment } from "~/features/workspace/workspace.server";
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { api, tenantId, environment, headers } = await requireEnvironment(request, params.environmentName);
   const query = new URL(request.url).searchParams;
+  const target = { api, tenantId, environmentId: environment.id };
+  if (query.get("serviceType") === "application") {
+    return data(await loadApplicationCostEstimateFromForm(target, query), { headers });
+  }
   const serviceType = parseCreatableServiceType(query.get("serviceType") ?? undefined);
   if (!serviceType) {
     return data({ kind: "error" as const, message: "Unknown service type" }, { status: 400, headers });
   }
-  const result = await loadServiceCostEstimateFromForm(
-    { api, tenantId, environmentId: environment.id },
-    serviceType,
-    query,
-  );
+  const result = await loadServiceCostEstimateFromForm(target, serviceType, query);
   return data(result, { headers });
 }

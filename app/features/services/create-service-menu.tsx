@@ -5,9 +5,10 @@ import { Button } from "~/components/button";
 import { ChevronDownIcon } from "~/components/icons";
 import { RestrictedButton } from "~/components/restricted";
 import { useCanInCurrentEnvironment } from "~/features/permissions/permissions";
+import { applicationPagePaths } from "~/features/applications/paths";
 import { servicePagePaths } from "./paths";
 
-/** "Create service": the ten types with a create page (SPEC §2.2), each a link to it. */
+/** "Create service": an application and the ten types with a create page (SPEC §2.2), each a link to it. */
 export function CreateServiceMenu({
   environmentName,
   label = "Create service",
@@ -25,6 +26,9 @@ export function CreateServiceMenu({
         <Button rightSection={<ChevronDownIcon size={16} />}>{label}</Button>
       </Menu.Target>
       <Menu.Dropdown aria-label="Service types">
+        <Menu.Item component={Link} to={applicationPagePaths.create(environmentName)}>
+          {serviceTypeLabels.application}
+        </Menu.Item>
         {creatableServiceTypes.map((serviceType) => (
           <Menu.Item
             key={serviceType}

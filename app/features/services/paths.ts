@@ -74,6 +74,9 @@ export const servicePagePaths = {
       podNames: options.podNames?.length ? options.podNames.join(",") : undefined,
       timestamps: options.timestamps?.length ? options.timestamps.join(",") : undefined,
     }),
+  /** GET an application's version (and its diff against the running one); POST rolls back to it. */
+  version: (environmentName: string, serviceId: string, versionId: string) =>
+    `${environmentRoot(environmentName)}/services/${encodeURIComponent(serviceId)}/versions/${encodeURIComponent(versionId)}`,
   /** A path below the environment's /services, given without the environment (`{id}`, `{type}/create`). */
   underServices: (environmentName: string, subPath: string) =>
     `${environmentRoot(environmentName)}/services/${encodedSegments(subPath)}`,

@@ -1,10 +1,11 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import * as z from "zod";
 import { errorMessages } from "#contract/errors";
-import type { CreatableServiceType } from "#contract/services";
+import type { CreatableServiceType, ServiceType } from "#contract/services";
 import type { CostEstimateResult } from "~/features/environments/cost-estimate";
 import { isPlatformError, type PlatformClient } from "~/platform/client.server";
 import { estimateServiceCost } from "~/platform/services.server";
+import { applicationFormFieldsSchema, applicationFormSchemaOf } from "~/features/applications/create-form";
 import { estimateConfigSchema } from "./create-form";
 
 /** Shown instead of an estimate while the configuration does not pass its rules yet. */
@@ -36,6 +37,19 @@ export async function loadServiceCostEstimateFromForm(
   return estimateOf(target(api, tenantId, environmentId), serviceType, submission.value.config);
 }
 
+/** The same for the application create form's fields (its config, read as that form reads it). */
+export async function loadApplicationCostEstimateFromForm(
+  { api, tenantId, environmentId }: Target,
+  formData: FormData | URLSearchParams,
+): Promise<CostEstimateResult> {
+  const submission = parseWithZod(formData, {
+    schema: applicationFormSchemaOf(applicationFormFieldsSchema.pick({ config: true })),
+    disableAutoCoercion: true,
+  });
+  if (submission.status !== "success") return { kind: "error", message: INCOMPLETE_CONFIG_HINT };
+  return estimateOf(target(api, tenantId, environmentId), "application", submission.value.config);
+}
+
 const target = (api: PlatformClient, tenantId: string, environmentId: string) => ({
   api,
   tenantId,
@@ -44,7 +58,7 @@ const target = (api: PlatformClient, tenantId: string, environmentId: string) =>
 
 async function estimateOf(
   { api, tenantId, environmentId }: Target,
-  serviceType: CreatableServiceType,
+  serviceType: ServiceType,
   config: Record<string, unknown>,
 ): Promise<CostEstimateResult> {
   try {

@@ -1,6 +1,6 @@
 import { useFetcher } from "@remix-run/react";
 import { useEffect, useRef } from "react";
-import type { CreatableServiceType } from "#contract/services";
+import type { ServiceType } from "#contract/services";
 import type { CostEstimateResult } from "~/features/environments/cost-estimate";
 import { servicePagePaths } from "../paths";
 import { expandListFields } from "./create-form";
@@ -21,7 +21,7 @@ export function useServiceCostEstimate({
 }: {
   initial: CostEstimateResult;
   environmentName: string;
-  serviceType: CreatableServiceType;
+  serviceType: ServiceType;
   formId: string;
   formValue: unknown;
 }) {
