@@ -96,6 +96,7 @@ const schema = z.object({
   ENGINE_TIME_SCALE: z.coerce.number().min(0).max(1000).default(1),
   /** How often the engine looks for due jobs. */
   ENGINE_POLL_INTERVAL_MS: z.coerce.number().int().min(1).default(500),
+  COST_ACCRUAL_INTERVAL_MS: z.coerce.number().int().min(1000).default(60_000),
   /** When true, a clone whose new name contains `fail-<step>` fails at that step (tests and demos). */
   ENGINE_FAILURE_INJECTION: z
     .enum(["true", "false"])
@@ -174,6 +175,8 @@ export type PlatformConfig = {
   encryptionKeys?: string[];
   engine: EngineConfig;
   mail: MailConfig;
+  /** How often usage is accrued and budgets checked (COST_ACCRUAL_INTERVAL_MS); a minute when unset. */
+  costAccrualIntervalMs?: number;
 };
 
 /** Reads the platform's configuration from the environment; throws naming every bad variable. */
@@ -217,5 +220,6 @@ export function loadPlatformConfig(env: Record<string, string | undefined> = pro
       failureInjection: value.ENGINE_FAILURE_INJECTION,
     },
     mail: { smtpUrl: value.SMTP_URL, from: value.MAIL_FROM },
+    costAccrualIntervalMs: value.COST_ACCRUAL_INTERVAL_MS,
   };
 }

@@ -7,6 +7,7 @@ import type { PlatformConfig } from "./config";
 import { openDb } from "./db/index";
 import { prepareDatabase } from "./db/prepare";
 import { startAuditRetention } from "./audit/retention";
+import { createCostWorker } from "./cost/worker";
 import { createEngine } from "./engine/engine";
 import { createIdentityProvider } from "./identity/provider";
 import { createDeliveryWorker } from "./notifications/worker";
@@ -47,6 +48,14 @@ export async function startPlatform(config: PlatformConfig): Promise<RunningPlat
   });
   metrics.start();
   const auditRetention = startAuditRetention({ db: database.db });
+  // Accrues usage hour by hour into the cost rollups and checks budgets (decision 035).
+  const cost = createCostWorker({
+    db: database.db,
+    intervalMs: config.costAccrualIntervalMs ?? 60_000,
+    appUrl: config.appUrl,
+    now: engine.now,
+  });
+  cost.start();
 
   const identity = await createIdentityProvider({ db: database.db, config });
   const terraformJobs = createTerraformJobs({ db: database.db, config });
@@ -79,6 +88,7 @@ export async function startPlatform(config: PlatformConfig): Promise<RunningPlat
       await deliveries.stop();
       await metrics.stop();
       await auditRetention.stop();
+      await cost.stop();
       await database.close();
     },
   };
