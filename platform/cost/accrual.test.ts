@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { costOverviewSchema, costPaths } from "#contract/cost";
 import { defaultServiceSettings, servicePaths, type ServiceSettings } from "#contract/services";
 import { openTestApi, type TestMember } from "../api/test-harness";
-import { environments, usageDaily, usageMonthly, usageSegments } from "../db/schema";
+import { environments, usageDaily, usageDailyTotals, usageMonthly, usageSegments } from "../db/schema";
 import { priceOf } from "../engine/simulated/prices";
 import { createSimulatedDriver } from "../engine/simulated/driver";
 import { createService } from "../services/services";
@@ -179,7 +179,7 @@ describe("accrual across deploy, scale, relaunch and delete", () => {
       select sum(monthly_cost / 730 * extract(epoch from (ended_at - started_at)) / 3600) as total
       from usage_segments where organization_id = ${member.organization.organizationId}`,
       )
-      .then(rowsOf);
+      .then((result) => rowsOf<{ total: number }>(result));
     const [daily] = await api.db
       .select({ total: sql<number>`sum(${usageDaily.cost})`.mapWith(Number) })
       .from(usageDaily)
@@ -191,6 +191,19 @@ describe("accrual across deploy, scale, relaunch and delete", () => {
     expect(Number(raw?.total)).toBeGreaterThan(0);
     expect(daily?.total).toBeCloseTo(Number(raw?.total), 9);
     expect(monthly?.total).toBeCloseTo(Number(raw?.total), 9);
+    const [totals] = await api.db
+      .select({ total: sql<number>`sum(${usageDailyTotals.cost})`.mapWith(Number) })
+      .from(usageDailyTotals)
+      .where(eq(usageDailyTotals.organizationId, member.organization.organizationId));
+    expect(totals?.total).toBeCloseTo(Number(raw?.total), 9);
+    // Each service's running total at its last day is everything it cost.
+    const days = await api.db
+      .select({ resourceId: usageDaily.resourceId, cumulative: usageDaily.cumulativeCost })
+      .from(usageDaily)
+      .where(eq(usageDaily.organizationId, member.organization.organizationId))
+      .orderBy(usageDaily.day);
+    const finals = new Map(days.map((row) => [row.resourceId, row.cumulative]));
+    expect([...finals.values()].reduce((sum, value) => sum + value, 0)).toBeCloseTo(Number(raw?.total), 9);
     const months = await api.db
       .select({ month: usageMonthly.month })
       .from(usageMonthly)

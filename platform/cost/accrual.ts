@@ -56,6 +56,11 @@ export async function accrueUsage(
     if (start >= until) return 0;
     await rollUp(tx, floorToDay(start), until);
     await tx.update(usageAccrual).set({ accruedUntil: until }).where(eq(usageAccrual.id, 1));
+    // After a backfill the planner needs to know the rollups' size to aggregate in memory (PGlite has no
+    // autovacuum to tell it).
+    if (until.getTime() - start.getTime() > DAY_MS) {
+      await tx.execute(sql`analyze usage_daily, usage_daily_totals, usage_monthly`);
+    }
     return (until.getTime() - start.getTime()) / HOUR_MS;
   });
 }
@@ -89,6 +94,24 @@ async function rollUp(tx: Database, fromDay: Date, until: Date) {
     ) o
     where o.hours > 0
     group by days.day_start, s.resource_id`);
+  // Running totals per service, continuing from its last day before the recomputed ones.
+  await tx.execute(sql`
+    update usage_daily d set cumulative_cost = c.cumulative
+    from (
+      select x.day, x.resource_id,
+        sum(x.cost) over (partition by x.resource_id order by x.day)
+          + coalesce((select p.cumulative_cost from usage_daily p
+              where p.resource_id = x.resource_id and p.day < ${from}::timestamptz::date
+              order by p.day desc limit 1), 0) as cumulative
+      from usage_daily x where x.day >= ${from}::timestamptz::date
+    ) c
+    where d.day = c.day and d.resource_id = c.resource_id`);
+  await tx.execute(sql`delete from usage_daily_totals where day >= ${from}::timestamptz::date`);
+  await tx.execute(sql`
+    insert into usage_daily_totals (organization_id, day, environment_id, environment_name, service_type, cost)
+    select organization_id, day, environment_id, max(environment_name), service_type, sum(cost)
+    from usage_daily where day >= ${from}::timestamptz::date
+    group by organization_id, day, environment_id, service_type`);
   const fromMonth = monthStartOf(fromDay).toISOString();
   await tx.execute(sql`delete from usage_monthly where month >= ${fromMonth}::timestamptz::date`);
   await tx.execute(sql`

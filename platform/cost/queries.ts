@@ -1,4 +1,4 @@
-import { and, between, desc, eq, inArray, min, sql, sum, type SQL } from "drizzle-orm";
+import { and, between, eq, inArray, min, sql, sum, type SQL } from "drizzle-orm";
 import type { CloudProvider } from "#contract/cloud-providers";
 import {
   costWindowLabels,
@@ -13,7 +13,15 @@ import {
 import { serviceTypeLabels, type ServiceType } from "#contract/services";
 import type * as z from "zod";
 import type { Database } from "../db/index";
-import { connections, environments, organizations, resources, usageDaily, usageMonthly } from "../db/schema";
+import {
+  connections,
+  environments,
+  organizations,
+  resources,
+  usageDaily,
+  usageDailyTotals,
+  usageMonthly,
+} from "../db/schema";
 import { accruedUntil, DAY_MS, floorToDay, floorToHour, monthStartOf } from "./accrual";
 import { forecastMonthEnd } from "./forecast";
 import { SIMULATED_CLOUD_ACCOUNT } from "./usage";
@@ -114,23 +122,29 @@ export async function monthFigures(db: Database, scope: CostScope, until: Date) 
         inArray(usageMonthly.month, [thisMonth, lastMonth]),
       ),
     );
+  const inTotalsScope = (...conditions: SQL[]) =>
+    and(
+      eq(usageDailyTotals.organizationId, scope.organizationId),
+      scope.environmentId ? eq(usageDailyTotals.environmentId, scope.environmentId) : undefined,
+      ...conditions,
+    );
   const [days] = await db
     .select({
       lastFullDays:
-        sql<number>`coalesce(sum(${usageDaily.cost}) filter (where ${usageDaily.day} < ${today}), 0)`.mapWith(
+        sql<number>`coalesce(sum(${usageDailyTotals.cost}) filter (where ${usageDailyTotals.day} < ${today}), 0)`.mapWith(
           Number,
         ),
       today:
-        sql<number>`coalesce(sum(${usageDaily.cost}) filter (where ${usageDaily.day} = ${today}), 0)`.mapWith(
+        sql<number>`coalesce(sum(${usageDailyTotals.cost}) filter (where ${usageDailyTotals.day} = ${today}), 0)`.mapWith(
           Number,
         ),
     })
-    .from(usageDaily)
-    .where(inScope(scope, between(usageDaily.day, weekAgo, today)));
+    .from(usageDailyTotals)
+    .where(inTotalsScope(between(usageDailyTotals.day, weekAgo, today)));
   const [first] = await db
-    .select({ day: min(usageDaily.day) })
-    .from(usageDaily)
-    .where(inScope(scope));
+    .select({ day: min(usageDailyTotals.day) })
+    .from(usageDailyTotals)
+    .where(inTotalsScope());
   const firstDay = first?.day && first.day > weekAgo ? first.day : weekAgo;
   const fullDays = Math.max(0, Math.round((Date.parse(today) - Date.parse(firstDay)) / DAY_MS));
   const monthToDate = months?.thisMonth ?? 0;
@@ -153,15 +167,61 @@ export async function accrualPoint(db: Database, now: Date): Promise<Date> {
 async function windowCells(db: Database, scope: CostScope, range: CostWindowRange) {
   return db
     .select({
-      day: usageDaily.day,
-      environmentId: usageDaily.environmentId,
-      environmentName: sql<string>`max(${usageDaily.environmentName})`,
-      serviceType: usageDaily.serviceType,
-      cost: costSum,
+      day: usageDailyTotals.day,
+      environmentId: usageDailyTotals.environmentId,
+      environmentName: usageDailyTotals.environmentName,
+      serviceType: usageDailyTotals.serviceType,
+      cost: usageDailyTotals.cost,
     })
-    .from(usageDaily)
-    .where(inScope(scope, between(usageDaily.day, range.from, range.to)))
-    .groupBy(usageDaily.day, usageDaily.environmentId, usageDaily.serviceType);
+    .from(usageDailyTotals)
+    .where(
+      and(
+        eq(usageDailyTotals.organizationId, scope.organizationId),
+        scope.environmentId ? eq(usageDailyTotals.environmentId, scope.environmentId) : undefined,
+        between(usageDailyTotals.day, range.from, range.to),
+      ),
+    );
+}
+
+/**
+ * The window's most expensive services: each service's running total at the window's last day less the one before
+ * its first (two index lookups a service, whatever the window's length), for the services of the months it spans.
+ */
+async function topServices(db: Database, scope: CostScope, range: CostWindowRange, limit: number) {
+  const fromMonth = `${range.from.slice(0, 7)}-01`;
+  const toMonth = `${range.to.slice(0, 7)}-01`;
+  const environmentFilter = scope.environmentId ? sql`and environment_id = ${scope.environmentId}` : sql``;
+  const result = await db.execute(sql`
+    select resource_id as "resourceId", environment_id as "environmentId", name, service_type as "serviceType",
+      environment_name as "environmentName", cost
+    from (
+      select m.resource_id, m.environment_id, max(m.service_name) as name, max(m.service_type) as service_type,
+        max(m.environment_name) as environment_name,
+        coalesce((select d.cumulative_cost from usage_daily d
+            where d.resource_id = m.resource_id and d.day <= ${range.to} order by d.day desc limit 1), 0)
+          - coalesce((select d.cumulative_cost from usage_daily d
+            where d.resource_id = m.resource_id and d.day < ${range.from} order by d.day desc limit 1), 0) as cost
+      from usage_monthly m
+      where m.organization_id = ${scope.organizationId} and m.month between ${fromMonth} and ${toMonth}
+        ${environmentFilter}
+      group by m.resource_id, m.environment_id
+    ) services
+    where cost > 0
+    order by cost desc, name
+    limit ${limit}`);
+  return rowsOf<{
+    resourceId: string;
+    environmentId: string;
+    name: string;
+    serviceType: string;
+    environmentName: string;
+    cost: number | string;
+  }>(result).map((row) => ({ ...row, cost: Number(row.cost) }));
+}
+
+/** The rows of a raw query, from either driver (both answer `{ rows }`). */
+function rowsOf<Row>(result: unknown): Row[] {
+  return (result as { rows: Row[] }).rows;
 }
 
 export async function costOverview(
@@ -173,20 +233,7 @@ export async function costOverview(
   const range = windowRange(query, now);
   const until = await accrualPoint(db, now);
   const cells = await windowCells(db, scope, range);
-  const top = await db
-    .select({
-      resourceId: usageDaily.resourceId,
-      name: sql<string>`max(${usageDaily.serviceName})`,
-      serviceType: sql<string>`max(${usageDaily.serviceType})`,
-      environmentId: usageDaily.environmentId,
-      environmentName: sql<string>`max(${usageDaily.environmentName})`,
-      cost: costSum,
-    })
-    .from(usageDaily)
-    .where(inScope(scope, between(usageDaily.day, range.from, range.to)))
-    .groupBy(usageDaily.resourceId, usageDaily.environmentId)
-    .orderBy(desc(costSum))
-    .limit(10);
+  const top = await topServices(db, scope, range, 10);
   const figures = await monthFigures(db, scope, until);
   const current = await db
     .select({ id: environments.id, name: environments.name })

@@ -685,6 +685,8 @@ export const usageDaily = pgTable(
     region: text("region").notNull(),
     cloudAccount: text("cloud_account").notNull(),
     cost: doublePrecision("cost").notNull(),
+    /** The service's cost from its first day up to and including this one: a window's cost is two lookups. */
+    cumulativeCost: doublePrecision("cumulative_cost").notNull().default(0),
     /** Hours the service ran, replica-hours, and vCPU- and GB-hours requested and used (Kubernetes allocation). */
     hours: doublePrecision("hours").notNull(),
     replicaHours: doublePrecision("replica_hours").notNull(),
@@ -696,7 +698,25 @@ export const usageDaily = pgTable(
   (table) => [
     primaryKey({ columns: [table.day, table.resourceId] }),
     index("usage_daily_organization_day").on(table.organizationId, table.day),
+    index("usage_daily_resource_day").on(table.resourceId, table.day),
   ],
+);
+
+/**
+ * The daily cost of an organization per environment and service type, summed from usage_daily: what the overview's
+ * chart, tables, month figures and CSV read, a few rows per day whatever the number of services.
+ */
+export const usageDailyTotals = pgTable(
+  "usage_daily_totals",
+  {
+    organizationId: text("organization_id").notNull(),
+    day: date("day", { mode: "string" }).notNull(),
+    environmentId: uuid("environment_id").notNull(),
+    environmentName: text("environment_name").notNull(),
+    serviceType: text("service_type").notNull(),
+    cost: doublePrecision("cost").notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.organizationId, table.day, table.environmentId, table.serviceType] })],
 );
 
 /** The same per UTC month (`month` is its first day), summed from usage_daily. */

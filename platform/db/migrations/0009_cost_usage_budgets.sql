@@ -36,6 +36,7 @@ CREATE TABLE "usage_daily" (
 	"region" text NOT NULL,
 	"cloud_account" text NOT NULL,
 	"cost" double precision NOT NULL,
+	"cumulative_cost" double precision DEFAULT 0 NOT NULL,
 	"hours" double precision NOT NULL,
 	"replica_hours" double precision NOT NULL,
 	"cpu_hours" double precision NOT NULL,
@@ -43,6 +44,16 @@ CREATE TABLE "usage_daily" (
 	"cpu_used_hours" double precision NOT NULL,
 	"memory_used_gb_hours" double precision NOT NULL,
 	CONSTRAINT "usage_daily_day_resource_id_pk" PRIMARY KEY("day","resource_id")
+);
+--> statement-breakpoint
+CREATE TABLE "usage_daily_totals" (
+	"organization_id" text NOT NULL,
+	"day" date NOT NULL,
+	"environment_id" uuid NOT NULL,
+	"environment_name" text NOT NULL,
+	"service_type" text NOT NULL,
+	"cost" double precision NOT NULL,
+	CONSTRAINT "usage_daily_totals_organization_id_day_environment_id_service_type_pk" PRIMARY KEY("organization_id","day","environment_id","service_type")
 );
 --> statement-breakpoint
 CREATE TABLE "usage_monthly" (
@@ -87,6 +98,7 @@ CREATE UNIQUE INDEX "budget_alerts_once" ON "budget_alerts" USING btree ("budget
 CREATE INDEX "budget_alerts_organization_at" ON "budget_alerts" USING btree ("organization_id","at");--> statement-breakpoint
 CREATE UNIQUE INDEX "budgets_organization_scope" ON "budgets" USING btree ("organization_id",coalesce("environment_id", '00000000-0000-0000-0000-000000000000'::uuid));--> statement-breakpoint
 CREATE INDEX "usage_daily_organization_day" ON "usage_daily" USING btree ("organization_id","day");--> statement-breakpoint
+CREATE INDEX "usage_daily_resource_day" ON "usage_daily" USING btree ("resource_id","day");--> statement-breakpoint
 CREATE INDEX "usage_monthly_organization_month" ON "usage_monthly" USING btree ("organization_id","month");--> statement-breakpoint
 CREATE UNIQUE INDEX "usage_segments_open_per_resource" ON "usage_segments" USING btree ("resource_id") WHERE "usage_segments"."ended_at" is null;--> statement-breakpoint
 CREATE INDEX "usage_segments_organization_started" ON "usage_segments" USING btree ("organization_id","started_at");--> statement-breakpoint
