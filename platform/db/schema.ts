@@ -716,7 +716,9 @@ export const usageDailyTotals = pgTable(
     serviceType: text("service_type").notNull(),
     cost: doublePrecision("cost").notNull(),
   },
-  (table) => [primaryKey({ columns: [table.organizationId, table.day, table.environmentId, table.serviceType] })],
+  (table) => [
+    primaryKey({ columns: [table.organizationId, table.day, table.environmentId, table.serviceType] }),
+  ],
 );
 
 /** The same per UTC month (`month` is its first day), summed from usage_daily. */
