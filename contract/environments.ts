@@ -23,6 +23,14 @@ export const environmentSchema = z.object({
   serviceCount: z.number().int().nonnegative(),
   /** Estimated monthly cost in US dollars. */
   monthlyCostEstimate: z.number().nonnegative(),
+  /**
+   * Set once DELETE began tearing the environment's services down in its cloud (answered 202): STAGE_IN_PROGRESS
+   * until everything is deleted (then the environment is gone), or STAGE_FAILED with what could not be deleted
+   * (DELETE again retries). Null otherwise.
+   */
+  deletion: z
+    .object({ stage: z.enum(["STAGE_IN_PROGRESS", "STAGE_FAILED"]), message: z.string() })
+    .nullable(),
   /** Set while and after the environment was cloned from another one. */
   clonedFrom: z.object({ id: z.string(), name: z.string() }).nullable(),
   createdAt: z.string(),
@@ -269,6 +277,7 @@ export const environmentErrorMessages = {
   addonRepeated: "This add-on is listed more than once",
   deletionProtected: "Deletion protection is on: turn it off in the environment's configuration first",
   environmentBusy: "This environment has a clone or deployment in progress",
+  beingDeleted: "This environment is being deleted",
   cloneSourceInUse: "An environment is being cloned from this one: let that clone finish or exit it first",
   settingsBeingCopied:
     "The settings are still being copied from the source environment; try again in a moment",

@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { applicationConfigFieldsSchema, defaultApplicationConfig } from "./application-config";
 import type { ConnectionKind } from "./connections";
 import { costEstimateSchema, environmentVariableNameSchema } from "./environments";
 import { stageSchema, type Stage } from "./stages";
@@ -43,8 +44,12 @@ export const serviceTypeLabels: Record<ServiceType, string> = {
   application: "Application",
 };
 
-/** SPEC §4 resource actions, as recorded in a service's history. */
-export const resourceActions = ["Provision", "Save", "Create", "Relaunch"] as const;
+/**
+ * SPEC §4 resource actions, as recorded in a service's history; an application's roll back (issue 15); and the
+ * platform's own `Check`: the periodic drift check found the service changed outside the platform (outcome
+ * STAGE_FAILED) or back as deployed (STAGE_COMPLETED).
+ */
+export const resourceActions = ["Provision", "Save", "Create", "Relaunch", "Rollback", "Check"] as const;
 export type ResourceAction = (typeof resourceActions)[number];
 
 /** Stages in which the engine is still working on a service: pages poll while any service is in one. */
@@ -261,13 +266,6 @@ export const tlsConfigSchema = z.object({
   validationMethod: choice("Validation method", ["dns", "email"]),
 });
 
-export const applicationConfigSchema = z.object({
-  image: requiredText("Image", { max: 255 }).regex(
-    /^[a-z0-9]([a-z0-9._/-]*[a-z0-9])?(:[A-Za-z0-9_.-]{1,128})?(@sha256:[a-f0-9]{64})?$/,
-    "Image must be a container image reference such as ghcr.io/acme/web:1.4.2",
-  ),
-});
-
 export const serviceConfigSchemas = {
   database: databaseConfigSchema,
   cache: cacheConfigSchema,
@@ -279,7 +277,9 @@ export const serviceConfigSchemas = {
   "control-plane": controlPlaneConfigSchema,
   network: networkConfigSchema,
   tls: tlsConfigSchema,
-  application: applicationConfigSchema,
+  // Without the Helm values' YAML check: contract/applications.ts's applicationConfigSchema checks it in full (it
+  // brings a YAML parser the services pages do without).
+  application: applicationConfigFieldsSchema,
 } as const satisfies Record<ServiceType, z.ZodType>;
 export type ServiceConfig<T extends ServiceType = ServiceType> = z.infer<(typeof serviceConfigSchemas)[T]>;
 
@@ -322,7 +322,7 @@ export const defaultServiceConfigs: { [T in ServiceType]: Omit<ServiceConfig<T>,
   "control-plane": { version: "1.33", endpointAccess: "public-and-private", controlPlaneLogging: true },
   network: { cidrBlock: "10.0.0.0/16", availabilityZones: 3, natGateways: "single" },
   tls: { domain: "", subjectAlternativeNames: [], validationMethod: "dns" },
-  application: { image: "" },
+  application: defaultApplicationConfig,
 };
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -680,6 +680,20 @@ export const loadBalancerListSchema = z.object({
       dnsName: z.string(),
       scheme: z.enum(["internet-facing", "internal"]),
       resourceIds: z.array(z.string()),
+      /** Its listener rules: which host and port reach which application's port (issue 15). */
+      routes: z.array(
+        z.object({
+          resourceId: z.string(),
+          /** The application's domain, or null for the load balancer's own DNS name. */
+          host: z.string().nullable(),
+          path: z.string(),
+          listenerPort: z.number().int(),
+          protocol: z.string(),
+          targetPort: z.number().int(),
+          /** TLS on the listener: the certificate's id, or null for plain HTTP/TCP. */
+          certificateId: z.string().nullable(),
+        }),
+      ),
     }),
   ),
 });
@@ -834,5 +848,4 @@ export const serviceErrorMessages = {
   providerConnectionNotFound: "Choose a Datadog or Middleware connection of this organization.",
   providerNotFound: "Observability provider not found",
   chartRepositoryNameTaken: "A chart repository with this name already exists",
-  typeNotCreatable: "Applications are deployed from their source, not created here",
 } as const;

@@ -5,6 +5,7 @@ import * as z from "zod";
 const url = z.url().transform((value) => value.replace(/\/+$/, ""));
 
 const DEFAULT_MAIL_FROM = "Cloud Console <no-reply@localhost>";
+export const DEFAULT_DRIFT_CHECK_INTERVAL_SECONDS = 300;
 
 export const terraformScanners = ["demo", "assume-role", "credentials"] as const;
 export type TerraformScanner = (typeof terraformScanners)[number];
@@ -97,6 +98,11 @@ const schema = z.object({
   /** How often the engine looks for due jobs. */
   ENGINE_POLL_INTERVAL_MS: z.coerce.number().int().min(1).default(500),
   COST_ACCRUAL_INTERVAL_MS: z.coerce.number().int().min(1000).default(60_000),
+  /**
+   * How often the drift check looks at each deployed service of an environment in an AWS connection for changes
+   * made outside the platform (a stopped instance, a deleted queue).
+   */
+  DRIFT_CHECK_INTERVAL_SECONDS: z.coerce.number().int().min(10).default(DEFAULT_DRIFT_CHECK_INTERVAL_SECONDS),
   /** When true, a clone whose new name contains `fail-<step>` fails at that step (tests and demos). */
   ENGINE_FAILURE_INJECTION: z
     .enum(["true", "false"])
@@ -174,6 +180,8 @@ export type PlatformConfig = {
   /** PLATFORM_ENCRYPTION_KEY, split; unset means the key generated into the data dir. */
   encryptionKeys?: string[];
   engine: EngineConfig;
+  /** DRIFT_CHECK_INTERVAL_SECONDS: each service is checked at most once per interval (platform/engine/drift-checks.ts). */
+  driftCheckIntervalSeconds: number;
   mail: MailConfig;
   /** How often usage is accrued and budgets checked (COST_ACCRUAL_INTERVAL_MS); a minute when unset. */
   costAccrualIntervalMs?: number;
@@ -219,6 +227,7 @@ export function loadPlatformConfig(env: Record<string, string | undefined> = pro
       pollIntervalMs: value.ENGINE_POLL_INTERVAL_MS,
       failureInjection: value.ENGINE_FAILURE_INJECTION,
     },
+    driftCheckIntervalSeconds: value.DRIFT_CHECK_INTERVAL_SECONDS,
     mail: { smtpUrl: value.SMTP_URL, from: value.MAIL_FROM },
     costAccrualIntervalMs: value.COST_ACCRUAL_INTERVAL_MS,
   };

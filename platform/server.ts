@@ -8,6 +8,7 @@ import { openDb } from "./db/index";
 import { prepareDatabase } from "./db/prepare";
 import { startAuditRetention } from "./audit/retention";
 import { createCostWorker } from "./cost/worker";
+import { createDriftChecks } from "./engine/drift-checks";
 import { createEngine } from "./engine/engine";
 import { createIdentityProvider } from "./identity/provider";
 import { createDeliveryWorker } from "./notifications/worker";
@@ -47,6 +48,14 @@ export async function startPlatform(config: PlatformConfig): Promise<RunningPlat
     now: engine.now,
   });
   metrics.start();
+  // Reflects changes made outside the platform in the stage of the services of environments in AWS.
+  const driftChecks = createDriftChecks({
+    db: database.db,
+    deploys: engine.deploys,
+    intervalMs: config.driftCheckIntervalSeconds * 1000,
+    now: engine.now,
+  });
+  driftChecks.start();
   const auditRetention = startAuditRetention({ db: database.db });
   // Accrues usage hour by hour into the cost rollups and checks budgets (decision 035).
   const cost = createCostWorker({
@@ -87,6 +96,7 @@ export async function startPlatform(config: PlatformConfig): Promise<RunningPlat
       await engine.runner.stop();
       await deliveries.stop();
       await metrics.stop();
+      await driftChecks.stop();
       await auditRetention.stop();
       await cost.stop();
       await database.close();

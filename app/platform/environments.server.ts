@@ -52,9 +52,21 @@ export async function createEnvironment(
   return environment;
 }
 
-/** DELETE .../environments/{id}: removes its resources and variables; 409 while anything in it is deploying. */
-export async function deleteEnvironment(api: PlatformClient, tenantId: string, environmentId: string) {
-  await api.delete(environmentPaths.one(tenantId, environmentId), noContentSchema);
+/** A 204 (deleted at once) has no body; a 202 answers the environment, its deletion in progress. */
+const deletionAnswerSchema = z.union([z.undefined(), environmentResponseSchema]);
+
+/**
+ * DELETE .../environments/{id}: removes its resources and variables at once (`deleted`), or once its services
+ * were torn down in its cloud account (`deleting`: the platform answered 202 and works on it); 409 while
+ * anything in it is deploying.
+ */
+export async function deleteEnvironment(
+  api: PlatformClient,
+  tenantId: string,
+  environmentId: string,
+): Promise<"deleted" | "deleting"> {
+  const answer = await api.delete(environmentPaths.one(tenantId, environmentId), deletionAnswerSchema);
+  return answer ? "deleting" : "deleted";
 }
 
 export async function estimateEnvironmentCost(

@@ -8,8 +8,10 @@ import { deleteEnvironment } from "~/platform/environments.server";
 import { redirectWithToast } from "~/toast.server";
 
 /**
- * Deletes the environment once its name was typed as the confirmation, then goes back to the list. The
- * platform refuses (409) while anything in it is deploying: its message comes back as an error toast.
+ * Deletes the environment once its name was typed as the confirmation, then goes back to the list. An environment
+ * in a cloud account has its services torn down there first: the platform answers 202 and the environment's page
+ * shows the deletion in progress. The platform refuses (409) while anything in it is deploying: its message comes
+ * back as an error toast.
  */
 export async function action({ request, params }: ActionFunctionArgs) {
   const { api, tenantId, environment, headers, session, saveSession } = await requireEnvironment(
@@ -20,10 +22,21 @@ export async function action({ request, params }: ActionFunctionArgs) {
     schema: deleteEnvironmentSchema(environment.name),
   });
   if (submission.status !== "success") return data(submission.reply(), { status: 400, headers });
+  let removal: Awaited<ReturnType<typeof deleteEnvironment>>;
   try {
-    await deleteEnvironment(api, tenantId, environment.id);
+    removal = await deleteEnvironment(api, tenantId, environment.id);
   } catch (error) {
     return rejectSubmission(submission, error, headers);
+  }
+  if (removal === "deleting") {
+    throw await redirectWithToast(
+      environmentPagePaths.section(environment.name),
+      {
+        variant: "success",
+        message: `Deleting environment ${environment.name}: its services are being removed from its cloud account first`,
+      },
+      { headers },
+    );
   }
   session.unset("environment");
   await saveSession();

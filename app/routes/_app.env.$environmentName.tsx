@@ -95,6 +95,15 @@ export default function EnvironmentScope() {
           )}
         </Group>
       </Group>
+      {environment.deletion ? (
+        <Alert
+          color={environment.deletion.stage === "STAGE_FAILED" ? "red" : "blue"}
+          title={environment.deletion.stage === "STAGE_FAILED" ? "Deletion failed" : "Deletion in progress"}
+          data-testid="environment-deletion"
+        >
+          {environment.deletion.message}
+        </Alert>
+      ) : null}
       {cloning && cloneState && !onClonePage ? (
         isCloningFailure(cloneState.infraState) ? (
           <Alert color="red" title="Cloning failed">

@@ -2,13 +2,16 @@ import { Hono } from "hono";
 import { requestId } from "hono/request-id";
 import type { JWK } from "jose";
 import type { PlatformConfig } from "../config";
+import type { ChartIndexReader } from "../charts/chart-index";
 import type { Database } from "../db/index";
 import { createEngine, type Engine } from "../engine/engine";
 import { secretCipherFor, type SecretCipher } from "../secrets/cipher";
 import { createTerraformJobs, type TerraformJobs } from "../terraform/jobs";
 import { authenticate, requireUser } from "./auth";
 import { limitRequestBodies } from "./body-limits";
+import { chartRepositoryRoutes } from "./chart-repositories";
 import { cloningRoutes } from "./cloning";
+import { deployOnPushRoutes, webhookRoutes } from "./deploy-on-push";
 import { connectionNotificationRoutes } from "./connection-notifications";
 import { connectionRoutes } from "./connections";
 import { costRoutes } from "./cost";
@@ -44,6 +47,8 @@ export type ApiDependencies = {
    * one, jobs are still created in the database and run by whichever runner polls it.
    */
   engine?: Engine;
+  /** Fetches and caches chart repositories' indexes; tests pass one with a short time-out. */
+  chartIndexes?: ChartIndexReader;
 };
 
 /**
@@ -63,6 +68,8 @@ export function createApiApp(deps: ApiDependencies): Hono {
   app.use(limitRequestBodies());
 
   app.route("/", healthRoutes());
+  // GitHub's deliveries carry no token: the hook's signature is their authentication.
+  app.route("/", webhookRoutes({ db: deps.db, secrets, engine }));
 
   app.use(authenticate(deps));
   // Around the organization guard, so refused writes (non-members, missing permissions) are recorded too.
@@ -73,7 +80,7 @@ export function createApiApp(deps: ApiDependencies): Hono {
 
   app.route("/", tenantRoutes(deps));
   app.route("/", featureFlagRoutes(deps));
-  app.route("/v2/organizations/:tenantId/environments", environmentRoutes(deps));
+  app.route("/v2/organizations/:tenantId/environments", environmentRoutes({ db: deps.db, engine }));
   app.route(
     "/v2/organizations/:tenantId/environments/:environmentId/environment-variables",
     environmentVariableRoutes({ db: deps.db, secrets }),
@@ -83,13 +90,21 @@ export function createApiApp(deps: ApiDependencies): Hono {
     serviceRoutes({ db: deps.db, engine, secrets }),
   );
   app.route(
+    "/v2/organizations/:tenantId/environments/:environmentId/infrastructure",
+    deployOnPushRoutes({ db: deps.db, secrets, publicUrl: deps.config.publicUrl, now: engine.now }),
+  );
+  app.route(
     "/v2/organizations/:tenantId/environments/:environmentId",
-    resourceTelemetryRoutes({ db: deps.db, driver: engine.driver, now: engine.now }),
+    resourceTelemetryRoutes({ db: deps.db, engine }),
   );
   app.route("/v2/organizations/:tenantId/environments/:environmentId", environmentNeighbourRoutes(deps));
   app.route(
     "/v2/organizations/:tenantId/environments/:environmentId",
     terraformExportRoutes({ db: deps.db, engine }),
+  );
+  app.route(
+    "/v2/organizations/:tenantId/environments/:environmentId",
+    chartRepositoryRoutes({ db: deps.db, indexes: deps.chartIndexes }),
   );
   app.route("/tenant/:tenantId/workspace", cloningRoutes({ db: deps.db, engine }));
   app.route("/v2/organizations/:tenantId", userRoutes({ db: deps.db }));

@@ -326,7 +326,8 @@ describe("chart repositories", () => {
       name: "bitnami",
       url: "oci://registry-1.docker.io/bitnamicharts",
     });
-    await call("POST", path, { name: "argo", url: "https://argoproj.github.io/argo-helm" });
+    // An OCI registry, stored without a fetch (an https repository's index is checked: chart-repositories.test.ts).
+    await call("POST", path, { name: "argo", url: "oci://ghcr.io/argoproj/argo-helm" });
 
     const taken = await call("POST", path, { name: "bitnami", url: "https://charts.bitnami.com/bitnami" });
     expect(taken.status).toBe(409);

@@ -1,4 +1,4 @@
-import { and, asc, eq, ne, sql } from "drizzle-orm";
+import { and, asc, eq, ne } from "drizzle-orm";
 import { Hono } from "hono";
 import * as z from "zod";
 import type { CloudProvider } from "#contract/cloud-providers";
@@ -6,9 +6,6 @@ import {
   addObservabilityProviderRequestSchema,
   certificateQuerySchema,
   certificateResponseSchema,
-  chartRepositoryListSchema,
-  chartRepositoryResponseSchema,
-  createChartRepositoryRequestSchema,
   loadBalancerListSchema,
   observabilityConnectionKindSchema,
   observabilityProviderResponseSchema,
@@ -20,12 +17,14 @@ import {
   type ServiceConfig,
 } from "#contract/services";
 import type { Stage } from "#contract/stages";
+import { applicationConfigFieldsSchema } from "#contract/application-config";
 import { findConnection } from "../connections/records";
 import type { Database } from "../db/index";
-import { chartRepositories, connections, observabilityProviders, resources } from "../db/schema";
+import { connections, observabilityProviders, resources } from "../db/schema";
 import { loadBalancerDnsName, loadBalancerIdOf, loadBalancerNameOf } from "../engine/simulated/endpoints";
 import { accountIdOf } from "../engine/simulated/resource";
 import type { EnvironmentRow } from "../environments/records";
+import { configOf } from "../services/records";
 import { isObservabilityKind, metricIntakes } from "../observability/intakes";
 import { conflictOn, invalidFields, notFound } from "./errors";
 import { findEnvironment } from "./environments";
@@ -37,6 +36,35 @@ type Certificate = NonNullable<z.input<typeof certificateResponseSchema>["certif
 type ServiceRow = typeof resources.$inferSelect;
 
 const providerIdSchema = z.guid();
+
+/**
+ * An application's listener rules on a load balancer: on the internet-facing one each public port, HTTP ones on
+ * 443 by its domain (with its certificate) or by path on the balancer's own name; on the internal one its other
+ * ports, by path on port 80. TCP and UDP ports listen on their own number.
+ */
+function applicationRoutesOf(
+  row: Pick<ServiceRow, "id" | "name" | "serviceType" | "config" | "settings">,
+  scheme: "internet-facing" | "internal",
+) {
+  const parsed = applicationConfigFieldsSchema.safeParse(configOf(row));
+  if (!parsed.success) return [];
+  const { ports, domain } = parsed.data;
+  return ports
+    .filter((port) => port.public === (scheme === "internet-facing"))
+    .map((port) => {
+      const layer7 = port.protocol !== "TCP" && port.protocol !== "UDP";
+      const host = scheme === "internet-facing" && layer7 && domain.host ? domain.host : null;
+      return {
+        resourceId: row.id,
+        host,
+        path: !layer7 ? "" : host ? "/" : `/${row.name}`,
+        listenerPort: !layer7 ? port.port : scheme === "internet-facing" ? 443 : 80,
+        protocol: port.protocol,
+        targetPort: port.port,
+        certificateId: host ? domain.certificateId : null,
+      };
+    });
+}
 /** How long a public ACM certificate is valid. */
 export const CERTIFICATE_VALIDITY_DAYS = 395;
 
@@ -82,8 +110,8 @@ function bestOf(
 }
 
 /**
- * Environment-level neighbours of services: load balancers, certificates, observability providers and chart
- * repositories, under /v2/organizations/:tenantId/environments/:environmentId.
+ * Environment-level neighbours of services: load balancers, certificates and observability providers, under
+ * /v2/organizations/:tenantId/environments/:environmentId (chart repositories: ./chart-repositories.ts).
  */
 export function environmentNeighbourRoutes({ db }: { db: Database }) {
   const routes = new Hono<OrganizationEnv>();
@@ -104,7 +132,9 @@ export function environmentNeighbourRoutes({ db }: { db: Database }) {
     const rows = await db
       .select({
         id: resources.id,
+        name: resources.name,
         serviceType: resources.serviceType,
+        config: resources.config,
         settings: resources.settings,
       })
       .from(resources)
@@ -132,6 +162,9 @@ export function environmentNeighbourRoutes({ db }: { db: Database }) {
           dnsName: loadBalancerDnsName({ ...placement, scheme }),
           scheme,
           resourceIds: groups[scheme].map((row) => row.id),
+          routes: groups[scheme].flatMap((row) =>
+            row.serviceType === "application" ? applicationRoutesOf(row, scheme) : [],
+          ),
         };
       });
     return sendJson(c, loadBalancerListSchema, { loadBalancers });
@@ -257,36 +290,6 @@ export function environmentNeighbourRoutes({ db }: { db: Database }) {
       .returning({ id: observabilityProviders.id });
     if (!deleted) throw notFound(serviceErrorMessages.providerNotFound);
     return c.body(null, 204);
-  });
-
-  const toChartRepository = (row: typeof chartRepositories.$inferSelect) => ({
-    id: row.id,
-    name: row.name,
-    url: row.url,
-    createdAt: row.createdAt.toISOString(),
-  });
-
-  routes.get("/chart-repositories", permit("organization.view"), async (c) => {
-    const environment = await environmentOf(c, currentOrganization(c).tenantId);
-    const rows = await db
-      .select()
-      .from(chartRepositories)
-      .where(eq(chartRepositories.environmentId, environment.id))
-      // Byte order, so PGlite and PostgreSQL servers with other default collations list names identically.
-      .orderBy(asc(sql`${chartRepositories.name} collate "C"`));
-    return sendJson(c, chartRepositoryListSchema, { chartRepositories: rows.map(toChartRepository) });
-  });
-
-  routes.post("/chart-repositories", permit("environments.configure"), async (c) => {
-    const environment = await environmentOf(c, currentOrganization(c).tenantId);
-    const { name, url } = await readJsonBody(c, createChartRepositoryRequestSchema);
-    const [created] = await db
-      .insert(chartRepositories)
-      .values({ environmentId: environment.id, name, url })
-      .onConflictDoNothing({ target: [chartRepositories.environmentId, chartRepositories.name] })
-      .returning();
-    if (!created) throw conflictOn("name", serviceErrorMessages.chartRepositoryNameTaken);
-    return sendJson(c, chartRepositoryResponseSchema, { chartRepository: toChartRepository(created) }, 201);
   });
 
   return routes;

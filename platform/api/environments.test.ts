@@ -56,6 +56,7 @@ describe("GET /api/v2/organizations/:tenantId/environments", () => {
         cloudConnectionId: null,
         serviceCount: 0,
         monthlyCostEstimate: 105.85,
+        deletion: null,
         clonedFrom: null,
         createdAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
       });

@@ -25,6 +25,7 @@ import { findConnection } from "../connections/records";
 import type { Database } from "../db/index";
 import { engineJobs, environments } from "../db/schema";
 import { CLONE_JOB_KIND } from "../engine/cloning";
+import type { Engine } from "../engine/engine";
 import { unfinishedJobStatuses } from "../engine/jobs";
 import { estimateEnvironmentCost } from "../engine/pricing";
 import {
@@ -150,7 +151,7 @@ function assertAddonNames(names: readonly string[], fieldOf: (index: number) => 
  * /v2/organizations/:tenantId/environments: list, create, one, delete, configuration, add-ons and the cost
  * estimate, behind the organization guard mounted by the app (membership, approval, no writes for read-only).
  */
-export function environmentRoutes({ db }: { db: Database }) {
+export function environmentRoutes({ db, engine }: { db: Database; engine: Engine }) {
   const routes = new Hono<OrganizationEnv>();
 
   async function environmentsOfTenant(tenantId: string) {
@@ -232,13 +233,16 @@ export function environmentRoutes({ db }: { db: Database }) {
 
   /**
    * Removes the environment with its variables, add-ons, configuration and finished jobs (foreign keys cascade in
-   * one statement). Refused while its own jobs have work ahead, while a clone still needs it as its source, and
-   * while deletion protection is on.
+   * one statement): at once (204), or, when its cloud keeps what its services created (AWS), once their teardowns
+   * finished (202 with the environment, its deletion in progress). Refused while its own jobs have work ahead
+   * (a deletion in progress included), while a clone still needs it as its source, and while deletion protection
+   * is on.
    */
   routes.delete("/:environmentId", permit("environments.delete"), async (c) => {
     const { tenantId } = currentOrganization(c);
     const { id } = await findEnvironment(db, tenantId, c.req.param("environmentId"));
-    await db.transaction(async (tx) => {
+    const now = engine.now();
+    const removal = await db.transaction(async (tx) => {
       // Jobs before their environment, the order the engine locks them in, so the two never wait on each other.
       await tx
         .select({ id: engineJobs.id })
@@ -255,9 +259,18 @@ export function environmentRoutes({ db }: { db: Database }) {
       for (const clone of clones) {
         if (await hasUnfinishedJobs(tx, clone.id)) throw conflict(environmentErrorMessages.cloneSourceInUse);
       }
-      await tx.delete(environments).where(eq(environments.id, row.id));
+      return engine.environmentTeardowns.remove(tx, row, now);
     });
-    return c.body(null, 204);
+    if (removal === "deleted") return c.body(null, 204);
+    engine.runner.wake();
+    const row = await findEnvironment(db, tenantId, id);
+    const totals = await serviceTotalsOf(db, [row.id]);
+    return sendJson(
+      c,
+      environmentResponseSchema,
+      { environment: toEnvironment(row, totals.get(row.id) ?? noServices) },
+      202,
+    );
   });
 
   routes.get("/:environmentId/config", permit("organization.view"), async (c) => {

@@ -12,13 +12,12 @@ import {
   type LogLine,
   type Metrics,
 } from "#contract/services";
-import type { Stage } from "#contract/stages";
 import type { Database } from "../db/index";
 import { resourceHistory, resourceLogs, resources } from "../db/schema";
-import type { CloudDriver } from "../engine/driver";
-import type { EnvironmentRow } from "../environments/records";
+import type { Engine } from "../engine/engine";
+import { TelemetryUnavailable } from "../engine/telemetry";
 import { driverResourceOf, type ResourceRow } from "../services/records";
-import { notFound } from "./errors";
+import { HttpError, notFound } from "./errors";
 import { findEnvironment } from "./environments";
 import { currentOrganization, type OrganizationEnv } from "./tenancy";
 import { readQuery, sendJson } from "./validation";
@@ -26,10 +25,6 @@ import { permit } from "./permissions";
 
 const resourceIdSchema = z.guid();
 
-/** Stages in which a deployed service's pods run and write logs. */
-const runningStages: readonly Stage[] = ["STAGE_COMPLETED", "STAGE_SYNCING"];
-/** The most runtime lines written per read: a service unread for a long time gets its latest lines only. */
-export const RUNTIME_LOG_BATCH = 500;
 const MAX_BIGINT = 9_223_372_036_854_775_807n;
 
 /** The environment's service, or 404 (also for a malformed id or a service of another environment). */
@@ -37,23 +32,15 @@ export async function findResource(
   db: Database,
   environmentId: string,
   resourceId: string,
-  { lock }: { lock?: "update" } = {},
 ): Promise<ResourceRow> {
   if (!resourceIdSchema.safeParse(resourceId).success) throw notFound(serviceErrorMessages.notFound);
-  const query = db
+  const [row] = await db
     .select()
     .from(resources)
     .where(and(eq(resources.id, resourceId), eq(resources.environmentId, environmentId)));
-  const [row] = lock ? await query.for(lock) : await query;
   if (!row) throw notFound(serviceErrorMessages.notFound);
   return row;
 }
-
-const runningPodsOf = (row: ResourceRow) =>
-  row.pods.filter((pod) => pod.status === "Running").map((pod) => pod.name);
-
-const writesRuntimeLogs = (row: ResourceRow) =>
-  runningStages.includes(row.stage as Stage) && (row.logsWrittenUntil ?? row.deployedAt) !== null;
 
 /** `%`, `_` and the escape character itself match literally in an ILIKE pattern. */
 export const likePatternOf = (text: string) => `%${text.replace(/[\\%_]/g, "\\$&")}%`;
@@ -61,46 +48,28 @@ export const likePatternOf = (text: string) => `%${text.replace(/[\\%_]/g, "\\$&
 /**
  * GET resources/:resourceId/logs, .../metrics and .../metrics/alarms under an environment.
  *
- * Runtime log lines are written lazily: a read first asks the driver for what the service's running pods wrote
- * since `logs_written_until` (or the deployment) and stores it, in one transaction holding the service row FOR
- * UPDATE, so concurrent reads neither duplicate nor lose lines. Reads then use the (resource_id, id) index (live
- * tail) or the (resource_id, at) index (search).
+ * Where the lines and series come from is the environment's telemetry source (the simulated cloud, or CloudWatch
+ * for an environment in an AWS connection: platform/engine/telemetry.ts). A read first has the source store the
+ * runtime lines written since the last one in resource_logs; reads then use the (resource_id, id) index (live
+ * tail) or the (resource_id, at) index (search). A cloud that refuses or does not answer is a 502 with its words.
  */
 export function resourceTelemetryRoutes({
   db,
-  driver,
-  now = () => new Date(),
+  engine,
 }: {
   db: Database;
-  driver: CloudDriver;
-  now?: () => Date;
+  engine: Pick<Engine, "driver" | "telemetryOf" | "now">;
 }) {
   const routes = new Hono<OrganizationEnv>();
 
-  async function materialiseRuntimeLogs(environment: EnvironmentRow, row: ResourceRow) {
-    if (!writesRuntimeLogs(row)) return;
-    await db.transaction(async (tx) => {
-      const locked = await findResource(tx, environment.id, row.id, { lock: "update" });
-      const from = locked.logsWrittenUntil ?? locked.deployedAt;
-      const until = now();
-      if (!writesRuntimeLogs(locked) || !from || until.getTime() <= from.getTime()) return;
-      const pods = runningPodsOf(locked);
-      const lines = pods.length
-        ? driver.runtimeLogs(driverResourceOf(locked, environment), pods, from, until, RUNTIME_LOG_BATCH)
-        : [];
-      if (lines.length) {
-        await tx.insert(resourceLogs).values(
-          lines.map((line) => ({
-            resourceId: locked.id,
-            at: line.at,
-            podName: line.podName,
-            level: line.level,
-            message: line.message,
-          })),
-        );
-      }
-      await tx.update(resources).set({ logsWrittenUntil: until }).where(eq(resources.id, locked.id));
-    });
+  /** Runs a read of the cloud's telemetry; its refusal or silence answers 502 with what it said. */
+  async function fromCloud<Result>(read: () => Promise<Result>): Promise<Result> {
+    try {
+      return await read();
+    } catch (error) {
+      if (error instanceof TelemetryUnavailable) throw new HttpError(502, { message: error.message });
+      throw error;
+    }
   }
 
   /**
@@ -123,7 +92,8 @@ export function resourceTelemetryRoutes({
     const environment = await findEnvironment(db, tenantId, c.req.param("environmentId") ?? "");
     const query = readQuery(c, logQuerySchema);
     const row = await findResource(db, environment.id, c.req.param("resourceId") ?? "");
-    await materialiseRuntimeLogs(environment, row);
+    const telemetry = await engine.telemetryOf(environment);
+    await fromCloud(() => telemetry.collectLogs(environment, row));
 
     const ofResource = eq(resourceLogs.resourceId, row.id);
     let lines: (typeof resourceLogs.$inferSelect)[];
@@ -180,7 +150,7 @@ export function resourceTelemetryRoutes({
   });
 
   /**
-   * The driver's series, cut to the time since the first deployment (a service has no data before it runs). The
+   * The source's series, cut to the time since the first deployment (a service has no data before it runs). The
    * default step gives 60 points: 1 min for 1h, 6 min for 6h, 24 min for 24h, 2 h 48 min for 7d.
    */
   async function metricsOf(c: Context<OrganizationEnv>) {
@@ -189,9 +159,10 @@ export function resourceTelemetryRoutes({
     const { range, step: requestedStep } = readQuery(c, metricsQuerySchema);
     const row = await findResource(db, environment.id, c.req.param("resourceId") ?? "");
     const step = requestedStep ?? Math.max(10, Math.round(metricRanges[range] / 60));
-    const at = now();
+    const at = engine.now();
     const resource = driverResourceOf(row, environment);
-    const metrics: Metrics = driver.metrics(resource, range, step, at);
+    const telemetry = await engine.telemetryOf(environment);
+    const metrics: Metrics = await fromCloud(() => telemetry.metrics(row, resource, range, step, at));
     const deployedAt = row.deployedAt?.getTime();
     const series = metrics.series.map((entry) => ({
       ...entry,
@@ -208,7 +179,8 @@ export function resourceTelemetryRoutes({
 
   routes.get("/resources/:resourceId/metrics/alarms", permit("organization.view"), async (c) => {
     const { row, resource, at, metrics } = await metricsOf(c);
-    const alarms = row.deployedAt ? driver.alarms(resource, metrics, at) : [];
+    // Judged by the same rules whatever the series' source.
+    const alarms = row.deployedAt ? engine.driver.alarms(resource, metrics, at) : [];
     return sendJson(c, alarmListSchema, { alarms });
   });
 

@@ -87,6 +87,13 @@ it("deploys a queue in AWS, says how a change lands, and deletes it once AWS tor
   const queueUrl = created.find((url) => url.endsWith(`${environmentName}-orders`));
   const deployed = await get(id);
   expect(deployed).toMatchObject({ stage: "STAGE_COMPLETED", endpoint: queueUrl });
+  // An SQS queue has no secret (access goes through IAM): nothing is listed that would never have a value.
+  expect(deployed.secretAttributes).toEqual([]);
+  const attribute = await call("GET", servicePaths.attribute(tenantId, environmentId, id, "accessKeyId"));
+  expect(attribute.status).toBe(404);
+  expect(((await attribute.json()) as { message: string }).message).toBe(
+    serviceErrorMessages.attributeNotFound,
+  );
 
   const changed = await call("PUT", servicePaths.one(tenantId, environmentId, id), {
     version: deployed.version,

@@ -23,17 +23,34 @@ import {
   type ServiceType,
 } from "#contract/services";
 import { apiErrorCodes } from "#contract/errors";
+import type { ApplicationConfig } from "#contract/application-config";
+import {
+  applicationConfigSchema,
+  applicationErrorMessages,
+  applicationVersionListSchema,
+  applicationVersionResponseSchema,
+  rollbackResponseSchema,
+} from "#contract/applications";
 import type { CloudProvider } from "#contract/cloud-providers";
 import { NUL_CHARACTER_MESSAGE } from "#contract/validation";
 import type { Database } from "../db/index";
-import { resourceHistory, resources, serverlessUploads } from "../db/schema";
+import { environments, resourceHistory, resources, serverlessUploads } from "../db/schema";
 import { activeDeployOf } from "../engine/deploys";
 import type { Engine } from "../engine/engine";
 import { SecretDecryptionError, type SecretCipher } from "../secrets/cipher";
+import {
+  applicationConfigOf,
+  applicationConfigWithSettings,
+  applicationSettingsOf,
+} from "../applications/config";
+import { applicationReferenceErrors } from "../applications/references";
+import { recordRelease, versionDiff, versionsOf } from "../applications/versions";
 import { serviceDiff } from "../services/diff";
 import { recordAction } from "../services/history";
 import {
   attributesContextOf,
+  configOf,
+  driverResourceOf,
   settingsOf,
   stageOf,
   toResource,
@@ -51,9 +68,11 @@ import {
 import { currentUser } from "./auth";
 import { HttpError, conflict, conflictOn, invalidFields, notFound } from "./errors";
 import { findEnvironment } from "./environments";
+import type { EnvironmentRow } from "../environments/records";
 import { currentOrganization, type OrganizationEnv } from "./tenancy";
 import { readJsonBody, readQuery, sendJson } from "./validation";
 import { permit } from "./permissions";
+import { environmentErrorMessages } from "#contract/environments";
 
 const idSchema = z.guid();
 
@@ -63,14 +82,23 @@ const estimateConfigSchemas = {
   serverless: serverlessConfigSchema.extend({ uploadId: z.string().optional() }),
 };
 
-/** The type's configuration checked, errors keyed `config.<field>` like the rest of the body's. */
+/**
+ * The type's configuration checked, errors keyed `config.<field>` like the rest of the body's. An application's is
+ * checked in full (its Helm values' YAML too); one sent in the shape before issue 15 (`{ image }`) is read with the
+ * settings sent beside it.
+ */
 function checkConfig(
   serviceType: ServiceType,
   config: Record<string, unknown>,
-  { forEstimate = false }: { forEstimate?: boolean } = {},
+  { forEstimate = false, settings }: { forEstimate?: boolean; settings?: ServiceSettings } = {},
 ): Record<string, unknown> {
-  const schema = (forEstimate ? estimateConfigSchemas : serviceConfigSchemas)[serviceType];
-  const result = schema.safeParse(config);
+  const schema =
+    serviceType === "application"
+      ? applicationConfigSchema
+      : (forEstimate ? estimateConfigSchemas : serviceConfigSchemas)[serviceType];
+  const given =
+    serviceType === "application" ? applicationConfigOf(config, settings ?? defaultServiceSettings) : config;
+  const result = schema.safeParse(given);
   if (result.success) return result.data as Record<string, unknown>;
   const fieldErrors: Record<string, string[]> = {};
   for (const issue of result.error.issues) {
@@ -115,6 +143,13 @@ export function serviceRoutes({
   const environmentOf = (c: Context<OrganizationEnv>, tx: Database = db) =>
     findEnvironment(tx, currentOrganization(c).tenantId, c.req.param("environmentId") ?? "");
 
+  /** An environment whose services are being torn down for its deletion takes no new work. */
+  function writable(environment: EnvironmentRow): EnvironmentRow {
+    if (environment.deletionStage === "STAGE_IN_PROGRESS")
+      throw conflict(environmentErrorMessages.beingDeleted);
+    return environment;
+  }
+
   async function findResource(
     tx: Database,
     environmentId: string,
@@ -133,7 +168,7 @@ export function serviceRoutes({
 
   /** The environment, the service's running deployment and the service, locked in the engine's order. */
   async function lockForWrite(c: Context<OrganizationEnv>, tx: Database) {
-    const environment = await environmentOf(c, tx);
+    const environment = writable(await environmentOf(c, tx));
     const resourceId = c.req.param("resourceId") ?? "";
     if (!idSchema.safeParse(resourceId).success) throw notFound(serviceErrorMessages.notFound);
     const job = await activeDeployOf(tx, resourceId, { lock: true });
@@ -141,11 +176,19 @@ export function serviceRoutes({
     return { environment, job, resource };
   }
 
+  /** The names of the secret attributes the service's cloud answers for it (AWS's differ from the simulated). */
+  async function secretAttributeNamesOf(tx: Database, row: ResourceRow): Promise<string[]> {
+    const [environment] = await tx.select().from(environments).where(eq(environments.id, row.environmentId));
+    if (!environment) throw notFound(serviceErrorMessages.notFound);
+    const cloud = await deploys.driverOf(tx, environment);
+    return [...cloud.secretAttributeNames(driverResourceOf(row, environment))];
+  }
+
   async function viewOf(tx: Database, resourceId: string) {
     const [row] = await tx.select().from(resources).where(eq(resources.id, resourceId));
     if (!row) throw notFound(serviceErrorMessages.notFound);
     const history = await tx.select().from(resourceHistory).where(eq(resourceHistory.resourceId, row.id));
-    return toResource(row, history, driver.secretAttributeNames(row.serviceType as ServiceType));
+    return toResource(row, history, await secretAttributeNamesOf(tx, row));
   }
 
   async function update(tx: Database, id: string, values: Partial<ResourceRow>, now: Date) {
@@ -160,16 +203,63 @@ export function serviceRoutes({
 
   /** Checks a PUT body against the service: configuration (field errors first), then version, then stage. */
   async function checkedChange(
+    c: Context<OrganizationEnv>,
     tx: Database,
+    environment: EnvironmentRow,
     resource: ResourceRow,
     body: z.output<typeof updateResourceRequestSchema>,
   ) {
     const serviceType = resource.serviceType as ServiceType;
+    if (serviceType === "application") return checkedApplicationChange(c, tx, environment, resource, body);
     const config = body.config ? checkConfig(serviceType, body.config) : undefined;
     if (config && serviceType === "serverless") await assertUploadIn(tx, resource.environmentId, config);
     if (body.version !== resource.version) throw conflict(serviceErrorMessages.staleVersion);
     if (editBlocked(stageOf(resource))) throw conflict(serviceErrorMessages.deploymentRunning);
     return { config, settings: body.settings };
+  }
+
+  /**
+   * An application's change: its configuration is the truth, so a settings change is folded into it (and checked as
+   * one), and the settings are derived from the configuration that results.
+   */
+  async function checkedApplicationChange(
+    c: Context<OrganizationEnv>,
+    tx: Database,
+    environment: EnvironmentRow,
+    resource: ResourceRow,
+    body: z.output<typeof updateResourceRequestSchema>,
+  ) {
+    if (!body.config && !body.settings) return { config: undefined, settings: undefined };
+    const currentSettings = (resource.draft?.settings as ServiceSettings | undefined) ?? settingsOf(resource);
+    const settings = body.settings ?? currentSettings;
+    const base = body.config
+      ? checkConfig("application", body.config, { settings })
+      : (checkConfig("application", resource.draft?.config ?? configOf(resource), {
+          settings: currentSettings,
+        }) as ApplicationConfig);
+    const config = body.settings
+      ? checkConfig("application", applicationConfigWithSettings(base as ApplicationConfig, body.settings))
+      : base;
+    await assertApplicationReferences(c, tx, environment, config as ApplicationConfig, resource.name);
+    if (body.version !== resource.version) throw conflict(serviceErrorMessages.staleVersion);
+    if (editBlocked(stageOf(resource))) throw conflict(serviceErrorMessages.deploymentRunning);
+    return { config, settings: applicationSettingsOf(config as ApplicationConfig, settings) };
+  }
+
+  async function assertApplicationReferences(
+    c: Context<OrganizationEnv>,
+    tx: Database,
+    environment: EnvironmentRow,
+    config: ApplicationConfig,
+    serviceName: string,
+  ) {
+    const errors = await applicationReferenceErrors(tx, {
+      organizationId: currentOrganization(c).organizationId,
+      environment,
+      config,
+      serviceName,
+    });
+    if (Object.keys(errors).length) throw invalidFields(errors);
   }
 
   routes.get("/", permit("organization.view"), async (c) => {
@@ -200,11 +290,11 @@ export function serviceRoutes({
 
   routes.post("/", permit("services.configure"), async (c) => {
     const body = await readJsonBody(c, createResourceRequestSchema);
-    if (body.serviceType === "application") {
-      throw invalidFields({ serviceType: [serviceErrorMessages.typeNotCreatable] });
-    }
-    const config = checkConfig(body.serviceType, body.config);
-    const settings: ServiceSettings = body.settings ?? defaultServiceSettings;
+    const config = checkConfig(body.serviceType, body.config, { settings: body.settings });
+    const settings: ServiceSettings =
+      body.serviceType === "application"
+        ? applicationSettingsOf(config as ApplicationConfig, body.settings ?? defaultServiceSettings)
+        : (body.settings ?? defaultServiceSettings);
     const actor = currentUser(c).name;
     const now = engine.now();
     const id = await db.transaction(async (tx) => {
@@ -216,7 +306,11 @@ export function serviceRoutes({
           lock: "share",
         },
       );
+      writable(environment);
       if (body.serviceType === "serverless") await assertUploadIn(tx, environment.id, config);
+      if (body.serviceType === "application") {
+        await assertApplicationReferences(c, tx, environment, config as ApplicationConfig, body.name);
+      }
       const created = await createService(
         tx,
         {
@@ -253,15 +347,19 @@ export function serviceRoutes({
   // Registered before the `/:resourceId` routes, which would otherwise see these names as ids.
   routes.post("/estimate-cost", permit("organization.view"), async (c) => {
     const body = await readJsonBody(c, estimateResourceCostRequestSchema);
-    const config = checkConfig(body.serviceType, body.config, { forEstimate: true });
+    const config = checkConfig(body.serviceType, body.config, { forEstimate: true, settings: body.settings });
     const environment = await environmentOf(c);
+    const settings = body.settings ?? defaultServiceSettings;
     return sendJson(
       c,
       costEstimateSchema,
       driver.price({
         serviceType: body.serviceType,
         config,
-        settings: body.settings ?? defaultServiceSettings,
+        settings:
+          body.serviceType === "application"
+            ? applicationSettingsOf(config as ApplicationConfig, settings)
+            : settings,
         cloudProvider: environment.cloudProvider as CloudProvider,
         region: environment.region,
       }),
@@ -334,8 +432,8 @@ export function serviceRoutes({
     const now = engine.now();
     const id = await db.transaction(async (tx) => {
       const { environment, resource } = await lockForWrite(c, tx);
-      const change = await checkedChange(tx, resource, body);
-      const before = { config: resource.config, settings: settingsOf(resource) };
+      const change = await checkedChange(c, tx, environment, resource, body);
+      const before = { config: configOf(resource), settings: settingsOf(resource) };
       const after = { config: change.config ?? before.config, settings: change.settings ?? before.settings };
       const diff = serviceDiff(before, after);
       if (!diff.length) return resource.id;
@@ -374,9 +472,9 @@ export function serviceRoutes({
     const actor = currentUser(c).name;
     const now = engine.now();
     const id = await db.transaction(async (tx) => {
-      const { resource } = await lockForWrite(c, tx);
-      const change = await checkedChange(tx, resource, body);
-      const current = { config: resource.config, settings: settingsOf(resource) };
+      const { environment, resource } = await lockForWrite(c, tx);
+      const change = await checkedChange(c, tx, environment, resource, body);
+      const current = { config: configOf(resource), settings: settingsOf(resource) };
       const draft = {
         config: change.config ?? resource.draft?.config ?? current.config,
         settings:
@@ -405,7 +503,7 @@ export function serviceRoutes({
     const id = await db.transaction(async (tx) => {
       const { environment, resource } = await lockForWrite(c, tx);
       if (editBlocked(stageOf(resource))) throw conflict(serviceErrorMessages.deploymentRunning);
-      const current = { config: resource.config, settings: settingsOf(resource) };
+      const current = { config: configOf(resource), settings: settingsOf(resource) };
       const launched = resource.draft ?? current;
       const saved = await update(
         tx,
@@ -489,11 +587,92 @@ export function serviceRoutes({
     );
   });
 
+  // -------------------------------------------------------------------------------------------------------------
+  // An application's versions and roll back (issue 15, contract/applications.ts)
+
+  async function applicationOf(c: Context<OrganizationEnv>, tx: Database = db) {
+    const environment = await environmentOf(c, tx);
+    const row = await findResource(tx, environment.id, c.req.param("resourceId") ?? "");
+    if (row.serviceType !== "application") throw notFound(applicationErrorMessages.notAnApplication);
+    return row;
+  }
+
+  async function versionOf(tx: Database, resourceId: string, versionId: string) {
+    const versions = await versionsOf(tx, resourceId);
+    const version = versions.find((candidate) => candidate.id === versionId);
+    if (!version) throw notFound(applicationErrorMessages.versionNotFound);
+    const running = versions.find((candidate) => candidate.running);
+    return { version, running, diff: versionDiff(running, version) };
+  }
+
+  routes.get("/:resourceId/versions", permit("organization.view"), async (c) => {
+    const row = await applicationOf(c);
+    return sendJson(c, applicationVersionListSchema, { versions: await versionsOf(db, row.id) });
+  });
+
+  routes.get("/:resourceId/versions/:versionId", permit("organization.view"), async (c) => {
+    const row = await applicationOf(c);
+    const { version, diff } = await versionOf(db, row.id, c.req.param("versionId"));
+    return sendJson(c, applicationVersionResponseSchema, { version, diff });
+  });
+
+  /** Deploys exactly the version's configuration and image digest again (Rollback), as any deployment. */
+  routes.post("/:resourceId/versions/:versionId/rollback", permit("services.deploy"), async (c) => {
+    const actor = currentUser(c).name;
+    const now = engine.now();
+    const answer = await db.transaction(async (tx) => {
+      const { environment, resource } = await lockForWrite(c, tx);
+      if (resource.serviceType !== "application") throw notFound(applicationErrorMessages.notAnApplication);
+      const { version, diff } = await versionOf(tx, resource.id, c.req.param("versionId"));
+      const [entry] = await tx.select().from(resourceHistory).where(eq(resourceHistory.id, version.id));
+      const release = entry?.release;
+      if (!release || version.outcome !== "STAGE_COMPLETED" || !version.imageDigest) {
+        throw conflict(applicationErrorMessages.neverDeployed);
+      }
+      if (version.running) throw conflict(applicationErrorMessages.alreadyRunning);
+      if (editBlocked(stageOf(resource))) throw conflict(serviceErrorMessages.deploymentRunning);
+      const current = { config: configOf(resource), settings: settingsOf(resource) };
+      const saved = await update(
+        tx,
+        resource.id,
+        {
+          config: release.config,
+          settings: release.settings,
+          draft: null,
+          version: resource.version + 1,
+          // The source step pulls this digest instead of building or looking the tag up again.
+          cloudState: {
+            ...resource.cloudState,
+            pinnedImage: version.image ?? "",
+            pinnedDigest: version.imageDigest,
+          },
+        },
+        now,
+      );
+      const queued = await deploys.launch(
+        tx,
+        {
+          resource: saved,
+          environment,
+          action: "Rollback",
+          actor,
+          diff: serviceDiff(current, { config: release.config, settings: release.settings }),
+        },
+        now,
+      );
+      const historyId = String((queued.job.payload as { historyId?: unknown }).historyId);
+      await recordRelease(tx, historyId, saved, version.id);
+      return { historyId, stage: queued.stage, diff };
+    });
+    engine.runner.wake();
+    return sendJson(c, rollbackResponseSchema, answer, 202);
+  });
+
   routes.get("/:resourceId/attributes/:attribute", permit("secrets.reveal"), async (c) => {
     const environment = await environmentOf(c);
     const row = await findResource(db, environment.id, c.req.param("resourceId"));
     const attribute = c.req.param("attribute");
-    if (!driver.secretAttributeNames(row.serviceType as ServiceType).includes(attribute)) {
+    if (!(await secretAttributeNamesOf(db, row)).includes(attribute)) {
       throw notFound(serviceErrorMessages.attributeNotFound);
     }
     if (!row.sealedAttributes) throw notFound(serviceErrorMessages.attributeNotReady);

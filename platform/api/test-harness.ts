@@ -2,7 +2,13 @@ import { randomUUID } from "node:crypto";
 import { count, eq } from "drizzle-orm";
 import type { Hono } from "hono";
 import type { RoleName } from "#contract/permissions";
-import { defaultMailConfig, defaultTerraformConfig, type EngineConfig, type PlatformConfig } from "../config";
+import {
+  DEFAULT_DRIFT_CHECK_INTERVAL_SECONDS,
+  defaultMailConfig,
+  defaultTerraformConfig,
+  type EngineConfig,
+  type PlatformConfig,
+} from "../config";
 import type { Database } from "../db/index";
 import { ensureRoles } from "../db/seed";
 import {
@@ -47,6 +53,7 @@ export function testPlatformConfig(overrides: Partial<PlatformConfig> = {}): Pla
     accessTokenTtlSeconds: 3600,
     terraform: defaultTerraformConfig,
     engine: testEngineConfig,
+    driftCheckIntervalSeconds: DEFAULT_DRIFT_CHECK_INTERVAL_SECONDS,
     mail: defaultMailConfig,
     ...overrides,
   };

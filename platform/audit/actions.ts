@@ -21,7 +21,11 @@ const actionsByRoute: Record<string, AuditAction> = {
   "POST /v2/organizations/:/environments/:/infrastructure/:/draft/launch": "services.deploy",
   "POST /v2/organizations/:/environments/:/infrastructure/:/retry": "services.retry",
   "POST /v2/organizations/:/environments/:/infrastructure/:/cancel": "services.cancel",
+  "POST /v2/organizations/:/environments/:/infrastructure/:/versions/:/rollback": "services.rollback",
   "DELETE /v2/organizations/:/environments/:/infrastructure/:": "services.delete",
+  "PUT /v2/organizations/:/environments/:/infrastructure/:/deploy-on-push": "services.deploy-on-push-update",
+  "POST /v2/organizations/:/environments/:/infrastructure/:/deploy-on-push/secret":
+    "services.deploy-on-push-secret-rotate",
   "POST /v2/organizations/:/environments/:/observability/providers": "observability-providers.create",
   "DELETE /v2/organizations/:/environments/:/observability/providers/:": "observability-providers.delete",
   "POST /v2/organizations/:/environments/:/chart-repositories": "chart-repositories.create",

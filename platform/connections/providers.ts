@@ -58,4 +58,17 @@ export type Provider = {
   repositories?: (credentials: Credentials, context: ProviderContext) => Promise<Repository[]>;
   tags?: (credentials: Credentials, context: ProviderContext, repository: string) => Promise<Tag[]>;
   branches?: (credentials: Credentials, context: ProviderContext, repository: string) => Promise<Branch[]>;
+  /**
+   * The manifest `docker pull` would get for `repository:tag` (issue 15's deployments): its digest and the full
+   * reference to pull. A refusal carries the registry's own answer (MANIFEST_UNKNOWN, UNAUTHORIZED,
+   * ImageNotFoundException).
+   */
+  manifest?: (
+    credentials: Credentials,
+    context: ProviderContext,
+    repository: string,
+    tag: string,
+  ) => Promise<PulledManifest>;
 };
+
+export type PulledManifest = { digest: string; image: string };

@@ -254,6 +254,33 @@ export async function startFakeRegistry(options: FakeRegistryOptions): Promise<F
         : undefined;
       return { headers: next, body: { name, tags: page } };
     },
+    "GET /v2/:name+/manifests/:reference": (request) => {
+      const name = request.params.name ?? "";
+      const refused = refuse(request, `repository:${name}:pull`);
+      if (refused) return refused;
+      const tag = request.params.reference ?? "";
+      if (!repositories[name]?.includes(tag)) {
+        return {
+          status: 404,
+          body: {
+            errors: [{ code: "MANIFEST_UNKNOWN", message: "manifest unknown", detail: { Tag: tag } }],
+          },
+        };
+      }
+      const digest = digestOf(name, tag);
+      return {
+        headers: {
+          "Content-Type": "application/vnd.docker.distribution.manifest.v2+json",
+          "Docker-Content-Digest": digest,
+        },
+        body: {
+          schemaVersion: 2,
+          mediaType: "application/vnd.docker.distribution.manifest.v2+json",
+          config: { mediaType: "application/vnd.docker.container.image.v1+json", size: 1469, digest },
+          layers: [],
+        },
+      };
+    },
     "HEAD /v2/:name+/manifests/:reference": (request) => {
       const name = request.params.name ?? "";
       const refused = refuse(request, `repository:${name}:pull`);
@@ -341,6 +368,8 @@ export type FakeGitHubRepository = {
   description?: string;
   updatedAt?: string;
   branches?: string[];
+  /** The repository's files by path (the same on every branch), for the contents API. */
+  files?: Record<string, string>;
 };
 
 export type FakeDependabotAlert = { number: number; repository: string; severity: string; summary: string };
@@ -412,6 +441,10 @@ export async function startFakeGitHub(options: FakeGitHubOptions): Promise<TestS
       body: items.slice((page - 1) * perPage, page * perPage),
     };
   };
+  const repositoryOf = (request: TestRequest) =>
+    options.organizations[request.params.owner ?? ""]?.repositories.find(
+      (candidate) => candidate.name === request.params.repo,
+    );
   return startTestServer({
     "GET /orgs/:org": (request) => {
       const org = request.params.org ?? "";
@@ -456,6 +489,48 @@ export async function startFakeGitHub(options: FakeGitHubOptions): Promise<TestS
           protected: name === "main",
         })),
       );
+    },
+    "GET /repos/:owner/:repo/branches/:branch": (request) => {
+      const refused = guard(request);
+      if (refused) return refused;
+      const repository = repositoryOf(request);
+      const branch = request.params.branch ?? "";
+      if (!repository || !(repository.branches ?? ["main"]).includes(branch)) {
+        return {
+          status: 404,
+          body: { message: "Branch not found", documentation_url: documentation, status: "404" },
+        };
+      }
+      const sha = createHash("sha1").update(`${repository.name}/${branch}`).digest("hex");
+      return {
+        body: {
+          name: branch,
+          commit: {
+            sha,
+            commit: { message: `Update ${repository.name} on ${branch}`, author: { name: "Ada" } },
+          },
+          protected: branch === "main",
+        },
+      };
+    },
+    "GET /repos/:owner/:repo/contents/:path+": (request) => {
+      const refused = guard(request);
+      if (refused) return refused;
+      const repository = repositoryOf(request);
+      const path = request.params.path ?? "";
+      const content = repository?.files?.[path];
+      if (!repository || content === undefined) return notFound;
+      return {
+        body: {
+          type: "file",
+          encoding: "base64",
+          size: Buffer.byteLength(content),
+          name: path.split("/").at(-1),
+          path,
+          sha: createHash("sha1").update(content).digest("hex"),
+          content: Buffer.from(content).toString("base64"),
+        },
+      };
     },
     "GET /orgs/:org/dependabot/alerts": (request) => {
       const refused = guard(request);

@@ -213,6 +213,12 @@ export const environments = pgTable(
     cloudConnectionId: uuid("cloud_connection_id").references((): AnyPgColumn => connections.id, {
       onDelete: "restrict",
     }),
+    /**
+     * Set by a DELETE that tears the environment's services down in its cloud first (engine/environment-teardowns.ts):
+     * STAGE_IN_PROGRESS meanwhile, STAGE_FAILED with `deletion_message` saying what could not be deleted.
+     */
+    deletionStage: text("deletion_stage"),
+    deletionMessage: text("deletion_message"),
     createdAt: createdAt(),
   },
   (table) => [
@@ -400,6 +406,13 @@ export const resources = pgTable(
     cloudState: jsonb("cloud_state").$type<Record<string, string>>(),
     /** What the last deployment left for the environment's other services (a network's VPC and subnets). */
     cloudOutputs: jsonb("cloud_outputs").$type<Record<string, string>>(),
+    /**
+     * When the drift check (platform/engine/drift-checks.ts) last claimed the service: set in the statement that
+     * claims it, so no other instance checks it again within the interval.
+     */
+    driftCheckedAt: timestamp("drift_checked_at", { withTimezone: true, mode: "date" }),
+    /** When the drift check found it changed outside the platform and failed it; null otherwise. */
+    driftedAt: timestamp("drifted_at", { withTimezone: true, mode: "date" }),
     /** Runtime log lines have been written up to here (the simulated driver writes them lazily, on read). */
     logsWrittenUntil: timestamp("logs_written_until", { withTimezone: true, mode: "date" }),
     deployedAt: timestamp("deployed_at", { withTimezone: true, mode: "date" }),
@@ -432,6 +445,17 @@ export const resourceHistory = pgTable(
     /** What the cloud said of the change (which settings update in place, which replace the service). */
     message: text("message"),
     diff: jsonb("diff").$type<{ path: string; before?: unknown; after?: unknown }[]>().notNull().default([]),
+    /**
+     * An application's deployment as a version (issue 15): the configuration and settings it deployed, and once its
+     * image is resolved the image and digest; `rollbackOf` names the history entry a rollback deployed again.
+     */
+    release: jsonb("release").$type<{
+      config: Record<string, unknown>;
+      settings: Record<string, unknown>;
+      image?: string;
+      imageDigest?: string;
+      rollbackOf?: string;
+    }>(),
   },
   (table) => [index("resource_history_resource").on(table.resourceId, table.at)],
 );
@@ -620,6 +644,55 @@ export const notificationDeliveries = pgTable(
   (table) => [
     index("notification_deliveries_due").on(table.status, table.nextAttemptAt),
     index("notification_deliveries_connection_created").on(table.connectionId, table.createdAt),
+  ],
+);
+
+/**
+ * Deploy on push (issue 15): an application's GitHub webhook. `id` is the hook's address
+ * (/api/webhooks/github/{id}), apart from the application's id; the secret GitHub signs payloads with is sealed
+ * bound to the hook (platform/deploy-on-push/hooks.ts).
+ */
+export const deployHooks = pgTable("deploy_hooks", {
+  id: uuid("id")
+    .primaryKey()
+    .default(sql`gen_random_uuid()`),
+  resourceId: uuid("resource_id")
+    .notNull()
+    .unique("deploy_hooks_resource")
+    .references(() => resources.id, { onDelete: "cascade" }),
+  enabled: boolean("enabled").notNull(),
+  sealedSecret: text("sealed_secret").notNull(),
+  secretCreatedAt: timestamp("secret_created_at", { withTimezone: true, mode: "date" }).notNull(),
+  createdAt: createdAt(),
+});
+
+/**
+ * Each push a hook accepted, with the commit it names. `history_id` is the deployment that deploys it (a burst's
+ * earlier pushes share it with the newest, which the deployment builds); null while it waits for a running
+ * deployment to end.
+ */
+export const deployPushes = pgTable(
+  "deploy_pushes",
+  {
+    id: uuid("id")
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    resourceId: uuid("resource_id")
+      .notNull()
+      .references(() => resources.id, { onDelete: "cascade" }),
+    /** GitHub's X-GitHub-Delivery: a redelivered push is recognised and not deployed twice. */
+    deliveryId: text("delivery_id").notNull(),
+    branch: text("branch").notNull(),
+    sha: text("sha").notNull(),
+    message: text("message").notNull(),
+    author: text("author").notNull(),
+    receivedAt: timestamp("received_at", { withTimezone: true, mode: "date" }).notNull(),
+    historyId: uuid("history_id").references(() => resourceHistory.id, { onDelete: "set null" }),
+  },
+  (table) => [
+    uniqueIndex("deploy_pushes_resource_delivery").on(table.resourceId, table.deliveryId),
+    index("deploy_pushes_resource_received").on(table.resourceId, table.receivedAt),
+    index("deploy_pushes_history").on(table.historyId),
   ],
 );
 

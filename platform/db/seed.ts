@@ -2,6 +2,8 @@ import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import type { FeatureFlagName } from "#contract/feature-flags";
 import { builtInRoles, roleNames, type RoleName } from "#contract/permissions";
+import { defaultApplicationConfig } from "#contract/application-config";
+import { applicationSettingsOf } from "../applications/config";
 import {
   defaultServiceConfigs,
   defaultServiceSettings,
@@ -114,27 +116,32 @@ const demoServices: {
   {
     serviceType: "application",
     name: "web",
-    config: { image: "ghcr.io/acme/web:1.4.2" },
-    settings: {
+    config: {
+      ...defaultApplicationConfig,
+      source: { kind: "image", image: "ghcr.io/acme/web:1.4.2" },
+      ports: [{ port: 3000, protocol: "HTTP", public: true }],
       envvars: [
-        { name: "NODE_ENV", value: "${NODE_ENV}" },
-        { name: "API_URL", value: "http://api:8080" },
+        { kind: "variable", name: "NODE_ENV", variable: "NODE_ENV" },
+        { kind: "value", name: "API_URL", value: "http://api:8080" },
       ],
-      networking: { port: 3000, public: true, customDomain: "" },
-      healthCheck: { ...defaultServiceSettings.healthCheck, port: 3000 },
-    },
+      scaling: { mode: "autoscaling", minReplicas: 1, maxReplicas: 3, targetCpuPercent: 70 },
+      healthCheck: { ...defaultApplicationConfig.healthCheck, port: 3000 },
+    } satisfies ServiceConfig<"application">,
   },
   {
     serviceType: "application",
     name: "api",
-    config: { image: "ghcr.io/acme/api:2.0.1" },
-    settings: {
+    config: {
+      ...defaultApplicationConfig,
+      source: { kind: "image", image: "ghcr.io/acme/api:2.0.1" },
+      ports: [{ port: 8080, protocol: "HTTP", public: false }],
       envvars: [
-        { name: "LOG_LEVEL", value: "${LOG_LEVEL}" },
-        { name: "DATABASE_PASSWORD", value: "${DB_PASSWORD}" },
+        { kind: "variable", name: "LOG_LEVEL", variable: "LOG_LEVEL" },
+        { kind: "variable", name: "DATABASE_PASSWORD", variable: "DB_PASSWORD" },
+        { kind: "attribute", name: "DATABASE_URL", service: "orders-db", attribute: "connectionString" },
       ],
-      scaling: { minInstances: 2, maxInstances: 6, targetCpuPercent: 65 },
-    },
+      scaling: { mode: "autoscaling", minReplicas: 2, maxReplicas: 6, targetCpuPercent: 65 },
+    } satisfies ServiceConfig<"application">,
   },
 ];
 
@@ -196,7 +203,14 @@ export async function seedDemoData(
             serviceType: service.serviceType,
             name: service.name,
             config: service.config,
-            settings: { ...defaultServiceSettings, ...service.settings },
+            // An application's settings are its configuration's (platform/applications/config.ts).
+            settings:
+              service.serviceType === "application"
+                ? applicationSettingsOf(
+                    service.config as ServiceConfig<"application">,
+                    defaultServiceSettings,
+                  )
+                : { ...defaultServiceSettings, ...service.settings },
             launch: true,
             actor: "Ada Lovelace",
           },

@@ -5,10 +5,13 @@ import type { EnvironmentRow } from "../environments/records";
 import { driverResourceOf, type ResourceRow } from "../services/records";
 import type { ConnectionRow } from "../connections/records";
 import type { AwsDriver, AwsOrganization } from "./aws/driver";
+import { cloudWatchTelemetry } from "./aws/telemetry";
 import { CloudStepError, type DeployContext, type DeployDriver, type NewLogLine } from "./driver";
+import type { TelemetrySource } from "./telemetry";
 
 /**
- * What deployments (./deploys.ts) and teardowns (./teardowns.ts) share: which driver an environment deploys with,
+ * What deployments (./deploys.ts) and teardowns (./teardowns.ts) share: which driver an environment deploys with
+ * (and, for the logs and monitoring tabs, where its telemetry comes from),
  * what a step is told, and how a step's failure or time-out reads in the service's message and logs.
  */
 
@@ -46,6 +49,21 @@ export async function deployDriverOf(
   if (!aws) return simulated;
   const account = await awsAccountOf(tx, environment);
   return account ? aws.forConnection(account.connection, account.organization) : simulated;
+}
+
+/** Where the environment's services' logs and metrics come from, chosen like its deploy driver. */
+export async function telemetryOf(
+  db: Database,
+  environment: EnvironmentRow,
+  { simulated, aws, now }: { simulated: TelemetrySource; aws: AwsDriver; now: () => Date },
+): Promise<TelemetrySource> {
+  const account = await awsAccountOf(db, environment);
+  if (!account) return simulated;
+  return cloudWatchTelemetry({
+    db,
+    connection: () => aws.connectionOf(account.connection, account.organization, environment.region),
+    now,
+  });
 }
 
 /** What a step of `resource` is told, read in the step's transaction (the archive later, when it is needed). */

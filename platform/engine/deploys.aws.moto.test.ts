@@ -34,7 +34,7 @@ import { insertConnection } from "../notifications/test-connections";
 import { secretCipherFor, type SecretCipher } from "../secrets/cipher";
 import { createService } from "../services/services";
 import { TAG_ENVIRONMENT, TAG_ORGANIZATION, TAG_SERVICE, type Provisioner } from "./aws/provisioner";
-import { testQueueProvisioner } from "./aws/test-queue-provisioner";
+import { testQueueProvisioner } from "./aws/test-support";
 import { DEPLOY_JOB_KIND } from "./deploys";
 import { createEngine, type Engine } from "./engine";
 import { JOB_LEASE_MS } from "./jobs";

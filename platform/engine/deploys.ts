@@ -9,6 +9,7 @@ import {
 } from "#contract/services";
 import type { Stage } from "#contract/stages";
 import type { EngineConfig } from "../config";
+import { pushedCommitOf } from "../deploy-on-push/pushed-commits";
 import type { Database } from "../db/index";
 import { engineJobs, environments, resourceLogs, resources } from "../db/schema";
 import type { EnvironmentRow } from "../environments/records";
@@ -46,6 +47,13 @@ import {
   type Transition,
 } from "./jobs";
 import { phasedDeployDriver } from "./simulated/phased-driver";
+import { applicationDeployDriver, RolloutFailedError } from "./simulated/application-deploy";
+import {
+  applicationSourcesOf,
+  completeRelease,
+  recordRelease,
+  restoreRunningVersion,
+} from "../applications/versions";
 
 /**
  * Deploying a service (SPEC §4): a job of kind `service-deploy` per deployment, carrying the service's
@@ -155,7 +163,10 @@ export function createDeploys({
   notify,
   aws,
   db,
+  engineContext = {},
 }: {
+  /** Where the providers an application's source uses reach AWS (moto in tests) and the app. */
+  engineContext?: { awsEndpoint?: string; appUrl?: string };
   /** The simulated cloud, whose phases deploy the services of environments without a real cloud. */
   driver: CloudDriver;
   secrets: SecretCipher;
@@ -168,7 +179,15 @@ export function createDeploys({
   db?: Database;
 }) {
   const scaled = (seconds: number) => Math.round(seconds * 1000 * settings.timeScale);
-  const simulated = phasedDeployDriver(driver, settings.timeScale);
+  const phased = phasedDeployDriver(driver, settings.timeScale);
+  const applications = applicationDeployDriver(driver, settings.timeScale);
+  // Applications deploy from their source with a rolling update; the other types wait out their phases.
+  const simulated: DeployDriver = {
+    apply: (context) =>
+      context.resource.serviceType === "application" ? applications.apply(context) : phased.apply(context),
+    secretAttributeNames: phased.secretAttributeNames,
+    timeoutMinutes: () => null,
+  };
   const driverOf = (tx: Database, environment: EnvironmentRow) =>
     deployDriverOf(tx, environment, { simulated, aws });
 
@@ -243,6 +262,7 @@ export function createDeploys({
     // From now on it accrues at what this deployment runs (decision 035).
     await recordUsage(tx, driver, { resource: described, environment }, now);
     await finishAction(tx, payload.historyId, "STAGE_COMPLETED", payload.podNames, now);
+    if (resource.serviceType === "application") await completeRelease(tx, payload.historyId, result.state);
     if (resource.serviceType === "network") await releaseWaiting(tx, resource.environmentId, now);
     return { state: "COMPLETED", status: "succeeded" };
   }
@@ -364,6 +384,12 @@ export function createDeploys({
       },
       now,
     );
+    if (resource.serviceType === "application") {
+      context.previousPodNames = payload.previousPods.map((pod) => pod.name);
+      if (db) context.connections = await applicationSourcesOf(tx, db, secrets, environment, engineContext);
+      const push = await pushedCommitOf(tx, payload.historyId);
+      if (push) context.pushedCommit = { sha: push.sha, message: push.message };
+    }
     const startedAt = payload.startedAt ?? now.toISOString();
     return outside(async () => {
       let result: DeployStep;
@@ -380,6 +406,8 @@ export function createDeploys({
           // Thrown back to the runner, which tries the step again after a backoff.
           if (reason === null) throw error;
           if (error instanceof CloudStepError) await writeLines(record, resource.id, error.lines);
+          // The new pods never became healthy: the version that ran before is put back (decision 033).
+          if (error instanceof RolloutFailedError) await restoreRunningVersion(record, resource.id, at);
           return failNow(record, payload, reason, at);
         };
       }
@@ -576,6 +604,7 @@ export function createDeploys({
       startedAt: null,
       progress: null,
     };
+    if (!sync && resource.serviceType === "application") await recordRelease(tx, historyId, resource);
     let stage: Stage;
     let job: Job;
     if (sync) {
@@ -609,7 +638,8 @@ export function createDeploys({
         stage = "STAGE_INFRASTRUCTURE_NOT_READY";
       }
     }
-    await setResource(tx, resource.id, { stage, message: null }, now);
+    // A deployment ends any drift the check found: its outcome, not the check, says how the service is.
+    await setResource(tx, resource.id, { stage, message: null, driftedAt: null }, now);
     return { job, stage };
   }
 
@@ -713,6 +743,7 @@ export function createDeploys({
       startedAt: null,
       progress: null,
     };
+    if (resource.serviceType === "application") await recordRelease(tx, historyId, resource);
     let at = startedAt;
     for (let step = 0; ; step += 1) {
       const context = await deployContextOf(

@@ -1,7 +1,8 @@
 import type { CloudProvider } from "#contract/cloud-providers";
 import type { CostEstimate } from "#contract/environments";
 import type { Alarm, Metrics, MetricRange, ServiceSettings, ServiceType } from "#contract/services";
-import type { ChangePlan } from "./aws/provisioner";
+import type { Credentials, ProviderContext } from "../connections/providers";
+import type { ChangePlan, Observation } from "./aws/provisioner";
 
 /**
  * The seams between the engine and a cloud. `DeployDriver` is how a service gets deployed and torn down: idempotent
@@ -93,6 +94,19 @@ export type DeployContext = {
   secretsSealed: boolean;
   /** The uploaded archive of a serverless service, when it has one. */
   archive?: () => Promise<Uint8Array>;
+  /**
+   * What an application's source reaches outside: the organization's connections (unsealed, read when a step needs
+   * them) with the providers' context, and the environment's chart repositories' URLs.
+   */
+  connections?: {
+    connection: (id: string) => Promise<Credentials | undefined>;
+    providerContext: ProviderContext;
+    chartRepositoryUrl: (id: string) => Promise<string | undefined>;
+  };
+  /** The pods the deployment replaces, in order (a rolling update stops one per new pod). */
+  previousPodNames?: string[];
+  /** The pushed commit a GitHub application's deployment builds (deploy on push); absent: the branch's head. */
+  pushedCommit?: { sha: string; message: string };
   now: Date;
 };
 
@@ -146,6 +160,13 @@ export interface DeployDriver {
   destroy?(context: DeployContext): Promise<TeardownStep>;
   /** Which configuration changes land in place and which replace the service; absent when the cloud cannot say. */
   plan?(before: DriverResource, after: DriverResource): ChangePlan;
+  /**
+   * What the cloud holds of the deployed service now, for the periodic drift check (./drift-checks.ts): whether
+   * something was changed outside the platform. Absent when nothing can be (the simulated cloud).
+   */
+  observe?(context: DeployContext): Promise<Observation>;
+  /** The names of the secret attributes a deployment of `resource` answers (what GET attributes lists). */
+  secretAttributeNames(resource: DriverResource): readonly string[];
   /** How long a deployment or teardown of the type may take before it fails; null: its steps always end. */
   timeoutMinutes(serviceType: ServiceType): number | null;
 }

@@ -2,6 +2,7 @@ import type { ServiceType } from "#contract/services";
 import type { PlatformConfig, TerraformConfig } from "../config";
 import type { Database } from "../db/index";
 import { createNotifier } from "../notifications/outbox";
+import { createPushDeploys } from "../deploy-on-push/pushes";
 import type { SecretCipher } from "../secrets/cipher";
 import { createTerraformExports, exportFilesFor } from "../terraform/environment-exports";
 import { createAwsDriver } from "./aws/driver";
@@ -9,17 +10,23 @@ import { awsProvisioners } from "./aws/provisioners";
 import type { Provisioner } from "./aws/provisioner";
 import { createCloning } from "./cloning";
 import { createDeploys } from "./deploys";
+import { createEnvironmentTeardowns } from "./environment-teardowns";
 import type { CloudDriver } from "./driver";
 import { createJobRunner, type JobRunnerOptions } from "./jobs";
 import { createSimulatedDriver } from "./simulated/driver";
 import { createTeardowns } from "./teardowns";
+import { telemetryOf } from "./cloud-steps";
+import { simulatedTelemetry } from "./telemetry";
+import type { EnvironmentRow } from "../environments/records";
 
 /**
  * The engine: the job runner with every job kind the platform has (clones, service deployments and teardowns,
- * environments' Terraform exports), and the drivers deployments run on: the simulated cloud (`driver`, unless
- * another is given) for environments without a cloud account, AWS for those in an AWS connection. Their ends are announced through the notification
- * outbox (platform/notifications/), which the delivery worker posts from. The server starts it and stops it on
- * shutdown; the API creates and moves jobs in its own transactions and wakes the runner afterwards.
+ * environments' Terraform exports, pushed commits waiting to deploy, environment deletions that tear their services
+ * down first), and the drivers deployments run on: the simulated cloud (`driver`, unless another is given) for
+ * environments without a cloud account, AWS for those in an AWS connection (whose services' logs and metrics then
+ * come from CloudWatch: `telemetryOf`). Their ends are announced through the notification outbox
+ * (platform/notifications/), which the delivery worker posts from. The server starts it and stops it on shutdown;
+ * the API creates and moves jobs in its own transactions and wakes the runner afterwards.
  */
 export function createEngine({
   db,
@@ -51,13 +58,31 @@ export function createEngine({
     appUrl: config.appUrl,
     now,
   });
-  const deploys = createDeploys({ driver, secrets, settings: config.engine, notify, aws, db });
+  const deploys = createDeploys({
+    driver,
+    secrets,
+    settings: config.engine,
+    notify,
+    aws,
+    db,
+    engineContext: { awsEndpoint: config.terraform?.awsEndpoint, appUrl: config.appUrl },
+  });
   const teardowns = createTeardowns({ deploys, db });
+  const environmentTeardowns = createEnvironmentTeardowns({ deploys, teardowns });
   const cloning = createCloning({ secrets, settings: config.engine, deploys, notify });
   const terraformExports = createTerraformExports({ aws, files: exportFilesFor(config) });
+  // Deploy on push: deployments of pushed commits that wait for a running deployment to end.
+  const pushes = createPushDeploys({ deploys, settings: config.engine });
   const runner = createJobRunner({
     db,
-    kinds: [cloning.kind, deploys.kind, teardowns.kind, terraformExports.kind],
+    kinds: [
+      cloning.kind,
+      deploys.kind,
+      teardowns.kind,
+      environmentTeardowns.kind,
+      terraformExports.kind,
+      pushes.kind,
+    ],
     pollIntervalMs: config.engine.pollIntervalMs,
     now,
     // Retries back off like the steps: scaled, so tests at time scale 0 retry at once.
@@ -65,7 +90,20 @@ export function createEngine({
       Math.round(Math.min(1000 * 2 ** (attempt - 1), 60_000) * config.engine.timeScale),
     ...runnerOptions,
   });
-  return { runner, cloning, deploys, teardowns, terraformExports, driver, now };
+  const simulated = simulatedTelemetry({ db, driver, now });
+  return {
+    runner,
+    cloning,
+    deploys,
+    teardowns,
+    environmentTeardowns,
+    terraformExports,
+    pushes,
+    driver,
+    /** Where the logs and monitoring tabs of the environment's services read from. */
+    telemetryOf: (environment: EnvironmentRow) => telemetryOf(db, environment, { simulated, aws, now }),
+    now,
+  };
 }
 
 export type Engine = ReturnType<typeof createEngine>;

@@ -8,6 +8,7 @@ import type { ResourceRow } from "../services/records";
 import { deployContextOf, failureOf, timedOut, timeoutMessage, writeLines } from "./cloud-steps";
 import type { Deploys } from "./deploys";
 import { CloudStepError, type DeployDriver, type TeardownStep } from "./driver";
+import { wakeEnvironmentTeardown } from "./environment-teardowns";
 import { enqueueJob, outside, type Job, type JobKind, type OutsideWork, type Transition } from "./jobs";
 
 /**
@@ -170,6 +171,10 @@ export function createTeardowns({ deploys, db }: { deploys: Deploys; db?: Databa
       status: "failed",
       details: `The teardown stopped unexpectedly: ${error}`,
     }),
+    /** The environment's deletion, if one waits for its teardowns, moves on. */
+    async ended(job, tx, now) {
+      if (job.environmentId) await wakeEnvironmentTeardown(tx, job.environmentId, now);
+    },
   };
 
   /**
@@ -204,7 +209,7 @@ export function createTeardowns({ deploys, db }: { deploys: Deploys; db?: Databa
     );
     await tx
       .update(resources)
-      .set({ stage: "STAGE_IN_PROGRESS", message: deletingMessage(null), updatedAt: now })
+      .set({ stage: "STAGE_IN_PROGRESS", message: deletingMessage(null), driftedAt: null, updatedAt: now })
       .where(eq(resources.id, resource.id));
     return "teardown";
   }

@@ -53,7 +53,7 @@ export function costEstimateOf(row: EnvironmentRow) {
 export function toEnvironment(row: EnvironmentRow, services: ServiceTotals = noServices): Environment {
   return {
     ...toEnvironmentSummary(row),
-    stage: environmentStageOf(row.cloningStage as Stage, services.stages),
+    stage: deletionOf(row)?.stage ?? environmentStageOf(row.cloningStage as Stage, services.stages),
     serviceCount: services.count,
     monthlyCostEstimate: Math.round(costEstimateOf(row).monthlyCost * 100 + services.monthlyCostCents) / 100,
   };
@@ -69,8 +69,15 @@ export function toEnvironmentSummary(row: EnvironmentRow): EnvironmentSummary {
     cloudProvider: row.cloudProvider as CloudProvider,
     region: row.region,
     cloudConnectionId: row.cloudConnectionId,
+    deletion: deletionOf(row),
     clonedFrom:
       row.clonedFromId && row.clonedFromName ? { id: row.clonedFromId, name: row.clonedFromName } : null,
     createdAt: row.createdAt.toISOString(),
   };
+}
+
+/** Where a DELETE that tears the environment's services down in its cloud stands; null without one. */
+export function deletionOf(row: EnvironmentRow): Environment["deletion"] {
+  if (row.deletionStage !== "STAGE_IN_PROGRESS" && row.deletionStage !== "STAGE_FAILED") return null;
+  return { stage: row.deletionStage, message: row.deletionMessage ?? "" };
 }

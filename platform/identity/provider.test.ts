@@ -17,6 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { organizationClaimSchema } from "#contract/identity";
 import {
   defaultEngineConfig,
+  DEFAULT_DRIFT_CHECK_INTERVAL_SECONDS,
   defaultMailConfig,
   defaultTerraformConfig,
   type PlatformConfig,
@@ -66,6 +67,7 @@ beforeAll(async () => {
     accessTokenTtlSeconds: 600,
     terraform: defaultTerraformConfig,
     engine: defaultEngineConfig,
+    driftCheckIntervalSeconds: DEFAULT_DRIFT_CHECK_INTERVAL_SECONDS,
     mail: defaultMailConfig,
   };
   identity = await createIdentityProvider({ db: database.db, config });

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, ne } from "drizzle-orm";
+import { and, count, desc, eq, notInArray } from "drizzle-orm";
 import type { ConfigDiff, ResourceAction } from "#contract/services";
 import type { Database } from "../db/index";
 import { resourceHistory } from "../db/schema";
@@ -59,11 +59,16 @@ export async function finishAction(
     .where(eq(resourceHistory.id, historyId));
 }
 
-/** The number of the deployment just recorded: how many deploying actions (all but Save) the service has had. */
+/**
+ * The number of the deployment just recorded: how many deploying actions (all but Save, and the drift check's
+ * Check) the service has had.
+ */
 export async function deployNumberOf(tx: Database, resourceId: string): Promise<number> {
   const [row] = await tx
     .select({ value: count() })
     .from(resourceHistory)
-    .where(and(eq(resourceHistory.resourceId, resourceId), ne(resourceHistory.action, "Save")));
+    .where(
+      and(eq(resourceHistory.resourceId, resourceId), notInArray(resourceHistory.action, ["Save", "Check"])),
+    );
   return Math.max(1, row?.value ?? 1);
 }

@@ -10,6 +10,7 @@ import {
 import type { Stage } from "#contract/stages";
 import type { CloudProvider } from "#contract/cloud-providers";
 import type { resourceHistory, resources } from "../db/schema";
+import { applicationConfigOf } from "../applications/config";
 import type { DriverResource } from "../engine/driver";
 import type { EnvironmentRow } from "../environments/records";
 
@@ -26,6 +27,13 @@ export function stageOf(row: ResourceRow): Stage {
 
 export function settingsOf(row: Pick<ResourceRow, "settings">): ServiceSettings {
   return serviceSettingsSchema.parse(row.settings);
+}
+
+/** A row's configuration in its type's current shape (an application stored as `{ image }` reads as its source). */
+export function configOf(
+  row: Pick<ResourceRow, "serviceType" | "config" | "settings">,
+): Record<string, unknown> {
+  return row.serviceType === "application" ? applicationConfigOf(row.config, settingsOf(row)) : row.config;
 }
 
 /** A row as the list shows it: no configuration, settings or secrets. */
@@ -73,7 +81,7 @@ export function toResource(
   const newestFirst = [...history].sort((a, b) => b.at.getTime() - a.at.getTime());
   return {
     ...toResourceSummary(row),
-    config: row.config,
+    config: configOf(row),
     settings: settingsOf(row),
     draft: row.draft
       ? { config: row.draft.config, settings: serviceSettingsSchema.parse(row.draft.settings) }
@@ -90,7 +98,7 @@ export function driverResourceOf(row: ResourceRow, environment: EnvironmentRow):
     id: row.id,
     name: row.name,
     serviceType: row.serviceType as ServiceType,
-    config: row.config,
+    config: configOf(row),
     settings: settingsOf(row),
     environmentName: environment.name,
     cloudProvider: environment.cloudProvider as CloudProvider,

@@ -100,6 +100,10 @@ export function createAwsClients(connection: AwsConnection) {
         new (await import("@aws-sdk/client-application-auto-scaling")).ApplicationAutoScalingClient(config),
     ),
     ecs: lazy(async () => new (await import("@aws-sdk/client-ecs")).ECSClient(config)),
+    cloudWatch: lazy(async () => new (await import("@aws-sdk/client-cloudwatch")).CloudWatchClient(config)),
+    cloudWatchLogs: lazy(
+      async () => new (await import("@aws-sdk/client-cloudwatch-logs")).CloudWatchLogsClient(config),
+    ),
     secretsManager: lazy(
       async () => new (await import("@aws-sdk/client-secrets-manager")).SecretsManagerClient(config),
     ),

@@ -1,9 +1,22 @@
+import {
+  CloudWatchLogsClient,
+  CreateLogGroupCommand,
+  CreateLogStreamCommand,
+  PutLogEventsCommand,
+} from "@aws-sdk/client-cloudwatch-logs";
 import { DescribeDBInstancesCommand, RDSClient } from "@aws-sdk/client-rds";
 import { GetQueueUrlCommand, ListQueuesCommand, SQSClient } from "@aws-sdk/client-sqs";
 import { expect, test, type Page } from "@playwright/test";
 import { connectAwsWithAccessKeys, createAccessKey, motoAws, unique } from "../setup/aws-connection";
 import { chooseOption, uniqueEnvironmentName } from "../setup/environments";
 import { waitForHydration } from "../setup/hydration";
+import { readArchive } from "../../platform/terraform/archive";
+import {
+  importIdsByType,
+  parseProject,
+  unresolvedImports,
+  unresolvedReferences,
+} from "../../platform/terraform/test-terraform-checks";
 import { signIn } from "../setup/sign-in";
 
 // moto_server (playwright.config.ts) is the AWS account: the platform's AWS driver creates what each service is
@@ -26,7 +39,7 @@ async function expectCompleted(page: Page) {
   });
 }
 
-test("ada deploys a network, a database and a queue into her AWS account, reads them back and deletes the database", async ({
+test("ada deploys a network, a database and a queue into her AWS account, reads them back, deletes the database and exports the rest as Terraform", async ({
   page,
 }) => {
   const key = await createAccessKey();
@@ -55,6 +68,22 @@ test("ada deploys a network, a database and a queue into her AWS account, reads 
   );
   expect(instance, `an RDS instance answers at ${databaseEndpoint}`).toBeDefined();
   const databaseIdentifier = instance?.DBInstanceIdentifier ?? "";
+
+  // PostgreSQL writes to the log group RDS exports to; the logs tab reads it from CloudWatch.
+  const logs = new CloudWatchLogsClient(motoAws);
+  const logGroupName = `/aws/rds/instance/${databaseIdentifier}/postgresql`;
+  await logs.send(new CreateLogGroupCommand({ logGroupName })).catch(() => undefined);
+  await logs.send(new CreateLogStreamCommand({ logGroupName, logStreamName: databaseIdentifier }));
+  const logLine = `LOG:  database system is ready to accept connections (${unique("e2e")})`;
+  await logs.send(
+    new PutLogEventsCommand({
+      logGroupName,
+      logStreamName: databaseIdentifier,
+      logEvents: [{ timestamp: Date.now(), message: logLine }],
+    }),
+  );
+  await page.getByRole("tab", { name: "Logs", exact: true }).click();
+  await expect(page.getByRole("log", { name: "Live logs" })).toContainText(logLine, { timeout: 30_000 });
 
   await createService(page, environment, "queue", "jobs");
   await expectCompleted(page);
@@ -85,4 +114,24 @@ test("ada deploys a network, a database and a queue into her AWS account, reads 
   const remaining = await new RDSClient(motoAws).send(new DescribeDBInstancesCommand({}));
   expect(remaining.DBInstances?.map((db) => db.DBInstanceIdentifier)).not.toContain(databaseIdentifier);
   expect((await sqs.send(new ListQueuesCommand({}))).QueueUrls).toContain(queueEndpoint);
+
+  // What is left exports as Terraform that parses: the network and the queue, each imported by its AWS id.
+  await page.goto(`/env/${environment}`);
+  await waitForHydration(page);
+  await page.getByRole("button", { name: "Export as Terraform" }).click();
+  const download = page.getByRole("link", { name: "Download Terraform" });
+  await expect(download).toBeVisible({ timeout: 60_000 });
+  const response = await page.request.get((await download.getAttribute("href")) ?? "");
+  expect(response.status()).toBe(200);
+  const folder = `terraform-${environment}-${motoAws.region}/`;
+  const archive = readArchive(new Uint8Array(await response.body()));
+  const project = await parseProject(
+    Object.fromEntries(Object.entries(archive).map(([path, text]) => [path.slice(folder.length), text])),
+  );
+  expect(unresolvedReferences(project)).toEqual([]);
+  expect(unresolvedImports(project)).toEqual([]);
+  const imported = importIdsByType(project);
+  expect(imported.aws_sqs_queue).toContain(queueEndpoint);
+  expect(imported.aws_vpc).toHaveLength(1);
+  expect(Object.values(archive).join("\n")).not.toContain(databaseIdentifier);
 });

@@ -48,7 +48,7 @@ function DeleteEnvironmentForm({
       <Stack gap="md">
         <Text>
           This deletes <strong>{environmentName}</strong> with its resources and variables. It cannot be
-          undone.
+          undone. In a cloud account, its services are removed from the account first, which can take a while.
         </Text>
         <FormErrors errors={form.errors} id={form.errorId} />
         <TextInput

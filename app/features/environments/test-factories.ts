@@ -12,6 +12,7 @@ export function anEnvironment(overrides: Partial<Environment> & { name: string }
     cloudConnectionId: null,
     serviceCount: 0,
     monthlyCostEstimate: 0,
+    deletion: null,
     clonedFrom: null,
     createdAt: "2026-01-01T00:00:00.000Z",
     ...overrides,

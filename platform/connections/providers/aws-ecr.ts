@@ -115,6 +115,40 @@ export const awsEcr: Provider = {
     return listRepositories(await ecrAccess(credentials, context), credentials);
   },
 
+  /** DescribeImages of the tag: its digest, or ECR's ImageNotFoundException / RepositoryNotFoundException. */
+  async manifest(credentials, context, repository, tag) {
+    const access = await ecrAccess(credentials, context);
+    const { DescribeImagesCommand } = await import("@aws-sdk/client-ecr");
+    const registry = `${access.accountId}.dkr.ecr.${access.connection.region}.amazonaws.com`;
+    const image = `${registry}/${repository}:${tag}`;
+    const clients = createAwsClients(access.connection);
+    try {
+      const ecr = await clients.ecr();
+      const answer = await ecr.send(
+        new DescribeImagesCommand({ repositoryName: repository, imageIds: [{ imageTag: tag }] }),
+      );
+      const digest = answer.imageDetails?.[0]?.imageDigest;
+      if (!digest)
+        throw new ProviderRefusal(`Failed to pull image "${image}": ECR answered without a digest.`);
+      return { digest, image };
+    } catch (error) {
+      if (error instanceof ProviderRefusal) throw error;
+      if (isAwsError(error, "ImageNotFoundException") || isAwsError(error, "RepositoryNotFoundException")) {
+        const { name, message } = error as Error;
+        throw new ProviderRefusal(`Failed to pull image "${image}": ${name}: ${message}`);
+      }
+      if (isAccessDenied(error)) {
+        throw new ProviderRefusal(
+          `Failed to pull image "${image}": unauthorized: AWS did not let ${access.arn} call ECR DescribeImages.`,
+          credentialsField(credentials),
+        );
+      }
+      throw error;
+    } finally {
+      clients.destroy();
+    }
+  },
+
   async tags(credentials, context, repository) {
     const access = await ecrAccess(credentials, context);
     const { paginateDescribeImages } = await import("@aws-sdk/client-ecr");

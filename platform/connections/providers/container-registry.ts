@@ -139,10 +139,19 @@ function registrySession(credentials: Credentials, defaultBaseUrl: string): Sess
 }
 
 /** The body's error codes and messages, as the registry API puts them ({errors: [{code, message}]}). */
-async function registryErrors(response: Response): Promise<string> {
+async function registryErrors(
+  response: Response,
+  { codes = false }: { codes?: boolean } = {},
+): Promise<string> {
   const body = (await jsonOf(response)) as
     | { errors?: Array<{ code?: string; message?: string }> }
     | undefined;
+  if (codes) {
+    // As the Docker CLI prints them: "MANIFEST_UNKNOWN: manifest unknown".
+    return (body?.errors ?? [])
+      .map((error) => [error.code, error.message].filter(Boolean).join(": "))
+      .join(", ");
+  }
   const errors = (body?.errors ?? []).map((error) => error.message ?? error.code).filter(Boolean);
   return errors.length ? `: ${errors.join(", ")}` : "";
 }
@@ -286,6 +295,43 @@ async function tagsOf(session: Session, repository: string, hub: DockerHub): Pro
   return tags.map((tag) => ({ name: tag, digest: digestOf.get(tag) ?? null, pushedAt: null }));
 }
 
+/**
+ * GET /v2/<name>/manifests/<tag> as `docker pull` does: the digest, or the registry's refusal in its own words
+ * (`MANIFEST_UNKNOWN: manifest unknown`, `UNAUTHORIZED: authentication required`).
+ */
+async function manifestOf(session: Session, repository: string, tag: string, hub: DockerHub) {
+  const name = isDockerHub(session, hub) && !repository.includes("/") ? `library/${repository}` : repository;
+  const image = `${session.host}/${name}:${tag}`;
+  let response: Response;
+  try {
+    response = await session.request(`/v2/${name}/manifests/${encodeURIComponent(tag)}`, {
+      scope: `repository:${name}:pull`,
+      accept: manifestMediaTypes,
+    });
+  } catch (error) {
+    // The token service refused the credentials: what `docker pull` prints for it.
+    if (error instanceof ProviderRefusal && error.field === "TOKEN") {
+      throw new ProviderRefusal(
+        `Failed to pull image "${image}": unauthorized: incorrect username or password`,
+        "TOKEN",
+      );
+    }
+    throw error;
+  }
+  if (!response.ok) {
+    const said = await registryErrors(response, { codes: true });
+    throw new ProviderRefusal(
+      `Failed to pull image "${image}": ${said || `the registry answered ${response.status}`}`,
+      response.status === 401 || response.status === 403 ? "TOKEN" : undefined,
+    );
+  }
+  const digest = response.headers.get("docker-content-digest");
+  await response.body?.cancel();
+  if (!digest)
+    throw new ProviderRefusal(`${session.host} answered the manifest of ${image} without its digest.`);
+  return { digest, image };
+}
+
 /** A registry provider; `hub` says where Docker Hub is (tests point it at their own servers). */
 export function containerRegistry({
   label,
@@ -295,7 +341,7 @@ export function containerRegistry({
   label: string;
   defaultBaseUrl: string;
   hub?: DockerHub;
-}): Required<Pick<Provider, "check" | "repositories" | "tags">> {
+}): Required<Pick<Provider, "check" | "repositories" | "tags" | "manifest">> {
   return {
     async check(credentials) {
       const session = registrySession(credentials, defaultBaseUrl);
@@ -343,6 +389,11 @@ export function containerRegistry({
     tags: (credentials, _context, repository) =>
       asProviderRequest([credentials], () =>
         tagsOf(registrySession(credentials, defaultBaseUrl), repository, hub),
+      ),
+
+    manifest: (credentials, _context, repository, tag) =>
+      asProviderRequest([credentials], () =>
+        manifestOf(registrySession(credentials, defaultBaseUrl), repository, tag, hub),
       ),
   };
 }

@@ -14,6 +14,7 @@ import {
   DescribeRulesCommand,
   DescribeTargetGroupsCommand,
 } from "@aws-sdk/client-elastic-load-balancing-v2";
+import { DescribeLogGroupsCommand, ListTagsForResourceCommand } from "@aws-sdk/client-cloudwatch-logs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startMotoServer, type MotoServer } from "../../../tests/setup/moto-server";
 import type { AwsClients } from "../../terraform/aws-clients";
@@ -27,6 +28,7 @@ import {
   motoClients,
   taggedWithService,
   testResource,
+  expectListedSecrets,
 } from "./test-provisioning";
 
 /**
@@ -39,7 +41,10 @@ let aws: AwsClients;
 let network: Record<string, string>;
 
 beforeAll(async () => {
-  moto = await startMotoServer({ environment: { MOTO_ECS_SERVICE_RUNNING: "10" } });
+  moto = await startMotoServer({
+    // The tasks' execution role gets AmazonECSTaskExecutionRolePolicy, an AWS managed policy.
+    environment: { MOTO_ECS_SERVICE_RUNNING: "10", MOTO_IAM_LOAD_MANAGED_POLICIES: "true" },
+  });
   aws = motoClients(moto);
   network = await createTestNetwork(moto);
 }, 120_000);
@@ -52,7 +57,7 @@ afterAll(async () => {
 function application(name: string, settings: Partial<DriverResource["settings"]> = {}) {
   return testResource("application", {
     name,
-    config: { image: "ghcr.io/acme/web:1.4.2" },
+    config: { source: { kind: "image", image: "ghcr.io/acme/web:1.4.2" } },
     settings: {
       networking: { port: 8080, public: true, customDomain: "" },
       ...settings,
@@ -124,6 +129,18 @@ async function taskDefinitionOf(arn: string | undefined) {
   return (await ecs.send(new DescribeTaskDefinitionCommand({ taskDefinition: arn }))).taskDefinition;
 }
 
+/** The log group `name` with its retention and tags, or undefined. */
+async function logGroupOf(name: string | undefined) {
+  const logs = await aws.cloudWatchLogs();
+  const { logGroups = [] } = await logs.send(new DescribeLogGroupsCommand({ logGroupNamePrefix: name }));
+  const group = logGroups.find((candidate) => candidate.logGroupName === name);
+  if (!group) return undefined;
+  const { tags } = await logs.send(
+    new ListTagsForResourceCommand({ resourceArn: group.arn?.replace(/:\*$/, "") }),
+  );
+  return { retentionInDays: group.retentionInDays, tags };
+}
+
 async function targetGroupOf(arn: string | undefined) {
   const elb = await aws.elbv2();
   return (await elb.send(new DescribeTargetGroupsCommand({ TargetGroupArns: [arn ?? ""] })))
@@ -136,6 +153,7 @@ describe("the application provisioner against moto", { timeout: 120_000 }, () =>
     const webContext = contextFor(aws, web, network, { environmentId: "env-apps" });
 
     const created = await applyUntilDone(applicationProvisioner, webContext);
+    expectListedSecrets(applicationProvisioner, webContext.resource, created.result.secrets);
     expect(created.progress).toEqual(["Starting the tasks"]);
     const { state } = created.result;
     const [balancer] = (await loadBalancers()).filter(
@@ -171,9 +189,29 @@ describe("the application provisioner against moto", { timeout: 120_000 }, () =>
       memory: "1024",
       networkMode: "awsvpc",
       requiresCompatibilities: ["FARGATE"],
+      executionRoleArn: state.executionRoleArn,
       containerDefinitions: [
-        { name: "app", image: "ghcr.io/acme/web:1.4.2", portMappings: [{ containerPort: 8080 }] },
+        {
+          name: "app",
+          image: "ghcr.io/acme/web:1.4.2",
+          portMappings: [{ containerPort: 8080 }],
+          // The container's output goes to the application's own log group, which the logs tab reads.
+          logConfiguration: {
+            logDriver: "awslogs",
+            options: {
+              "awslogs-group": state.logGroupName,
+              "awslogs-region": aws.region,
+              "awslogs-stream-prefix": "app",
+            },
+          },
+        },
       ],
+    });
+    expect(state.logGroupName).toMatch(/^\/ecs\/web-/);
+    expect(created.result.outputs.logGroups).toBe(state.logGroupName);
+    expect(await logGroupOf(state.logGroupName)).toEqual({
+      retentionInDays: 30,
+      tags: expect.objectContaining({ "cloud-console:service": web.id }),
     });
     expect(await targetGroupOf(state.targetGroupArn)).toMatchObject({
       TargetType: "ip",
@@ -197,7 +235,7 @@ describe("the application provisioner against moto", { timeout: 120_000 }, () =>
     // A new image, variables, more CPU and memory, two tasks and another health check: all in place.
     const changed: DriverResource = {
       ...web,
-      config: { image: "ghcr.io/acme/web:1.5.0" },
+      config: { ...web.config, source: { kind: "image", image: "ghcr.io/acme/web:1.5.0" } },
       settings: {
         ...web.settings,
         envvars: [
@@ -211,7 +249,7 @@ describe("the application provisioner against moto", { timeout: 120_000 }, () =>
     };
     expect(applicationProvisioner.plan(web, changed)).toEqual({
       inPlace: [
-        "config.image",
+        "config.source.image",
         "settings.envvars",
         "settings.hardware.cpu",
         "settings.hardware.memoryMb",
@@ -270,6 +308,7 @@ describe("the application provisioner against moto", { timeout: 120_000 }, () =>
       "Deleting the ECS service",
     ]);
     expect(await leftovers(web.id)).toEqual([]);
+    expect(await logGroupOf(state.logGroupName)).toBeUndefined();
     expect(await autoScalingOf(state)).toEqual({ bounds: [], cpuTargets: [] });
     expect(await rulesOf(state.loadBalancerArn ?? "")).toHaveLength(1);
     expect(await applicationProvisioner.observe(webContext)).toEqual({
@@ -346,6 +385,7 @@ describe("the application provisioner against moto", { timeout: 120_000 }, () =>
     expect(await rulesOf(done.result.state.loadBalancerArn ?? "")).toHaveLength(1);
     const tagged = await taggedWithService(aws, worker.id);
     expect(tagged.map((arn) => arn.split(":")[5]?.split("/")[0]).sort()).toEqual([
+      "log-group",
       "service",
       "targetgroup",
       "task-definition",

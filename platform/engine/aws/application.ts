@@ -6,9 +6,11 @@ import type {
   TargetGroup,
 } from "@aws-sdk/client-elastic-load-balancing-v2";
 import { isAwsError } from "../../terraform/services/service-scanner";
+import { applicationImageOf } from "../../applications/config";
 import type { DriverResource } from "../driver";
-import { configOf } from "../simulated/resource";
+import { deleteLogGroup, ensureLogGroup, logGroupsOutput } from "./log-groups";
 import { TAG_ENVIRONMENT, TAG_ORGANIZATION, type ProvisionContext, type Provisioner } from "./provisioner";
+import { deleteRole, ensureRole, managedPolicy } from "./roles";
 import {
   clientToken,
   networkOf,
@@ -16,7 +18,7 @@ import {
   physicalName,
   planChanges,
   tagList,
-  tolerating,
+  unlessMissing,
   type Network,
 } from "./common";
 
@@ -30,6 +32,10 @@ import {
  * application sits behind the internet-facing load balancer (public subnets), a private one behind the internal one
  * (private subnets). Every change lands in place: a new task definition revision rolls out with the ECS deployment
  * circuit breaker (a failed rollout rolls back and fails the deployment with ECS's reason).
+ *
+ * The container writes its output to CloudWatch Logs with the awslogs driver, in the application's own log group
+ * (/ecs/<family>, tagged, deleted with the application), streams `app/app/<task id>`; the task's execution role
+ * (AmazonECSTaskExecutionRolePolicy) lets Fargate write there and pull the image.
  */
 
 /** Marks what an environment's applications share, by role: the ECS cluster and each load balancer. */
@@ -49,6 +55,9 @@ function namesOf(resource: DriverResource) {
   return {
     family: name,
     service: name,
+    logGroup: `/ecs/${name}`,
+    // IAM role names: at most 64 characters.
+    executionRole: `${physicalName(resource, 59)}-exec`,
     // Target group names: at most 32 characters.
     targetGroup: (scheme: Scheme) => `${physicalName(resource, 28)}-${schemeSuffix(scheme)}`,
   };
@@ -170,8 +179,9 @@ async function findLoadBalancer(
   // The load balancer an earlier step recorded, else every load balancer of the account.
   const recordedArn = context.state.loadBalancerArn;
   const recorded = recordedArn
-    ? await tolerating(["LoadBalancerNotFoundException"], () =>
-        elb.send(new sdk.DescribeLoadBalancersCommand({ LoadBalancerArns: [recordedArn] })),
+    ? await unlessMissing(
+        () => elb.send(new sdk.DescribeLoadBalancersCommand({ LoadBalancerArns: [recordedArn] })),
+        "LoadBalancerNotFoundException",
       )
     : undefined;
   const found = await matching(recorded?.LoadBalancers ?? []);
@@ -266,8 +276,9 @@ async function releaseLoadBalancer(context: ProvisionContext, environment: Envir
       (await elb.send(new sdk.DescribeRulesCommand({ ListenerArn: listener.ListenerArn }))).Rules ?? [];
     if (rules.some((rule) => !rule.IsDefault)) return;
   }
-  await tolerating(["LoadBalancerNotFoundException"], () =>
-    elb.send(new sdk.DeleteLoadBalancerCommand({ LoadBalancerArn: balancer.LoadBalancerArn })),
+  await unlessMissing(
+    () => elb.send(new sdk.DeleteLoadBalancerCommand({ LoadBalancerArn: balancer.LoadBalancerArn })),
+    "LoadBalancerNotFoundException",
   );
   context.log("info", `Deleted load balancer ${balancer.LoadBalancerName}: no application uses it any more`);
 }
@@ -291,8 +302,10 @@ async function releaseCluster(context: ProvisionContext, environment: Environmen
     if ((answer.services ?? []).some((service) => service.status !== "INACTIVE")) return;
   }
   // A service created meanwhile keeps it: ECS refuses to delete a cluster that has one.
-  const deleted = await tolerating(["ClusterContainsServicesException", "ClusterNotFoundException"], () =>
-    ecs.send(new sdk.DeleteClusterCommand({ cluster: cluster.clusterArn })),
+  const deleted = await unlessMissing(
+    () => ecs.send(new sdk.DeleteClusterCommand({ cluster: cluster.clusterArn })),
+    "ClusterContainsServicesException",
+    "ClusterNotFoundException",
   );
   if (deleted)
     context.log("info", `Deleted ECS cluster ${cluster.clusterName}: no application runs in it any more`);
@@ -301,9 +314,9 @@ async function releaseCluster(context: ProvisionContext, environment: Environmen
 // ---------------------------------------------------------------------------------------------------------------
 // The application's own resources
 
-/** The container as the settings describe it. */
-function containerOf(resource: DriverResource): ContainerDefinition {
-  const { image } = configOf(resource, "application");
+/** The container as the settings describe it, logging to the application's log group in `region`. */
+function containerOf(resource: DriverResource, region: string): ContainerDefinition {
+  const image = applicationImageOf(resource.config);
   const { envvars, networking } = resource.settings;
   return {
     name: CONTAINER_NAME,
@@ -313,11 +326,23 @@ function containerOf(resource: DriverResource): ContainerDefinition {
     environment: [...envvars]
       .sort((a, b) => a.name.localeCompare(b.name))
       .map((variable) => ({ name: variable.name, value: variable.value })),
+    logConfiguration: {
+      logDriver: "awslogs",
+      options: {
+        "awslogs-group": namesOf(resource).logGroup,
+        "awslogs-region": region,
+        "awslogs-stream-prefix": CONTAINER_NAME,
+      },
+    },
   };
 }
 
-function sameTaskDefinition(current: TaskDefinition, resource: DriverResource): boolean {
-  const wanted = containerOf(resource);
+function sameTaskDefinition(
+  current: TaskDefinition,
+  resource: DriverResource,
+  { region, executionRoleArn }: { region: string; executionRoleArn: string },
+): boolean {
+  const wanted = containerOf(resource, region);
   const container = current.containerDefinitions?.find((definition) => definition.name === CONTAINER_NAME);
   const environment = [...(container?.environment ?? [])].sort((a, b) =>
     (a.name ?? "").localeCompare(b.name ?? ""),
@@ -327,6 +352,10 @@ function sameTaskDefinition(current: TaskDefinition, resource: DriverResource): 
     current.memory === String(resource.settings.hardware.memoryMb) &&
     container?.image === wanted.image &&
     container?.portMappings?.[0]?.containerPort === resource.settings.networking.port &&
+    current.executionRoleArn === executionRoleArn &&
+    container.logConfiguration?.logDriver === "awslogs" &&
+    JSON.stringify(Object.entries(container.logConfiguration.options ?? {}).sort()) ===
+      JSON.stringify(Object.entries(wanted.logConfiguration?.options ?? {}).sort()) &&
     JSON.stringify(environment.map((variable) => [variable.name, variable.value])) ===
       JSON.stringify(wanted.environment?.map((variable) => [variable.name, variable.value]))
   );
@@ -337,7 +366,12 @@ const familyOf = (arn: string) => arn.split("/").at(-1)?.split(":")[0];
 const revisionOf = (arn: string) => Number(arn.split(":").at(-1));
 
 /** The family's latest revision when it matches the settings, else a new revision. */
-async function ensureTaskDefinition(context: ProvisionContext, family: string): Promise<string> {
+async function ensureTaskDefinition(
+  context: ProvisionContext,
+  family: string,
+  executionRoleArn: string,
+): Promise<string> {
+  const region = context.aws.region;
   const { ecs, sdk } = await ecsOf(context);
   const active: string[] = [];
   for await (const page of sdk.paginateListTaskDefinitions(
@@ -350,7 +384,8 @@ async function ensureTaskDefinition(context: ProvisionContext, family: string): 
   if (latestArn) {
     const current = (await ecs.send(new sdk.DescribeTaskDefinitionCommand({ taskDefinition: latestArn })))
       .taskDefinition;
-    if (current && sameTaskDefinition(current, context.resource)) return latestArn;
+    if (current && sameTaskDefinition(current, context.resource, { region, executionRoleArn }))
+      return latestArn;
   }
   const { hardware } = context.resource.settings;
   const registered = await ecs.send(
@@ -361,7 +396,8 @@ async function ensureTaskDefinition(context: ProvisionContext, family: string): 
       cpu: String(vCpuUnits[hardware.cpu]),
       memory: String(hardware.memoryMb),
       runtimePlatform: { operatingSystemFamily: "LINUX", cpuArchitecture: "X86_64" },
-      containerDefinitions: [containerOf(context.resource)],
+      executionRoleArn,
+      containerDefinitions: [containerOf(context.resource, region)],
       tags: ecsTags(context.tags),
     }),
   );
@@ -389,8 +425,9 @@ async function describeTargetGroup(
   name: string,
 ): Promise<TargetGroup | undefined> {
   const { elb, sdk } = await elbOf(context);
-  const answer = await tolerating(["TargetGroupNotFoundException"], () =>
-    elb.send(new sdk.DescribeTargetGroupsCommand({ Names: [name] })),
+  const answer = await unlessMissing(
+    () => elb.send(new sdk.DescribeTargetGroupsCommand({ Names: [name] })),
+    "TargetGroupNotFoundException",
   );
   return answer?.TargetGroups?.[0];
 }
@@ -524,15 +561,17 @@ async function removeTargetGroup(context: ProvisionContext, scheme: Scheme): Pro
       for (const rule of rules.filter(
         (candidate) => !candidate.IsDefault && forwardsTo(group.TargetGroupArn ?? "")(candidate),
       )) {
-        await tolerating(["RuleNotFoundException"], () =>
-          elb.send(new sdk.DeleteRuleCommand({ RuleArn: rule.RuleArn })),
+        await unlessMissing(
+          () => elb.send(new sdk.DeleteRuleCommand({ RuleArn: rule.RuleArn })),
+          "RuleNotFoundException",
         );
       }
     }
   }
   try {
-    await tolerating(["TargetGroupNotFoundException"], () =>
-      elb.send(new sdk.DeleteTargetGroupCommand({ TargetGroupArn: group.TargetGroupArn })),
+    await unlessMissing(
+      () => elb.send(new sdk.DeleteTargetGroupCommand({ TargetGroupArn: group.TargetGroupArn })),
+      "TargetGroupNotFoundException",
     );
   } catch (error) {
     // Still registered with a service that is draining.
@@ -545,8 +584,9 @@ async function removeTargetGroup(context: ProvisionContext, scheme: Scheme): Pro
 
 async function describeService(context: ProvisionContext, clusterArn: string, name: string) {
   const { ecs, sdk } = await ecsOf(context);
-  const answer = await tolerating(["ClusterNotFoundException"], () =>
-    ecs.send(new sdk.DescribeServicesCommand({ cluster: clusterArn, services: [name] })),
+  const answer = await unlessMissing(
+    () => ecs.send(new sdk.DescribeServicesCommand({ cluster: clusterArn, services: [name] })),
+    "ClusterNotFoundException",
   );
   return answer?.services?.find((service) => service.status !== "INACTIVE");
 }
@@ -626,11 +666,14 @@ async function removeAutoScaling(context: ProvisionContext, clusterArn: string, 
   const client = await context.aws.applicationAutoScaling();
   const sdk = await import("@aws-sdk/client-application-auto-scaling");
   const target = scalingTargetOf(clusterArn, serviceName);
-  await tolerating(["ObjectNotFoundException"], () =>
-    client.send(new sdk.DeleteScalingPolicyCommand({ ...target, PolicyName: cpuPolicyName(serviceName) })),
+  await unlessMissing(
+    () =>
+      client.send(new sdk.DeleteScalingPolicyCommand({ ...target, PolicyName: cpuPolicyName(serviceName) })),
+    "ObjectNotFoundException",
   );
-  await tolerating(["ObjectNotFoundException"], () =>
-    client.send(new sdk.DeregisterScalableTargetCommand(target)),
+  await unlessMissing(
+    () => client.send(new sdk.DeregisterScalableTargetCommand(target)),
+    "ObjectNotFoundException",
   );
 }
 
@@ -643,6 +686,7 @@ const schemeOf = (resource: DriverResource): Scheme =>
   resource.settings.networking.public ? "internet-facing" : "internal";
 
 export const applicationProvisioner: Provisioner = {
+  secretAttributeNames: () => [],
   async apply(context) {
     const network = networkOf(context);
     const environment = environmentOf(context);
@@ -653,7 +697,16 @@ export const applicationProvisioner: Provisioner = {
     const state: Record<string, string> = { ...context.state };
 
     state.clusterArn = await ensureCluster(context, environment);
-    state.taskDefinitionArn = await ensureTaskDefinition(context, names.family);
+    await ensureLogGroup(context, names.logGroup);
+    const executionRole = await ensureRole(context, {
+      name: names.executionRole,
+      service: "ecs-tasks.amazonaws.com",
+      policyArns: [managedPolicy("service-role/AmazonECSTaskExecutionRolePolicy")],
+      description: `Lets the tasks of ${names.service} pull their image and write their logs`,
+    });
+    state.executionRoleArn = executionRole.arn;
+    state.logGroupName = names.logGroup;
+    state.taskDefinitionArn = await ensureTaskDefinition(context, names.family, executionRole.arn);
     const balancer = await ensureLoadBalancer(context, environment, network, scheme);
     state.loadBalancerArn = balancer.LoadBalancerArn ?? "";
     state.listenerArn = await ensureListener(context, environment, balancer, scheme);
@@ -755,6 +808,7 @@ export const applicationProvisioner: Provisioner = {
         clusterArn: state.clusterArn,
         serviceArn: state.serviceArn ?? "",
         loadBalancerDnsName: current.DNSName ?? "",
+        ...logGroupsOutput([names.logGroup]),
       },
     };
   },
@@ -796,8 +850,9 @@ export const applicationProvisioner: Provisioner = {
       }
     }
     for (const arn of revisions) {
-      await tolerating(["ClientException"], () =>
-        ecs.send(new sdk.DeregisterTaskDefinitionCommand({ taskDefinition: arn })),
+      await unlessMissing(
+        () => ecs.send(new sdk.DeregisterTaskDefinitionCommand({ taskDefinition: arn })),
+        "ClientException",
       );
     }
     for (let start = 0; start < revisions.length; start += 10) {
@@ -808,6 +863,8 @@ export const applicationProvisioner: Provisioner = {
     if (revisions.length > 0)
       context.log("info", `Deleted task definition ${names.family} (${revisions.length} revisions)`);
 
+    await deleteLogGroup(context, names.logGroup);
+    await deleteRole(context, names.executionRole);
     for (const scheme of schemes) await releaseLoadBalancer(context, environment, scheme);
     await releaseCluster(context, environment);
     return { done: true };
@@ -815,7 +872,9 @@ export const applicationProvisioner: Provisioner = {
 
   plan(before, after) {
     return planChanges(before, after, ({ path }) => {
-      if (path === "config.image") return "inPlace";
+      // Every field of an application's configuration (its source's image, ports, variables, size, scaling, health
+      // check, domain, sidecars) lands in a task definition revision or the service, rule and scalable target.
+      if (path.startsWith("config.")) return "inPlace";
       // Variables, CPU, memory and port: a new task definition revision; scaling, health check and routing: the
       // scalable target, target group and rule change in place. Volumes and schedules are not provisioned in AWS.
       if (/^settings\.(envvars|hardware|networking|healthCheck|scaling)(\.|$)/.test(path)) return "inPlace";

@@ -16,6 +16,7 @@ import {
   motoClients,
   taggedWithService,
   testResource,
+  expectListedSecrets,
 } from "./test-provisioning";
 
 /**
@@ -59,6 +60,7 @@ describe("the cache provisioner against moto", { timeout: 120_000 }, () => {
     const context = contextFor(aws, resource, network);
 
     const { result, progress } = await applyUntilDone(cacheProvisioner, context);
+    expectListedSecrets(cacheProvisioner, resource, result.secrets);
     expect(progress).toEqual(["Creating the replication group"]);
     const id = result.state.replicationGroupArn?.split(":").at(-1) ?? "";
     expect(id).toMatch(/^sessions-[a-z0-9]{8}$/);
@@ -122,6 +124,7 @@ describe("the cache provisioner against moto", { timeout: 120_000 }, () => {
       config: { engine: "valkey", version: "8.0", nodes: 3, encryptionInTransit: false },
     });
     const { result } = await applyUntilDone(cacheProvisioner, contextFor(aws, resource, network));
+    expectListedSecrets(cacheProvisioner, resource, result.secrets);
     const id = result.state.replicationGroupArn?.split(":").at(-1) ?? "";
     expect(await replicationGroup(id)).toMatchObject({
       Engine: "valkey",

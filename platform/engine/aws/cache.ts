@@ -12,7 +12,7 @@ import {
   physicalName,
   planChanges,
   tagList,
-  tolerating,
+  unlessMissing,
 } from "./common";
 
 /**
@@ -42,16 +42,18 @@ async function elastiCacheOf(context: ProvisionContext) {
 
 async function describeReplicationGroup(context: ProvisionContext, id: string) {
   const { client, sdk } = await elastiCacheOf(context);
-  const answer = await tolerating(["ReplicationGroupNotFoundFault"], () =>
-    client.send(new sdk.DescribeReplicationGroupsCommand({ ReplicationGroupId: id })),
+  const answer = await unlessMissing(
+    () => client.send(new sdk.DescribeReplicationGroupsCommand({ ReplicationGroupId: id })),
+    "ReplicationGroupNotFoundFault",
   );
   return answer?.ReplicationGroups?.[0];
 }
 
 async function describeCacheCluster(context: ProvisionContext, id: string) {
   const { client, sdk } = await elastiCacheOf(context);
-  const answer = await tolerating(["CacheClusterNotFoundFault"], () =>
-    client.send(new sdk.DescribeCacheClustersCommand({ CacheClusterId: id, ShowCacheNodeInfo: true })),
+  const answer = await unlessMissing(
+    () => client.send(new sdk.DescribeCacheClustersCommand({ CacheClusterId: id, ShowCacheNodeInfo: true })),
+    "CacheClusterNotFoundFault",
   );
   return answer?.CacheClusters?.[0];
 }
@@ -296,7 +298,18 @@ async function applyCacheCluster(
   };
 }
 
+/**
+ * What a cache answers: its connection string, and a Redis or Valkey cache with encryption in transit its auth
+ * token too (memcached has none).
+ */
+function secretAttributeNamesOf(config: CacheConfig): readonly string[] {
+  return config.engine !== "memcached" && config.encryptionInTransit
+    ? ["authToken", "connectionString"]
+    : ["connectionString"];
+}
+
 export const cacheProvisioner: Provisioner = {
+  secretAttributeNames: (resource) => secretAttributeNamesOf(configOf(resource, "cache")),
   async apply(context) {
     const config = configOf(context.resource, "cache");
     const network = networkOf(context);
@@ -304,8 +317,10 @@ export const cacheProvisioner: Provisioner = {
     const { client, sdk } = await elastiCacheOf(context);
     const state: Record<string, string> = { ...context.state };
 
-    const subnetGroup = await tolerating(["CacheSubnetGroupNotFoundFault"], () =>
-      client.send(new sdk.DescribeCacheSubnetGroupsCommand({ CacheSubnetGroupName: names.subnetGroup })),
+    const subnetGroup = await unlessMissing(
+      () =>
+        client.send(new sdk.DescribeCacheSubnetGroupsCommand({ CacheSubnetGroupName: names.subnetGroup })),
+      "CacheSubnetGroupNotFoundFault",
     );
     if (!subnetGroup?.CacheSubnetGroups?.length) {
       await client.send(
@@ -352,8 +367,9 @@ export const cacheProvisioner: Provisioner = {
 
     const group = await describeReplicationGroup(context, names.id);
     if (group && group.Status !== "deleting") {
-      const deleted = await tolerating(["InvalidReplicationGroupStateFault"], () =>
-        client.send(new sdk.DeleteReplicationGroupCommand({ ReplicationGroupId: names.id })),
+      const deleted = await unlessMissing(
+        () => client.send(new sdk.DeleteReplicationGroupCommand({ ReplicationGroupId: names.id })),
+        "InvalidReplicationGroupStateFault",
       );
       if (!deleted)
         return pending(state, `Waiting to delete the replication group (${group.Status})`, MODIFY_WAIT_MS);
@@ -361,8 +377,9 @@ export const cacheProvisioner: Provisioner = {
     }
     const cluster = group ? undefined : await describeCacheCluster(context, names.id);
     if (cluster && cluster.CacheClusterStatus !== "deleting") {
-      const deleted = await tolerating(["InvalidCacheClusterStateFault"], () =>
-        client.send(new sdk.DeleteCacheClusterCommand({ CacheClusterId: names.id })),
+      const deleted = await unlessMissing(
+        () => client.send(new sdk.DeleteCacheClusterCommand({ CacheClusterId: names.id })),
+        "InvalidCacheClusterStateFault",
       );
       if (!deleted) {
         return pending(
@@ -379,8 +396,9 @@ export const cacheProvisioner: Provisioner = {
     if (cluster) return pending(state, "Deleting the cache cluster", CREATE_WAIT_MS);
 
     try {
-      const deleted = await tolerating(["CacheSubnetGroupNotFoundFault"], () =>
-        client.send(new sdk.DeleteCacheSubnetGroupCommand({ CacheSubnetGroupName: names.subnetGroup })),
+      const deleted = await unlessMissing(
+        () => client.send(new sdk.DeleteCacheSubnetGroupCommand({ CacheSubnetGroupName: names.subnetGroup })),
+        "CacheSubnetGroupNotFoundFault",
       );
       if (deleted) context.log("info", `Deleted cache subnet group ${names.subnetGroup}`);
     } catch (error) {

@@ -1,3 +1,4 @@
+import { CreateLogGroupCommand, DescribeLogGroupsCommand } from "@aws-sdk/client-cloudwatch-logs";
 import {
   DescribeDBInstancesCommand,
   DescribeDBSubnetGroupsCommand,
@@ -17,6 +18,7 @@ import {
   motoClients,
   taggedWithService,
   testResource,
+  expectListedSecrets,
 } from "./test-provisioning";
 
 let moto: MotoServer;
@@ -56,6 +58,7 @@ describe("the database provisioner against moto", { timeout: 120_000 }, () => {
     const context = contextFor(aws, resource, network);
 
     const created = await applyUntilDone(databaseProvisioner, context);
+    expectListedSecrets(databaseProvisioner, resource, created.result.secrets);
     expect(created.progress).toContain("Creating the DB instance");
     const [instance] = await instancesOf(resource.id);
     expect(instance).toMatchObject({
@@ -68,7 +71,11 @@ describe("the database provisioner against moto", { timeout: 120_000 }, () => {
       MasterUsername: "admin",
       PubliclyAccessible: false,
       DBSubnetGroup: { DBSubnetGroupName: created.result.state.dbSubnetGroupName },
+      EnabledCloudwatchLogsExports: ["postgresql"],
     });
+    // The logs tab reads the group RDS exports the server's log to.
+    const identifier = instance?.DBInstanceIdentifier ?? "";
+    expect(created.result.outputs.logGroups).toBe(`/aws/rds/instance/${identifier}/postgresql`);
     expect(instance?.VpcSecurityGroups?.map((group) => group.VpcSecurityGroupId)).toEqual([
       network.securityGroupId,
     ]);
@@ -151,6 +158,10 @@ describe("the database provisioner against moto", { timeout: 120_000 }, () => {
       /^mysql:\/\/admin:[A-Za-z0-9]{32}@.+:3306\/orders$/,
     );
 
+    // moto does not write exported logs: create the group as RDS would, for the teardown to find.
+    const logs = await aws.cloudWatchLogs();
+    const exported = `/aws/rds/instance/${identifier}/slowquery`;
+    await logs.send(new CreateLogGroupCommand({ logGroupName: exported }));
     const progress = await destroyUntilDone(databaseProvisioner, {
       ...context,
       resource: mysql,
@@ -159,6 +170,10 @@ describe("the database provisioner against moto", { timeout: 120_000 }, () => {
     expect(progress).toEqual(["Deleting the DB instance"]);
     expect(await taggedWithService(aws, resource.id)).toEqual([]);
     expect(await secretsOf(resource.id)).toEqual([]);
+    const { logGroups = [] } = await logs.send(
+      new DescribeLogGroupsCommand({ logGroupNamePrefix: `/aws/rds/instance/${identifier}/` }),
+    );
+    expect(logGroups).toEqual([]);
     expect(await databaseProvisioner.observe(context)).toEqual({
       state: "missing",
       message: expect.stringContaining("no longer exists in AWS"),
@@ -197,7 +212,7 @@ describe("the database provisioner against moto", { timeout: 120_000 }, () => {
 
     expect(await databaseProvisioner.observe(context)).toEqual({
       state: "degraded",
-      message: `The DB instance ${identifier} was stopped outside the product (status stopped); deploy again to start it`,
+      message: `The DB instance ${identifier} was stopped outside the console (status stopped)`,
     });
     const restarted = await applyUntilDone(databaseProvisioner, { ...context, state: result.state });
     expect(restarted.progress).toEqual(["Starting the DB instance"]);

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { ProviderRefusal } from "../../connections/refusals";
 import { CloudStepError } from "../driver";
 import { cloudStepErrorOf, isTransientAwsError } from "./driver";
-import { ProvisionError } from "./steps";
+import { ProvisionError } from "./common";
 
 /** An error as the AWS SDK throws it: AWS's code as its name, the answer's status in $metadata. */
 const sdkError = (name: string, message: string, status?: number) =>

@@ -12,7 +12,7 @@ import {
   type ProvisionContext,
   type Provisioner,
 } from "./provisioner";
-import { ProvisionError } from "./steps";
+import { ProvisionError } from "./common";
 
 /**
  * The AWS driver (issue 14): deploys the services of an environment that runs in an AWS connection with the
@@ -253,8 +253,9 @@ export function createAwsDriver({
 
   return {
     /**
-     * The connection's credentials in `region` as its deployments use them (the Terraform export of an
-     * environment reads its resources with them).
+     * The AWS connection `row`'s credentials in `region`, as its check confirmed them (two attempts per call, each
+     * given half the provider time-out), kept while fresh: what the logs and monitoring tabs read CloudWatch with,
+     * and what the Terraform export of an environment reads its resources with.
      */
     connectionOf: accessOf,
 
@@ -273,6 +274,14 @@ export function createAwsDriver({
           );
           return { ...result, lines: withProgress(context, result, lines) };
         },
+        async observe(context) {
+          const { result } = await run(row, organization, context, (provisioner, provision) =>
+            provisioner.observe(provision),
+          );
+          return result;
+        },
+        secretAttributeNames: (resource) =>
+          provisioners[resource.serviceType]?.secretAttributeNames(resource) ?? [],
         plan(before, after) {
           return provisioners[after.serviceType]?.plan(before, after) ?? { inPlace: [], replace: [] };
         },

@@ -26,6 +26,7 @@ import {
   testRegion,
   testService,
 } from "./test-support";
+import { expectListedSecrets } from "./test-provisioning";
 
 let moto: MotoServer;
 let aws: AwsClients;
@@ -49,6 +50,7 @@ describe("file storage provisioner", () => {
     const bucket = uniqueBucket("assets");
     const service = testService(aws, resourceOf("file-storage", { bucketName: bucket }));
     const created = await applyUntilDone(fileStorageProvisioner, service);
+    expectListedSecrets(fileStorageProvisioner, service.resource, created.secrets);
     const s3 = await aws.s3();
 
     expect(created.endpoint).toBe(`${bucket}.s3.${testRegion}.amazonaws.com`);

@@ -2,7 +2,6 @@ import type { BucketLocationConstraint, Transition } from "@aws-sdk/client-s3";
 import type * as S3Sdk from "@aws-sdk/client-s3";
 import type { ServiceConfig } from "#contract/services";
 import { configOf } from "../simulated/resource";
-import { changePlanOf } from "./change-plan";
 import { ownedBy, partitionOf, tagList, tagRecord, tagsOf } from "./naming";
 import type { ApplyResult, DestroyResult, Observation, ProvisionContext, Provisioner } from "./provisioner";
 import {
@@ -13,7 +12,8 @@ import {
   type State,
   type Step,
   failingAs,
-} from "./steps";
+  changePlanOf,
+} from "./common";
 
 /**
  * File storage: an S3 bucket named as the configuration says (bucket names are global, so a name another account
@@ -309,6 +309,7 @@ async function observe(context: ProvisionContext): Promise<Observation> {
 }
 
 export const fileStorageProvisioner: Provisioner = {
+  secretAttributeNames: () => [],
   apply,
   destroy,
   plan: (before, after) =>

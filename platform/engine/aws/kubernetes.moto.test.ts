@@ -18,6 +18,7 @@ import {
   destroyUntilDone,
   motoClients,
   testResource,
+  expectListedSecrets,
 } from "./test-provisioning";
 
 /** moto 5.2 has EKS clusters and node groups (ACTIVE at once) but no UpdateClusterVersion (see docs/decisions/028). */
@@ -78,6 +79,7 @@ describe("the kubernetes provisioner against moto", { timeout: 120_000 }, () => 
     const context = contextFor(aws, resource, network);
 
     const created = await applyUntilDone(kubernetesProvisioner, context);
+    expectListedSecrets(kubernetesProvisioner, resource, created.result.secrets);
     expect(created.progress).toEqual([
       "Waiting for the IAM roles to propagate",
       "Creating the EKS cluster",

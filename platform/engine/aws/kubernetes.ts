@@ -10,7 +10,7 @@ import {
   pending,
   physicalName,
   planChanges,
-  tolerating,
+  unlessMissing,
 } from "./common";
 
 /**
@@ -73,8 +73,9 @@ async function eksOf(context: ProvisionContext) {
 
 async function describeCluster(context: ProvisionContext, name: string): Promise<Cluster | undefined> {
   const { eks, sdk } = await eksOf(context);
-  const answer = await tolerating(["ResourceNotFoundException"], () =>
-    eks.send(new sdk.DescribeClusterCommand({ name })),
+  const answer = await unlessMissing(
+    () => eks.send(new sdk.DescribeClusterCommand({ name })),
+    "ResourceNotFoundException",
   );
   return answer?.cluster;
 }
@@ -85,8 +86,9 @@ async function describeNodegroup(
   nodegroupName: string,
 ): Promise<Nodegroup | undefined> {
   const { eks, sdk } = await eksOf(context);
-  const answer = await tolerating(["ResourceNotFoundException"], () =>
-    eks.send(new sdk.DescribeNodegroupCommand({ clusterName, nodegroupName })),
+  const answer = await unlessMissing(
+    () => eks.send(new sdk.DescribeNodegroupCommand({ clusterName, nodegroupName })),
+    "ResourceNotFoundException",
   );
   return answer?.nodegroup;
 }
@@ -111,8 +113,9 @@ async function deleteNodegroups(
   for (const nodegroupName of doomed) {
     const group = await describeNodegroup(context, clusterName, nodegroupName);
     if (!group || group.status === "DELETING") continue;
-    await tolerating(["ResourceNotFoundException"], () =>
-      eks.send(new sdk.DeleteNodegroupCommand({ clusterName, nodegroupName })),
+    await unlessMissing(
+      () => eks.send(new sdk.DeleteNodegroupCommand({ clusterName, nodegroupName })),
+      "ResourceNotFoundException",
     );
     context.log("info", `Deleting node group ${nodegroupName} of ${clusterName}`);
   }
@@ -243,7 +246,11 @@ async function applyNodegroups(
   return undefined;
 }
 
+/** What a cluster answers: a kubeconfig for it (its token comes from the caller's AWS credentials). */
+const SECRET_ATTRIBUTES = ["kubeconfig"] as const;
+
 export const kubernetesProvisioner: Provisioner = {
+  secretAttributeNames: () => SECRET_ATTRIBUTES,
   async apply(context) {
     const shape = shapeOf(context.resource);
     const network = networkOf(context);
@@ -369,7 +376,9 @@ export const kubernetesProvisioner: Provisioner = {
       done: true,
       state,
       endpoint: cluster.endpoint,
-      secrets: { kubeconfig: kubeconfigOf(cluster, context.aws.region) },
+      secrets: {
+        kubeconfig: kubeconfigOf(cluster, context.aws.region),
+      } satisfies Record<(typeof SECRET_ATTRIBUTES)[number], string>,
       outputs: {
         clusterName: names.cluster,
         clusterArn: cluster.arn ?? "",
@@ -389,8 +398,9 @@ export const kubernetesProvisioner: Provisioner = {
         return pending(state, "Deleting the node groups", NODEGROUP_WAIT_MS);
       }
       if (cluster.status !== "DELETING") {
-        await tolerating(["ResourceNotFoundException"], () =>
-          eks.send(new sdk.DeleteClusterCommand({ name: names.cluster })),
+        await unlessMissing(
+          () => eks.send(new sdk.DeleteClusterCommand({ name: names.cluster })),
+          "ResourceNotFoundException",
         );
         context.log("info", `Deleting EKS cluster ${names.cluster}`);
       }

@@ -2,7 +2,7 @@ import type * as Ec2Sdk from "@aws-sdk/client-ec2";
 import type { ServiceConfig } from "#contract/services";
 import { tagList, tagsOf } from "./naming";
 import type { ProvisionContext } from "./provisioner";
-import { ProvisionError, unlessMissing, type Step, type StepOutcome } from "./steps";
+import { ProvisionError, unlessMissing, type Step, type StepOutcome } from "./common";
 import {
   NAT_POLL_MS,
   liveNatGateway,

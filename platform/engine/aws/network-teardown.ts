@@ -1,5 +1,5 @@
 import type { ProvisionContext } from "./provisioner";
-import { boundedWait, isAwsError, unlessMissing, type State, type Step } from "./steps";
+import { boundedWait, isAwsError, unlessMissing, type State, type Step } from "./common";
 import { NAT_POLL_MS, type Ec2, type Inventory } from "./network-inventory";
 
 /** AWS releases a deleted NAT gateway's network interface within minutes; a dependency lasting longer is real. */

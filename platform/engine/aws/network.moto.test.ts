@@ -26,6 +26,7 @@ import {
   testService,
   type TestService,
 } from "./test-support";
+import { expectListedSecrets } from "./test-provisioning";
 
 let moto: MotoServer;
 let aws: AwsClients;
@@ -95,6 +96,7 @@ describe("network provisioner", () => {
   it("builds the VPC across three zones, moves to two zones with a NAT gateway each, replaces it for a new CIDR block, and deletes it", async () => {
     const service = testService(aws, resourceOf("network", {}, { name: "core" }));
     const created = await applyUntilDone(networkProvisioner, service);
+    expectListedSecrets(networkProvisioner, service.resource, created.secrets);
     const { outputs } = created;
 
     expect(created.endpoint).toBeNull();

@@ -1,7 +1,6 @@
 import { configOf } from "../simulated/resource";
-import { changePlanOf } from "./change-plan";
 import type { ApplyResult, DestroyResult, Observation, ProvisionContext, Provisioner } from "./provisioner";
-import { failingAs, runSteps, type State } from "./steps";
+import { failingAs, runSteps, type State, changePlanOf } from "./common";
 import { creationSteps, zonesOf } from "./network-creation";
 import {
   ec2Of,
@@ -131,6 +130,7 @@ async function observe(context: ProvisionContext): Promise<Observation> {
 }
 
 export const networkProvisioner: Provisioner = {
+  secretAttributeNames: () => [],
   apply,
   destroy,
   plan: (before, after) =>

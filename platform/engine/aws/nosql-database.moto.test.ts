@@ -19,6 +19,7 @@ import {
   testRegion,
   testService,
 } from "./test-support";
+import { expectListedSecrets } from "./test-provisioning";
 
 let aws: AwsClients;
 
@@ -46,6 +47,7 @@ describe("nosql database provisioner", () => {
     const name = uniqueTable("orders");
     const service = testService(aws, resourceOf("nosql-database", { tableName: name }));
     const created = await applyUntilDone(nosqlDatabaseProvisioner, service);
+    expectListedSecrets(nosqlDatabaseProvisioner, service.resource, created.secrets);
 
     expect(created.endpoint).toBe(tableArn(name));
     expect(created.outputs).toEqual({ tableName: name, tableArn: tableArn(name) });

@@ -2,10 +2,17 @@ import type { KeySchemaElement, TableDescription } from "@aws-sdk/client-dynamod
 import type * as DynamoDbSdk from "@aws-sdk/client-dynamodb";
 import type { ServiceConfig } from "#contract/services";
 import { configOf } from "../simulated/resource";
-import { changePlanOf } from "./change-plan";
 import { ownedBy, tagList, tagRecord, tagsOf } from "./naming";
 import type { ApplyResult, DestroyResult, Observation, ProvisionContext, Provisioner } from "./provisioner";
-import { ProvisionError, runSteps, unlessMissing, type State, type Step, failingAs } from "./steps";
+import {
+  ProvisionError,
+  runSteps,
+  unlessMissing,
+  type State,
+  type Step,
+  failingAs,
+  changePlanOf,
+} from "./common";
 
 /**
  * A NoSQL database: a DynamoDB table with the configured keys (string attributes) and billing mode. Billing mode
@@ -224,6 +231,7 @@ async function observe(context: ProvisionContext): Promise<Observation> {
 }
 
 export const nosqlDatabaseProvisioner: Provisioner = {
+  secretAttributeNames: () => [],
   apply,
   destroy,
   plan: (before, after) =>

@@ -55,6 +55,11 @@ export type ChangePlan = { inPlace: string[]; replace: string[] };
 export type Observation = { state: "ok" } | { state: "degraded" | "missing"; message: string };
 
 export interface Provisioner {
+  /**
+   * The names of the secret attributes `apply` answers for `resource` when done (what GET attributes lists and
+   * reveals): exactly those, each with a value.
+   */
+  secretAttributeNames(resource: DriverResource): readonly string[];
   apply(context: ProvisionContext): Promise<ApplyResult>;
   /** Reverse order; tolerates what is already gone. */
   destroy(context: ProvisionContext): Promise<DestroyResult>;

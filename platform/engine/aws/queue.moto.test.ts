@@ -10,6 +10,7 @@ import {
   taggedResources,
   testService,
 } from "./test-support";
+import { expectListedSecrets } from "./test-provisioning";
 
 let aws: AwsClients;
 
@@ -35,6 +36,7 @@ describe("queue provisioner", () => {
   it("creates the queue with its dead-letter queue, changes it in place or by replacement, and deletes it", async () => {
     const service = testService(aws, resourceOf("queue", {}, { name: "orders" }));
     const created = await applyUntilDone(queueProvisioner, service);
+    expectListedSecrets(queueProvisioner, service.resource, created.secrets);
 
     expect(created.progress).toContain("Creating the dead-letter queue");
     expect(created.endpoint).toMatch(/\/staging-orders$/);

@@ -2,7 +2,6 @@ import type * as SqsSdk from "@aws-sdk/client-sqs";
 import type { ServiceConfig } from "#contract/services";
 import type { DriverResource } from "../driver";
 import { configOf } from "../simulated/resource";
-import { changePlanOf } from "./change-plan";
 import { awsNameOf, ownedBy, tagsOf } from "./naming";
 import type { ApplyResult, DestroyResult, Observation, ProvisionContext, Provisioner } from "./provisioner";
 import {
@@ -13,7 +12,8 @@ import {
   type State,
   type Step,
   failingAs,
-} from "./steps";
+  changePlanOf,
+} from "./common";
 
 /**
  * A queue: an SQS queue (FIFO when asked) and, with `deadLetterQueue`, its dead-letter queue and the redrive
@@ -310,6 +310,7 @@ async function observe(context: ProvisionContext): Promise<Observation> {
 }
 
 export const queueProvisioner: Provisioner = {
+  secretAttributeNames: () => [],
   apply,
   destroy,
   plan: (before, after) =>

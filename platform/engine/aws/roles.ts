@@ -1,6 +1,6 @@
 import { isAwsError } from "../../terraform/services/service-scanner";
 import type { ProvisionContext } from "./provisioner";
-import { tagList, tolerating } from "./common";
+import { tagList, unlessMissing } from "./common";
 
 /** IAM roles a service's AWS resources act with (an EKS cluster, its nodes, ECS tasks), with AWS managed policies. */
 
@@ -22,7 +22,7 @@ export async function ensureRole(
   const sdk = await import("@aws-sdk/client-iam");
   const iam = await context.aws.iam();
   let role = (
-    await tolerating(["NoSuchEntityException"], () => iam.send(new sdk.GetRoleCommand({ RoleName: name })))
+    await unlessMissing(() => iam.send(new sdk.GetRoleCommand({ RoleName: name })), "NoSuchEntityException")
   )?.Role;
   const created = !role;
   if (!role) {
@@ -60,17 +60,20 @@ export async function ensureRole(
 export async function deleteRole(context: ProvisionContext, name: string): Promise<void> {
   const sdk = await import("@aws-sdk/client-iam");
   const iam = await context.aws.iam();
-  const attached = await tolerating(["NoSuchEntityException"], () =>
-    iam.send(new sdk.ListAttachedRolePoliciesCommand({ RoleName: name })),
+  const attached = await unlessMissing(
+    () => iam.send(new sdk.ListAttachedRolePoliciesCommand({ RoleName: name })),
+    "NoSuchEntityException",
   );
   if (!attached) return;
   for (const policy of attached.AttachedPolicies ?? []) {
-    await tolerating(["NoSuchEntityException"], () =>
-      iam.send(new sdk.DetachRolePolicyCommand({ RoleName: name, PolicyArn: policy.PolicyArn })),
+    await unlessMissing(
+      () => iam.send(new sdk.DetachRolePolicyCommand({ RoleName: name, PolicyArn: policy.PolicyArn })),
+      "NoSuchEntityException",
     );
   }
-  const deleted = await tolerating(["NoSuchEntityException"], () =>
-    iam.send(new sdk.DeleteRoleCommand({ RoleName: name })),
+  const deleted = await unlessMissing(
+    () => iam.send(new sdk.DeleteRoleCommand({ RoleName: name })),
+    "NoSuchEntityException",
   );
   if (deleted) context.log("info", `Deleted IAM role ${name}`);
 }

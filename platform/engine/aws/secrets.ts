@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { isAwsError } from "../../terraform/services/service-scanner";
 import type { ProvisionContext } from "./provisioner";
-import { tagList, tolerating } from "./common";
+import { tagList, unlessMissing } from "./common";
 
 /**
  * Generated credentials (a database password, a cache's auth token) live in AWS Secrets Manager, tagged like the
@@ -75,8 +75,9 @@ export async function ensureSecret(
 export async function deleteSecret(context: ProvisionContext, name: string): Promise<void> {
   const sdk = await import("@aws-sdk/client-secrets-manager");
   const client = await context.aws.secretsManager();
-  const deleted = await tolerating(["ResourceNotFoundException"], () =>
-    client.send(new sdk.DeleteSecretCommand({ SecretId: name, ForceDeleteWithoutRecovery: true })),
+  const deleted = await unlessMissing(
+    () => client.send(new sdk.DeleteSecretCommand({ SecretId: name, ForceDeleteWithoutRecovery: true })),
+    "ResourceNotFoundException",
   );
   if (deleted) context.log("info", `Deleted secret ${name} from Secrets Manager`);
 }

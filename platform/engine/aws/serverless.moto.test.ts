@@ -14,6 +14,7 @@ import {
   ListFunctionsCommand,
 } from "@aws-sdk/client-lambda";
 import { strToU8, zipSync } from "fflate";
+import { DescribeLogGroupsCommand } from "@aws-sdk/client-cloudwatch-logs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defaultServiceSettings } from "#contract/services";
 import { MOTO_ACCOUNT_ID } from "../../../tests/setup/moto-server";
@@ -29,6 +30,7 @@ import {
   testService,
   type TestService,
 } from "./test-support";
+import { expectListedSecrets } from "./test-provisioning";
 
 let aws: AwsClients;
 let stop: () => Promise<void>;
@@ -78,15 +80,34 @@ async function roleNames(prefix: string) {
   return Roles.map((role) => role.RoleName ?? "").filter((name) => name.startsWith(prefix));
 }
 
+async function logGroupNames(prefix: string) {
+  const { logGroups = [] } = await (
+    await aws.cloudWatchLogs()
+  ).send(new DescribeLogGroupsCommand({ logGroupNamePrefix: prefix }));
+  return logGroups.map((group) => group.logGroupName);
+}
+
 describe("serverless provisioner", () => {
   it("creates the function with its execution role, updates code and settings in place, opens a URL, and deletes it", async () => {
     const service = functionService("thumbnails");
+    const variables = [{ name: "BUCKET", value: "thumbs" }];
+    service.resource = {
+      ...service.resource,
+      settings: { ...service.resource.settings, envvars: variables },
+    };
     const created = await applyUntilDone(serverlessProvisioner, service);
+    expectListedSecrets(serverlessProvisioner, service.resource, created.secrets);
     const functionArn = `arn:aws:lambda:${testRegion}:${MOTO_ACCOUNT_ID}:function:staging-thumbnails`;
     const roleArn = `arn:aws:iam::${MOTO_ACCOUNT_ID}:role/staging-thumbnails-lambda`;
 
     expect(created.endpoint).toBe(functionArn);
-    expect(created.outputs).toEqual({ functionName: "staging-thumbnails", functionArn, roleArn });
+    expect(created.outputs).toEqual({
+      functionName: "staging-thumbnails",
+      functionArn,
+      roleArn,
+      logGroups: "/aws/lambda/staging-thumbnails",
+    });
+    expect(await logGroupNames("/aws/lambda/staging-thumbnails")).toEqual(["/aws/lambda/staging-thumbnails"]);
     expect(created.secrets).toEqual({});
     const deployed = await lambdaFunction("staging-thumbnails");
     expect(deployed.Configuration).toMatchObject({
@@ -97,6 +118,7 @@ describe("serverless provisioner", () => {
       Role: roleArn,
       State: "Active",
       CodeSha256: codeSha(archives["upload-1"]),
+      Environment: { Variables: { BUCKET: "thumbs" } },
     });
     const { Role } = await (
       await aws.iam()
@@ -110,7 +132,12 @@ describe("serverless provisioner", () => {
       await aws.iam()
     ).send(new ListAttachedRolePoliciesCommand({ RoleName: "staging-thumbnails-lambda" }));
     expect(AttachedPolicies?.map((policy) => policy.PolicyName)).toEqual(["AWSLambdaBasicExecutionRole"]);
-    expect(await taggedResources(aws, service.resource.id)).toEqual([functionArn]);
+    expect((await taggedResources(aws, service.resource.id)).sort()).toEqual(
+      [
+        functionArn,
+        `arn:aws:logs:${testRegion}:${MOTO_ACCOUNT_ID}:log-group:/aws/lambda/staging-thumbnails`,
+      ].sort(),
+    );
 
     const before = service.resource;
     service.resource = {
@@ -122,9 +149,22 @@ describe("serverless provisioner", () => {
         timeoutSeconds: 60,
         uploadId: "upload-2",
       },
+      settings: {
+        ...before.settings,
+        envvars: [
+          { name: "BUCKET", value: "thumbnails-v2" },
+          { name: "SIZES", value: "64,128" },
+        ],
+      },
     };
     expect(serverlessProvisioner.plan(before, service.resource)).toEqual({
-      inPlace: ["config.handler", "config.memoryMb", "config.timeoutSeconds", "config.uploadId"],
+      inPlace: [
+        "config.handler",
+        "config.memoryMb",
+        "config.timeoutSeconds",
+        "config.uploadId",
+        "settings.envvars",
+      ],
       replace: [],
     });
     await applyUntilDone(serverlessProvisioner, service);
@@ -133,6 +173,7 @@ describe("serverless provisioner", () => {
       MemorySize: 512,
       Timeout: 60,
       CodeSha256: codeSha(archives["upload-2"]),
+      Environment: { Variables: { BUCKET: "thumbnails-v2", SIZES: "64,128" } },
     });
 
     const private_ = service.resource;
@@ -162,6 +203,7 @@ describe("serverless provisioner", () => {
     await destroyUntilDone(serverlessProvisioner, service);
     expect(await functionNames("staging-thumbnails")).toEqual([]);
     expect(await roleNames("staging-thumbnails")).toEqual([]);
+    expect(await logGroupNames("/aws/lambda/staging-thumbnails")).toEqual([]);
     expect(await taggedResources(aws, service.resource.id)).toEqual([]);
   }, 60_000);
 

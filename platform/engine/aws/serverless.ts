@@ -1,7 +1,7 @@
 import type * as IamSdk from "@aws-sdk/client-iam";
 import type * as LambdaSdk from "@aws-sdk/client-lambda";
 import { configOf } from "../simulated/resource";
-import { changePlanOf } from "./change-plan";
+import { deleteLogGroup, ensureLogGroup, logGroupsOutput } from "./log-groups";
 import { awsNameOf, ownedBy, partitionOf, tagList, tagRecord, tagsOf } from "./naming";
 import type { ApplyResult, DestroyResult, Observation, ProvisionContext, Provisioner } from "./provisioner";
 import {
@@ -12,13 +12,16 @@ import {
   unlessMissing,
   type Step,
   failingAs,
-} from "./steps";
+  changePlanOf,
+} from "./common";
 
 /**
  * A serverless function: a Lambda function running the uploaded archive with its own execution role (trusting
  * lambda.amazonaws.com, with AWSLambdaBasicExecutionRole so it can write its logs). Runtime, handler, memory,
  * time-out and code all change in place. A public service (settings.networking.public) gets a function URL anyone
  * may call, which is then its endpoint; otherwise the endpoint is the function's ARN, for callers with IAM rights.
+ * The service's variables (settings.envvars) are the function's environment variables, changed in place. Its log
+ * group /aws/lambda/<function> is created with the function, tagged, and deleted with it.
  * No secret: the platform mints no access keys.
  */
 
@@ -46,6 +49,16 @@ function namesOf(context: ProvisionContext) {
     roleName: awsNameOf(context.resource, { maxLength: 64, suffix: "-lambda" }),
   };
 }
+
+/** Where Lambda writes a function's logs. */
+const logGroupOf = (functionName: string) => `/aws/lambda/${functionName}`;
+
+/** The service's variables as the function's environment (Lambda sorts nothing: compared as sorted entries). */
+const variablesOf = (context: ProvisionContext): Record<string, string> =>
+  Object.fromEntries(context.resource.settings.envvars.map((variable) => [variable.name, variable.value]));
+
+const sameVariables = (current: Record<string, string> | undefined, wanted: Record<string, string>) =>
+  JSON.stringify(Object.entries(current ?? {}).sort()) === JSON.stringify(Object.entries(wanted).sort());
 
 const trustPolicy = JSON.stringify({
   Version: "2012-10-17",
@@ -88,6 +101,8 @@ async function apply(context: ProvisionContext): Promise<ApplyResult> {
     MemorySize: config.memoryMb,
     Timeout: config.timeoutSeconds,
   };
+  const variables = variablesOf(context);
+  const logGroup = logGroupOf(functionName);
   const steps: Step[] = [
     {
       progress: "Creating the execution role",
@@ -121,6 +136,11 @@ async function apply(context: ProvisionContext): Promise<ApplyResult> {
       },
     },
     {
+      // Before the function: Lambda would otherwise create it untagged on the first invocation.
+      progress: "Creating the log group",
+      run: () => ensureLogGroup(context, logGroup),
+    },
+    {
       progress: "Creating the function",
       async run(state) {
         const found = await getFunction(lambda, functionName);
@@ -145,6 +165,7 @@ async function apply(context: ProvisionContext): Promise<ApplyResult> {
               Role: state.roleArn,
               Code: { ZipFile: archive },
               PackageType: "Zip",
+              Environment: { Variables: variables },
               Tags: tagsOf(context, "function", functionName),
             }),
           );
@@ -228,13 +249,15 @@ async function apply(context: ProvisionContext): Promise<ApplyResult> {
           current.Handler === wantedConfiguration.Handler &&
           current.MemorySize === wantedConfiguration.MemorySize &&
           current.Timeout === wantedConfiguration.Timeout &&
-          current.Role === state.roleArn;
+          current.Role === state.roleArn &&
+          sameVariables(current.Environment?.Variables, variables);
         if (same) return;
         await lambda.client.send(
           new lambda.sdk.UpdateFunctionConfigurationCommand({
             FunctionName: functionName,
             ...wantedConfiguration,
             Role: state.roleArn,
+            Environment: { Variables: variables },
           }),
         );
         context.log("info", `Updated the configuration of Lambda function ${functionName}`);
@@ -292,6 +315,7 @@ async function apply(context: ProvisionContext): Promise<ApplyResult> {
       functionArn,
       roleArn: result.state.roleArn ?? "",
       ...(functionUrl ? { functionUrl } : {}),
+      ...logGroupsOutput([logGroup]),
     },
   };
 }
@@ -330,6 +354,10 @@ async function destroy(context: ProvisionContext): Promise<DestroyResult> {
         context.log("info", `Deleted Lambda function ${functionName}`);
         return { state: { functionName: "", functionArn: "", functionUrl: "" }, waitMs: 0 };
       },
+    },
+    {
+      progress: "Deleting the log group",
+      run: () => deleteLogGroup(context, logGroupOf(functionName)),
     },
     {
       progress: "Deleting the execution role",
@@ -388,6 +416,7 @@ async function observe(context: ProvisionContext): Promise<Observation> {
 }
 
 export const serverlessProvisioner: Provisioner = {
+  secretAttributeNames: () => [],
   apply,
   destroy,
   plan: (before, after) =>
@@ -400,6 +429,7 @@ export const serverlessProvisioner: Provisioner = {
         "config.timeoutSeconds",
         "config.uploadId",
         "settings.networking.public",
+        "settings.envvars",
       ],
     }),
   observe: (context) => failingAs("Checking the function", () => observe(context)),

@@ -6,6 +6,7 @@ import {
   EC2Client,
 } from "@aws-sdk/client-ec2";
 import { GetResourcesCommand } from "@aws-sdk/client-resource-groups-tagging-api";
+import { expect } from "vitest";
 import { defaultServiceConfigs, defaultServiceSettings, type ServiceType } from "#contract/services";
 import { motoCredentials, type MotoServer } from "../../../tests/setup/moto-server";
 import { createAwsClients, type AwsClients } from "../../terraform/aws-clients";
@@ -151,4 +152,14 @@ export async function taggedWithService(aws: AwsClients, serviceId: string): Pro
     new GetResourcesCommand({ TagFilters: [{ Key: TAG_SERVICE, Values: [serviceId] }] }),
   );
   return (answer.ResourceTagMappingList ?? []).map((mapping) => mapping.ResourceARN ?? "").sort();
+}
+
+/** What GET attributes lists for the service is exactly what its deployment answered, each with a value. */
+export function expectListedSecrets(
+  provisioner: Provisioner,
+  resource: DriverResource,
+  secrets: Record<string, string>,
+) {
+  const answered = Object.keys(secrets).filter((name) => secrets[name] !== "");
+  expect(answered.sort()).toEqual([...provisioner.secretAttributeNames(resource)].sort());
 }

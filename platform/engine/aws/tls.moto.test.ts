@@ -9,6 +9,7 @@ import {
   taggedResources,
   testService,
 } from "./test-support";
+import { expectListedSecrets } from "./test-provisioning";
 import { tlsProvisioner } from "./tls";
 
 /** moto's validation records: one name per domain (a wildcard shares its apex's), one value for all. */
@@ -84,6 +85,7 @@ describe("tls provisioner, while ACM waits for validation", () => {
     const first = await tlsProvisioner.apply(service.context());
     expect(first.done).toBe(false);
     const done = await applyUntilDone(tlsProvisioner, service);
+    expectListedSecrets(tlsProvisioner, service.resource, done.secrets);
     expect(first.state.certificateArn).toBe(done.outputs.certificateArn);
     expect(await taggedResources(aws, service.resource.id)).toEqual([done.outputs.certificateArn]);
 

@@ -2,10 +2,17 @@ import type { CertificateDetail } from "@aws-sdk/client-acm";
 import type * as AcmSdk from "@aws-sdk/client-acm";
 import type { ServiceConfig } from "#contract/services";
 import { configOf } from "../simulated/resource";
-import { changePlanOf } from "./change-plan";
 import { clientTokenOf, ownedBy, tagList, tagRecord, tagsOf } from "./naming";
 import type { ApplyResult, DestroyResult, Observation, ProvisionContext, Provisioner } from "./provisioner";
-import { ProvisionError, runSteps, unlessMissing, type State, type Step, failingAs } from "./steps";
+import {
+  ProvisionError,
+  runSteps,
+  unlessMissing,
+  type State,
+  type Step,
+  failingAs,
+  changePlanOf,
+} from "./common";
 
 /**
  * A TLS certificate: an ACM certificate for the domain and its alternative names, validated by DNS or e-mail. A
@@ -254,6 +261,7 @@ async function observe(context: ProvisionContext): Promise<Observation> {
 }
 
 export const tlsProvisioner: Provisioner = {
+  secretAttributeNames: () => [],
   apply,
   destroy,
   plan(before, after) {

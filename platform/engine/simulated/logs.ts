@@ -1,3 +1,4 @@
+import { applicationImageOf } from "../../applications/config";
 import type { DeployPhase, DriverResource, NewLogLine } from "../driver";
 import { deployPlanOf } from "./plans";
 import { configOf } from "./resource";
@@ -165,7 +166,7 @@ function kubernetesEventsOf(
   phase: DeployPhase,
   random: ReturnType<typeof randomFrom>,
 ): { seconds: number; level: NewLogLine["level"]; message: string; podName: string }[] {
-  const { image } = configOf(resource, "application");
+  const image = applicationImageOf(resource.config);
   const events: { seconds: number; level: NewLogLine["level"]; message: string; podName: string }[] = [];
   podNames.forEach((pod, index) => {
     const base = (index * phase.seconds) / Math.max(1, podNames.length) / 2;

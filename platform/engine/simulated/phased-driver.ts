@@ -31,6 +31,7 @@ export function phasedDeployDriver(cloud: CloudDriver, timeScale: number): Deplo
         lines: [],
       };
     },
+    secretAttributeNames: (resource) => cloud.secretAttributeNames(resource.serviceType),
     timeoutMinutes: () => null,
   };
 }

@@ -1,0 +1,1 @@
+ALTER TABLE "resource_history" ADD COLUMN "release" jsonb;
