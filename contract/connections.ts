@@ -790,6 +790,7 @@ export const notificationEvents = [
   "deployment.failed",
   "deployment.retry-limit",
   "clone.finished",
+  "budget.alert",
 ] as const;
 export type NotificationEvent = (typeof notificationEvents)[number];
 export const notificationEventTitles: Record<NotificationEvent, string> = {
@@ -797,6 +798,7 @@ export const notificationEventTitles: Record<NotificationEvent, string> = {
   "deployment.failed": "Deployment failed",
   "deployment.retry-limit": "Retry limit reached",
   "clone.finished": "Clone finished",
+  "budget.alert": "Budget alert",
 };
 
 /** Which events a Slack or Teams connection posts, for which environments (null: every environment). */

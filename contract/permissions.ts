@@ -19,6 +19,7 @@ export const permissions = [
   "connections.manage",
   "users.manage",
   "billing.view",
+  "billing.manage",
   "audit.view",
   "terraform.generate",
 ] as const;
@@ -39,6 +40,7 @@ export const permissionDescriptions: Record<Permission, string> = {
   "connections.manage": "Connect and remove cloud accounts and tools",
   "users.manage": "Invite, remove and change the roles of members; manage roles",
   "billing.view": "See costs, budgets and the subscription",
+  "billing.manage": "Set the organization's and environments' budgets",
   "audit.view": "Read and export the audit log",
   "terraform.generate": "Generate Terraform for an AWS account",
 };

@@ -97,6 +97,7 @@ const schema = z.object({
   ENGINE_TIME_SCALE: z.coerce.number().min(0).max(1000).default(1),
   /** How often the engine looks for due jobs. */
   ENGINE_POLL_INTERVAL_MS: z.coerce.number().int().min(1).default(500),
+  COST_ACCRUAL_INTERVAL_MS: z.coerce.number().int().min(1000).default(60_000),
   /**
    * How often the drift check looks at each deployed service of an environment in an AWS connection for changes
    * made outside the platform (a stopped instance, a deleted queue).
@@ -182,6 +183,8 @@ export type PlatformConfig = {
   /** DRIFT_CHECK_INTERVAL_SECONDS: each service is checked at most once per interval (platform/engine/drift-checks.ts). */
   driftCheckIntervalSeconds: number;
   mail: MailConfig;
+  /** How often usage is accrued and budgets checked (COST_ACCRUAL_INTERVAL_MS); a minute when unset. */
+  costAccrualIntervalMs?: number;
 };
 
 /** Reads the platform's configuration from the environment; throws naming every bad variable. */
@@ -226,5 +229,6 @@ export function loadPlatformConfig(env: Record<string, string | undefined> = pro
     },
     driftCheckIntervalSeconds: value.DRIFT_CHECK_INTERVAL_SECONDS,
     mail: { smtpUrl: value.SMTP_URL, from: value.MAIL_FROM },
+    costAccrualIntervalMs: value.COST_ACCRUAL_INTERVAL_MS,
   };
 }

@@ -7,6 +7,7 @@ import type { PlatformConfig } from "./config";
 import { openDb } from "./db/index";
 import { prepareDatabase } from "./db/prepare";
 import { startAuditRetention } from "./audit/retention";
+import { createCostWorker } from "./cost/worker";
 import { createDriftChecks } from "./engine/drift-checks";
 import { createEngine } from "./engine/engine";
 import { createIdentityProvider } from "./identity/provider";
@@ -56,6 +57,14 @@ export async function startPlatform(config: PlatformConfig): Promise<RunningPlat
   });
   driftChecks.start();
   const auditRetention = startAuditRetention({ db: database.db });
+  // Accrues usage hour by hour into the cost rollups and checks budgets (decision 035).
+  const cost = createCostWorker({
+    db: database.db,
+    intervalMs: config.costAccrualIntervalMs ?? 60_000,
+    appUrl: config.appUrl,
+    now: engine.now,
+  });
+  cost.start();
 
   const identity = await createIdentityProvider({ db: database.db, config });
   const terraformJobs = createTerraformJobs({ db: database.db, config });
@@ -89,6 +98,7 @@ export async function startPlatform(config: PlatformConfig): Promise<RunningPlat
       await metrics.stop();
       await driftChecks.stop();
       await auditRetention.stop();
+      await cost.stop();
       await database.close();
     },
   };

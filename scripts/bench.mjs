@@ -6,7 +6,9 @@
 //
 //   BENCH_ITERATIONS (50)  BENCH_WARMUP (5)  BENCH_APP_PORT (3610)  BENCH_PLATFORM_PORT (4610)
 //   BENCH_SERVICES (1000)  BENCH_LOG_LINES (100000)  BENCH_SEARCH_TEXT (timeout)  BENCH_KEEP_DATA (false)
-//   BENCH_ROUTES (list,details,search)
+//   BENCH_ROUTES (list,details,search)  BENCH_COST (true: also time the cost overview's query on a year of usage of
+//   1,000 services, scripts/bench/cost.ts, before the stack starts; its own settings are BENCH_COST_SERVICES (1000),
+//   BENCH_COST_DAYS (365), BENCH_COST_ITERATIONS (50), BENCH_COST_WARMUP (5); goal p95 ≤ 200 ms)
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
@@ -24,6 +26,7 @@ const settings = {
   platformPort: positiveInteger("BENCH_PLATFORM_PORT", 4610),
   searchText: process.env.BENCH_SEARCH_TEXT ?? "timeout",
   keepData: process.env.BENCH_KEEP_DATA === "true",
+  cost: process.env.BENCH_COST !== "false",
   /** Which of list, details and search to measure. */
   routes: (process.env.BENCH_ROUTES || "list,details,search").split(",").map((route) => route.trim()),
 };
@@ -175,6 +178,19 @@ async function main() {
       `bench: warning: load average ${machine.loadAverageAtStart.toFixed(1)} on ${machine.cpus} CPUs: ` +
         "other work on this machine will inflate the times",
     );
+  }
+
+  // 0. The cost overview's query on a year of usage (its own database), before the stack takes the CPU.
+  let cost = null;
+  if (settings.cost) {
+    const costFile = path.join(workDir, "cost-bench.json");
+    const costRun = spawnSync(process.execPath, ["--import", "tsx", "scripts/bench/cost.ts", costFile], {
+      stdio: "inherit",
+    });
+    if (costRun.status !== 0 && costRun.status !== 1) {
+      throw new Error(`the cost bench failed (${costRun.signal ?? `exit code ${costRun.status}`})`);
+    }
+    cost = JSON.parse(readFileSync(costFile, "utf8"));
   }
 
   // 1. Seed before the stack starts: PGlite's data directory is one process's at a time.
@@ -345,6 +361,7 @@ async function main() {
       seededInMs: seed.seededInMs,
     },
     timings: results,
+    cost,
     environmentNames,
     warnings,
     firstVisit: bytes,
@@ -393,6 +410,8 @@ async function main() {
     ]),
   );
   console.info("");
+  if (cost && !cost.met)
+    warnings.push(`the cost overview's query missed its goal (p95 ≤ ${cost.goalP95Ms} ms)`);
   for (const warning of warnings) console.warn(`bench: warning: ${warning}`);
   console.info(`bench: results in ${resultsFile} (${((Date.now() - startedAt) / 1000).toFixed(0)} s in all)`);
 }

@@ -14,6 +14,7 @@ import { cloningRoutes } from "./cloning";
 import { deployOnPushRoutes, webhookRoutes } from "./deploy-on-push";
 import { connectionNotificationRoutes } from "./connection-notifications";
 import { connectionRoutes } from "./connections";
+import { costRoutes } from "./cost";
 import { environmentVariableRoutes } from "./environment-variables";
 import { environmentRoutes } from "./environments";
 import { environmentNeighbourRoutes } from "./environment-neighbours";
@@ -111,6 +112,7 @@ export function createApiApp(deps: ApiDependencies): Hono {
   app.route("/v2/organizations/:tenantId", invitationRoutes(deps));
   app.route("/v2/organizations/:tenantId", connectionRoutes({ db: deps.db, config: deps.config, secrets }));
   app.route("/v2/organizations/:tenantId", connectionNotificationRoutes({ db: deps.db, now: engine.now }));
+  app.route("/v2/organizations/:tenantId", costRoutes({ db: deps.db, now: engine.now }));
   app.route("/v2/organizations/:tenantId", ticketRoutes({ db: deps.db, config: deps.config, secrets }));
   app.route("/", invitationAcceptanceRoutes(deps));
   app.route("/", toolRoutes({ db: deps.db, jobs: deps.terraformJobs ?? createTerraformJobs(deps) }));

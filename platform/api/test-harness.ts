@@ -83,7 +83,13 @@ export async function openTestApi(
   {
     driver,
     provisioners,
-  }: { driver?: CloudDriver; provisioners?: Parameters<typeof createEngine>[0]["provisioners"] } = {},
+    now,
+  }: {
+    driver?: CloudDriver;
+    provisioners?: Parameters<typeof createEngine>[0]["provisioners"];
+    /** The engine's clock (and the API's, which asks the engine), for tests that move time. */
+    now?: () => Date;
+  } = {},
 ) {
   const database = await openTestDb();
   const db: Database = database.db;
@@ -94,7 +100,7 @@ export async function openTestApi(
     audience: config.audience,
   });
   const secrets = ephemeralSecretCipher();
-  const engine = createEngine({ db, config, secrets, driver, provisioners });
+  const engine = createEngine({ db, config, secrets, driver, provisioners, now });
   const app: Hono = createApiApp({ db, config, jwks: tokens.jwks, secrets, engine });
 
   function call(method: string, path: string, { token, json, rawBody, headers = {} }: CallOptions = {}) {

@@ -4,6 +4,8 @@ import {
   bigserial,
   boolean,
   check,
+  date,
+  doublePrecision,
   foreignKey,
   index,
   integer,
@@ -691,5 +693,179 @@ export const deployPushes = pgTable(
     uniqueIndex("deploy_pushes_resource_delivery").on(table.resourceId, table.deliveryId),
     index("deploy_pushes_resource_received").on(table.resourceId, table.receivedAt),
     index("deploy_pushes_history").on(table.historyId),
+  ],
+);
+
+/**
+ * What a service costs from a moment on (issue 16, decision 035): the engine closes the open segment and opens a
+ * new one in the transaction that deploys, scales or relaunches the service, and closes it when the service is
+ * deleted. The raw usage record: exact to the second, priced from the catalogue, and carrying the service's name,
+ * type and environment so it outlives the service and the environment (no foreign keys).
+ */
+export const usageSegments = pgTable(
+  "usage_segments",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    organizationId: text("organization_id").notNull(),
+    environmentId: uuid("environment_id").notNull(),
+    environmentName: text("environment_name").notNull(),
+    resourceId: uuid("resource_id").notNull(),
+    serviceName: text("service_name").notNull(),
+    serviceType: text("service_type").notNull(),
+    cloudProvider: text("cloud_provider").notNull(),
+    region: text("region").notNull(),
+    /** The environment's cloud connection id, or "simulated". */
+    cloudAccount: text("cloud_account").notNull(),
+    /** The size in words (instance class, node type, vCPU and memory). */
+    size: text("size").notNull(),
+    /** Instances, nodes or replicas running. */
+    replicas: integer("replicas").notNull(),
+    /** Per replica (an application's instance, a cluster's node): vCPU and GB of memory, requested and typically used. */
+    cpu: doublePrecision("cpu").notNull().default(0),
+    memoryGb: doublePrecision("memory_gb").notNull().default(0),
+    cpuUsed: doublePrecision("cpu_used").notNull().default(0),
+    memoryUsedGb: doublePrecision("memory_used_gb").notNull().default(0),
+    /** The catalogue's monthly price (730 hours) in US dollars for the whole service at this size. */
+    monthlyCost: doublePrecision("monthly_cost").notNull(),
+    startedAt: timestamp("started_at", { withTimezone: true, mode: "date" }).notNull(),
+    /** Null while it runs. */
+    endedAt: timestamp("ended_at", { withTimezone: true, mode: "date" }),
+  },
+  (table) => [
+    uniqueIndex("usage_segments_open_per_resource")
+      .on(table.resourceId)
+      .where(sql`${table.endedAt} is null`),
+    index("usage_segments_organization_started").on(table.organizationId, table.startedAt),
+    index("usage_segments_ended").on(table.endedAt),
+  ],
+);
+
+/**
+ * A service's accrued cost on one UTC day (issue 16): recomputed from the segments by the accrual worker each hour
+ * for the hours that have fully elapsed, so queries read one row per service and day. Carries the segments' labels.
+ */
+export const usageDaily = pgTable(
+  "usage_daily",
+  {
+    day: date("day", { mode: "string" }).notNull(),
+    resourceId: uuid("resource_id").notNull(),
+    organizationId: text("organization_id").notNull(),
+    environmentId: uuid("environment_id").notNull(),
+    environmentName: text("environment_name").notNull(),
+    serviceName: text("service_name").notNull(),
+    serviceType: text("service_type").notNull(),
+    cloudProvider: text("cloud_provider").notNull(),
+    region: text("region").notNull(),
+    cloudAccount: text("cloud_account").notNull(),
+    cost: doublePrecision("cost").notNull(),
+    /** The service's cost from its first day up to and including this one: a window's cost is two lookups. */
+    cumulativeCost: doublePrecision("cumulative_cost").notNull().default(0),
+    /** Hours the service ran, replica-hours, and vCPU- and GB-hours requested and used (Kubernetes allocation). */
+    hours: doublePrecision("hours").notNull(),
+    replicaHours: doublePrecision("replica_hours").notNull(),
+    cpuHours: doublePrecision("cpu_hours").notNull(),
+    memoryGbHours: doublePrecision("memory_gb_hours").notNull(),
+    cpuUsedHours: doublePrecision("cpu_used_hours").notNull(),
+    memoryUsedGbHours: doublePrecision("memory_used_gb_hours").notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.day, table.resourceId] }),
+    index("usage_daily_organization_day").on(table.organizationId, table.day),
+    index("usage_daily_resource_day").on(table.resourceId, table.day),
+  ],
+);
+
+/**
+ * The daily cost of an organization per environment and service type, summed from usage_daily: what the overview's
+ * chart, tables, month figures and CSV read, a few rows per day whatever the number of services.
+ */
+export const usageDailyTotals = pgTable(
+  "usage_daily_totals",
+  {
+    organizationId: text("organization_id").notNull(),
+    day: date("day", { mode: "string" }).notNull(),
+    environmentId: uuid("environment_id").notNull(),
+    environmentName: text("environment_name").notNull(),
+    serviceType: text("service_type").notNull(),
+    cost: doublePrecision("cost").notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.organizationId, table.day, table.environmentId, table.serviceType] }),
+  ],
+);
+
+/** The same per UTC month (`month` is its first day), summed from usage_daily. */
+export const usageMonthly = pgTable(
+  "usage_monthly",
+  {
+    month: date("month", { mode: "string" }).notNull(),
+    resourceId: uuid("resource_id").notNull(),
+    organizationId: text("organization_id").notNull(),
+    environmentId: uuid("environment_id").notNull(),
+    environmentName: text("environment_name").notNull(),
+    serviceName: text("service_name").notNull(),
+    serviceType: text("service_type").notNull(),
+    cost: doublePrecision("cost").notNull(),
+    hours: doublePrecision("hours").notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.month, table.resourceId] }),
+    index("usage_monthly_organization_month").on(table.organizationId, table.month),
+  ],
+);
+
+/** How far the accrual worker has rolled usage up: every hour before `accrued_until` is in the rollups. One row. */
+export const usageAccrual = pgTable("usage_accrual", {
+  id: integer("id").primaryKey(),
+  accruedUntil: timestamp("accrued_until", { withTimezone: true, mode: "date" }).notNull(),
+});
+
+/** A monthly budget in US dollars for the organization (`environment_id` null) or one environment. */
+export const budgets = pgTable(
+  "budgets",
+  {
+    id: uuid("id")
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    organizationId: text("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    environmentId: uuid("environment_id").references(() => environments.id, { onDelete: "cascade" }),
+    amount: doublePrecision("amount").notNull(),
+    createdAt: createdAt(),
+    updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex("budgets_organization_scope").on(
+      table.organizationId,
+      sql`coalesce(${table.environmentId}, '00000000-0000-0000-0000-000000000000'::uuid)`,
+    ),
+  ],
+);
+
+/** A budget's threshold crossed in a month, by actual spend or by forecast: once each (the unique key). */
+export const budgetAlerts = pgTable(
+  "budget_alerts",
+  {
+    id: uuid("id")
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    budgetId: uuid("budget_id")
+      .notNull()
+      .references(() => budgets.id, { onDelete: "cascade" }),
+    organizationId: text("organization_id").notNull(),
+    month: date("month", { mode: "string" }).notNull(),
+    /** actual or forecast (contract budgetAlertKinds). */
+    kind: text("kind").notNull(),
+    /** Percent of the budget: 80 or 100. */
+    threshold: integer("threshold").notNull(),
+    /** What the spend (or forecast) and the budget were when it fired. */
+    value: doublePrecision("value").notNull(),
+    budgetAmount: doublePrecision("budget_amount").notNull(),
+    at: timestamp("at", { withTimezone: true, mode: "date" }).notNull(),
+  },
+  (table) => [
+    uniqueIndex("budget_alerts_once").on(table.budgetId, table.month, table.kind, table.threshold),
+    index("budget_alerts_organization_at").on(table.organizationId, table.at),
   ],
 );

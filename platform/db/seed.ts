@@ -11,6 +11,7 @@ import {
   type ServiceSettings,
   type ServiceType,
 } from "#contract/services";
+import { backfillDemoUsage } from "../cost/demo-history";
 import { createDeploys } from "../engine/deploys";
 import type { CloudDriver } from "../engine/driver";
 import { createSimulatedDriver } from "../engine/simulated/driver";
@@ -97,6 +98,8 @@ const demoServices: {
   settings?: Partial<ServiceSettings>;
 }[] = [
   { serviceType: "network", name: "main-vpc", config: defaultServiceConfigs.network },
+  // The cluster the cost pages allocate to namespaces and workloads (issue 16).
+  { serviceType: "kubernetes", name: "main-cluster", config: defaultServiceConfigs.kubernetes },
   {
     serviceType: "database",
     name: "orders-db",
@@ -228,6 +231,8 @@ export async function seedDemoData(
         at += 15 * 60 * 1000;
       }
     }
+    // 90 days of what Acme's services cost, for the cost pages (decision 035).
+    await backfillDemoUsage(tx, { organizationId: acme.id, driver, now: new Date() });
   });
   return true;
 }

@@ -14,6 +14,7 @@ import type { Database } from "../db/index";
 import { engineJobs, environments, resourceLogs, resources } from "../db/schema";
 import type { EnvironmentRow } from "../environments/records";
 import type { Notify } from "../notifications/outbox";
+import { recordUsage } from "../cost/usage";
 import type { SecretCipher } from "../secrets/cipher";
 import { deployNumberOf, finishAction, recordAction } from "../services/history";
 import { attributesContextOf, centsOf, driverResourceOf, type ResourceRow } from "../services/records";
@@ -258,6 +259,8 @@ export function createDeploys({
       },
       now,
     );
+    // From now on it accrues at what this deployment runs (decision 035).
+    await recordUsage(tx, driver, { resource: described, environment }, now);
     await finishAction(tx, payload.historyId, "STAGE_COMPLETED", payload.podNames, now);
     if (resource.serviceType === "application") await completeRelease(tx, payload.historyId, result.state);
     if (resource.serviceType === "network") await releaseWaiting(tx, resource.environmentId, now);
@@ -273,6 +276,7 @@ export function createDeploys({
     result: Extract<DeployStep, { done: true }>,
     now: Date,
   ): Promise<Transition> {
+    const described = driverResourceOf(resource, environment);
     await setResource(
       tx,
       resource.id,
@@ -282,10 +286,12 @@ export function createDeploys({
         endpoint: result.endpoint,
         sealedAttributes: sealedAttributesOf(resource, result.secrets),
         cloudOutputs: result.outputs,
-        monthlyCost: centsOf(driver.price(driverResourceOf(resource, environment)).monthlyCost),
+        monthlyCost: centsOf(driver.price(described).monthlyCost),
       },
       now,
     );
+    // Scaled or resized: from now on it accrues at its new size (decision 035).
+    await recordUsage(tx, driver, { resource: described, environment }, now);
     await finishAction(tx, payload.historyId, "STAGE_COMPLETED", payload.podNames, now);
     return { state: "COMPLETED", status: "succeeded" };
   }

@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
 import * as z from "zod";
+import { endUsage } from "../cost/usage";
 import type { Database } from "../db/index";
 import { environments, resourceLogs, resources } from "../db/schema";
 import type { EnvironmentRow } from "../environments/records";
@@ -57,6 +58,8 @@ export function createTeardowns({ deploys, db }: { deploys: Deploys; db?: Databa
 
   /** The row goes with its history and logs; deployments waiting for a deleted network are queued again. */
   async function deleteRow(tx: Database, resource: ResourceRow, now: Date) {
+    // Its cost stops accruing now; what it accrued stays in the usage history (decision 035).
+    await endUsage(tx, resource.id, now);
     await tx.delete(resources).where(eq(resources.id, resource.id));
     if (resource.serviceType === "network") await deploys.releaseWaiting(tx, resource.environmentId, now);
   }

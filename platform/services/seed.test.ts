@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { ensureRoles, seedDemoData } from "../db/seed";
-import { environments, resourceHistory, resourceLogs, resources } from "../db/schema";
+import { environments, resourceHistory, resourceLogs, resources, usageDaily } from "../db/schema";
 import { openTestDb } from "../db/test-db";
 import { ephemeralSecretCipher } from "../secrets/cipher";
 
@@ -29,6 +29,7 @@ it("seeds Acme's production environment with deployed services", async () => {
     ["application", "web"],
     ["cache", "session-cache"],
     ["database", "orders-db"],
+    ["kubernetes", "main-cluster"],
     ["network", "main-vpc"],
     ["queue", "jobs-queue"],
   ]);
@@ -50,4 +51,29 @@ it("seeds Acme's production environment with deployed services", async () => {
   const database_ = services.find((service) => service.serviceType === "database");
   expect(database_?.sealedAttributes).toBeTruthy();
   expect(database_?.monthlyCost).toBeGreaterThan(0);
+});
+
+it("backfills 90 days of Acme's usage: weekday peaks, a scale-up and deleted services", async () => {
+  const daily = await database.db
+    .select()
+    .from(usageDaily)
+    .where(eq(usageDaily.organizationId, "org_acme"))
+    .orderBy(usageDaily.day);
+  const days = [...new Set(daily.map((row) => row.day))];
+  expect(days.length).toBe(91);
+  const names = new Set(daily.map((row) => row.serviceName));
+  expect(names).toContain("main-cluster");
+  // Deleted services keep their cost, in their environments.
+  expect(daily.filter((row) => row.serviceName === "reports-db").length).toBeGreaterThan(50);
+  expect(daily.find((row) => row.serviceName === "preview-db")?.environmentName).toBe("staging");
+  const api = daily.filter((row) => row.serviceName === "api");
+  const weekday = (day: string) => [1, 2, 3, 4, 5].includes(new Date(`${day}T00:00:00Z`).getUTCDay());
+  const full = api.slice(1, -1);
+  const recent = full.slice(-14);
+  const recentWeekday = recent.find((row) => weekday(row.day));
+  const recentWeekend = recent.find((row) => !weekday(row.day));
+  expect(recentWeekday?.cost).toBeGreaterThan(recentWeekend?.cost ?? Infinity);
+  // Before the scale-up a weekend day cost half of one after it.
+  const earlyWeekend = full.slice(0, 14).find((row) => !weekday(row.day));
+  expect(earlyWeekend?.cost).toBeCloseTo((recentWeekend?.cost ?? 0) / 2, 6);
 });

@@ -9,7 +9,14 @@ export const alwaysHeld: Permission = "organization.view";
 export const permissionGroups: { label: string; permissions: readonly Permission[] }[] = [
   {
     label: "Organization",
-    permissions: ["organization.view", "organization.manage", "users.manage", "billing.view", "audit.view"],
+    permissions: [
+      "organization.view",
+      "organization.manage",
+      "users.manage",
+      "billing.view",
+      "billing.manage",
+      "audit.view",
+    ],
   },
   {
     label: "Environments",
