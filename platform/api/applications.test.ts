@@ -172,9 +172,7 @@ describe("the application's configuration", () => {
         }),
       );
     expect(helm("replicaCount: 2\nimage:\n  tag: 1.27\n")).toEqual({});
-    expect(helm("replicaCount: 2\n  image: [1,\n")["source.values"]).toMatch(
-      /^Line \d+, column \d+: .+$/,
-    );
+    expect(helm("replicaCount: 2\n  image: [1,\n")["source.values"]).toMatch(/^Line \d+, column \d+: .+$/);
     expect(helm("- a\n- b\n")["source.values"]).toContain("Values must be a mapping");
     expect(
       errors(app({ source: { kind: "image", image: "nginx:1.27" }, cpu: "0.25", memoryMb: 8192 as never })),
