@@ -1,9 +1,24 @@
 import { readFile } from "node:fs/promises";
 import { expect, test } from "@playwright/test";
+import { startTestServer, type TestServer } from "../../platform/connections/test-servers";
 import { waitForHydration } from "../setup/hydration";
 import { signIn } from "../setup/sign-in";
 
 test.setTimeout(90_000);
+
+const WEBHOOK_PATH = "/services/T0ACME/B0BUDGET/secret-webhook-path";
+
+/** A Slack incoming webhook that takes every post on its path. */
+let webhook: TestServer;
+test.beforeAll(async () => {
+  webhook = await startTestServer({
+    "POST /services/:path+": (request) =>
+      request.path === WEBHOOK_PATH ? { body: "ok" } : { status: 404, body: "no_service" },
+  });
+});
+test.afterAll(async () => {
+  await webhook.close();
+});
 
 test("Acme Corp's cost overview shows its month, a daily chart and a table whose total the CSV export repeats", async ({
   page,
@@ -81,8 +96,24 @@ test("drilling down on Kubernetes cost goes from a cluster to its namespace to a
   await expect(page.getByRole("table", { name: "Namespaces" })).toBeVisible();
 });
 
-test("a budget below the forecast raises its alerts on the budgets page", async ({ page }) => {
-  await signIn(page, "ada@example.com", "/cost/budgets");
+test("a budget below the forecast raises its alerts on the budgets page and in Slack", async ({ page }) => {
+  // A Slack connection that takes budget alerts.
+  await signIn(page, "ada@example.com", "/settings/connections");
+  await waitForHydration(page);
+  await page.getByRole("link", { name: "Connect Slack and Teams" }).click();
+  await page.getByRole("listitem").filter({ hasText: "Slack" }).click();
+  await waitForHydration(page);
+  await page.getByLabel("Name").fill(`Slack budgets ${Date.now().toString(36)}`);
+  await page.getByLabel("Incoming webhook URL").fill(`${webhook.url}${WEBHOOK_PATH}`);
+  await page.getByRole("button", { name: "Connect", exact: true }).click();
+  await expect(page.getByTestId("connection-status")).toHaveText("Verified");
+  await waitForHydration(page);
+  const rules = page.getByRole("region", { name: "Notifications" });
+  await rules.getByLabel("Budget alert").check();
+  await rules.getByRole("button", { name: "Save notification rules" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "Notification rules saved" })).toBeVisible();
+
+  await page.goto("/cost/budgets");
   await waitForHydration(page);
   const form = page.getByRole("form", { name: "Set a budget" });
   await form.getByRole("textbox", { name: "Scope" }).click();
@@ -110,6 +141,18 @@ test("a budget below the forecast raises its alerts on the budgets page", async 
   }).toPass({ timeout: 30_000 });
   await expect(alerts.getByRole("row").filter({ hasText: "The forecast of staging" })).toHaveCount(2);
   await expect(alerts).toContainText(/reached 100 % of its budget: \$[\d,]+\.\d\d of \$1\.00/);
+  // The same alerts reach Slack, through the connection's deliveries.
+  await expect
+    .poll(
+      () =>
+        webhook.requests.filter(
+          (request) =>
+            request.path === WEBHOOK_PATH &&
+            request.body.includes("Budget alert: forecast 100 % of the budget of staging in "),
+        ).length,
+      { timeout: 30_000 },
+    )
+    .toBe(1);
 
   // Deleting asks first, and takes the budget's alerts with it.
   await waitForHydration(page);
@@ -119,4 +162,17 @@ test("a budget below the forecast raises its alerts on the budgets page", async 
   await expect(page.getByRole("alert").filter({ hasText: "Budget of staging deleted" })).toBeVisible();
   await expect(page.getByRole("table", { name: "Budgets" })).toHaveCount(0);
   await expect(alerts).toContainText("No budget has been reached");
+});
+
+test("a member without billing.view has no Cost entry, and the cost pages send him to /401", async ({
+  page,
+}) => {
+  await signIn(page, "bob@example.com", "/environments");
+  const sidebar = page.getByRole("navigation", { name: "Main navigation" });
+  await expect(sidebar.getByRole("link", { name: "Services" })).toBeVisible();
+  await expect(sidebar.getByRole("link", { name: "Cost" })).toHaveCount(0);
+  for (const path of ["/cost", "/cost/kubernetes", "/cost/budgets"]) {
+    await page.goto(path);
+    await expect(page).toHaveURL(/\/401$/);
+  }
 });
