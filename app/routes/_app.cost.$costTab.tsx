@@ -15,7 +15,7 @@ import { errorCodes } from "#contract/errors";
 import { Button } from "~/components/button";
 import { FormErrors, NumberField, SelectField } from "~/components/forms";
 import { budgetFormSchema, scopeLabel } from "~/features/cost/budget-forms";
-import { costPagePaths, formatCost } from "~/features/cost/cost-search";
+import { costPagePaths } from "~/features/cost/cost-search";
 import { useCan } from "~/features/permissions/permissions";
 import { ConfirmDialog } from "~/features/team/confirm-dialog";
 import { rejectSubmission } from "~/platform/action-errors.server";
@@ -25,6 +25,7 @@ import { listEnvironmentSummaries } from "~/platform/environments.server";
 import { requireOrganizationClient } from "~/platform/request.server";
 import { throwRouteError } from "~/platform/route-errors.server";
 import { redirectWithToast } from "~/toast.server";
+import { formatUsd } from "~/features/environments/cost";
 
 export const meta: MetaFunction = () => [{ title: "Budgets · Cost · Cloud Console" }];
 
@@ -60,12 +61,12 @@ export async function action({ request }: ActionFunctionArgs) {
           environmentId: value.environmentId ?? null,
           amount: value.amount,
         });
-        message = `Budget of ${formatCost(budget.amount)} a month set for ${scopeLabel(budget.environmentName)}`;
+        message = `Budget of ${formatUsd(budget.amount)} a month set for ${scopeLabel(budget.environmentName)}`;
         break;
       }
       case "update": {
         const { budget } = await updateBudget(api, tenantId, value.budgetId, value.amount);
-        message = `Budget of ${scopeLabel(budget.environmentName)} changed to ${formatCost(budget.amount)} a month`;
+        message = `Budget of ${scopeLabel(budget.environmentName)} changed to ${formatUsd(budget.amount)} a month`;
         break;
       }
       case "delete":
@@ -191,7 +192,7 @@ function Alerts({ alerts }: { alerts: BudgetAlert[] }) {
                 <Table.Td>
                   {alert.kind === "forecast" ? "The forecast" : "The spend"} of{" "}
                   {scopeLabel(alert.environmentName)} for {alert.month} reached {alert.threshold} % of its
-                  budget: {formatCost(alert.value)} of {formatCost(alert.budgetAmount)}
+                  budget: {formatUsd(alert.value)} of {formatUsd(alert.budgetAmount)}
                 </Table.Td>
                 <Table.Td c="dimmed">{alert.at.slice(0, 16).replace("T", " ")} UTC</Table.Td>
               </Table.Tr>
@@ -229,13 +230,13 @@ function BudgetRow({
     <Table.Tr>
       <Table.Td>{scope}</Table.Td>
       <Table.Td ta="right">
-        {formatCost(budget.monthToDate)}{" "}
+        {formatUsd(budget.monthToDate)}{" "}
         <Text span c="dimmed" size="sm">
           ({budget.spentPercent.toFixed(0)} %)
         </Text>
       </Table.Td>
       <Table.Td ta="right">
-        {formatCost(budget.forecast)}{" "}
+        {formatUsd(budget.forecast)}{" "}
         <Text span c="dimmed" size="sm">
           ({budget.forecastPercent.toFixed(0)} %)
         </Text>
@@ -261,7 +262,7 @@ function BudgetRow({
             <FormErrors errors={form.errors} id={form.errorId} />
           </Form>
         ) : (
-          formatCost(budget.amount)
+          formatUsd(budget.amount)
         )}
       </Table.Td>
       {canManage ? (

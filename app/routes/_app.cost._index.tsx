@@ -4,7 +4,7 @@ import { Link, useLoaderData } from "@remix-run/react";
 import type { CostOverview } from "#contract/cost";
 import { serviceTypeLabels } from "#contract/services";
 import { errorCodes } from "#contract/errors";
-import { buildCostSearch, costPagePaths, costSearchString, formatCost } from "~/features/cost/cost-search";
+import { buildCostSearch, costPagePaths, costSearchString } from "~/features/cost/cost-search";
 import { CostChart } from "~/features/cost/lazy-cost-chart";
 import { ShareTable } from "~/features/cost/share-table";
 import { WindowForm } from "~/features/cost/window-form";
@@ -14,6 +14,8 @@ import { getCostOverview } from "~/platform/cost.server";
 import { listEnvironmentSummaries } from "~/platform/environments.server";
 import { requireOrganizationClient } from "~/platform/request.server";
 import { throwRouteError } from "~/platform/route-errors.server";
+import { mantineClasses, stripedHoverRowAttributes } from "~/components/mantine-classes";
+import { formatUsd } from "~/features/environments/cost";
 
 export const meta: MetaFunction = () => [{ title: "Cost · Cloud Console" }];
 
@@ -58,13 +60,13 @@ function Overview({ overview, exportSearch }: { overview: CostOverview; exportSe
   return (
     <Stack gap="md">
       <SimpleGrid cols={{ base: 2, md: 4 }}>
-        <Figure label="Month to date" value={formatCost(overview.monthToDate)} />
+        <Figure label="Month to date" value={formatUsd(overview.monthToDate)} />
         <Figure
           label={`Forecast for the end of ${month}`}
-          value={formatCost(overview.forecast)}
+          value={formatUsd(overview.forecast)}
           help={overview.forecastMethod}
         />
-        <Figure label="Last month" value={formatCost(overview.lastMonth)} />
+        <Figure label="Last month" value={formatUsd(overview.lastMonth)} />
         <Figure
           label="Change against last month"
           value={changeOf(overview.changeFromLastMonth)}
@@ -76,7 +78,7 @@ function Overview({ overview, exportSearch }: { overview: CostOverview; exportSe
           <Group justify="space-between" align="flex-end">
             <Stack gap={0}>
               <Title order={3}>
-                {overview.window.label}: {formatCost(overview.total)}
+                {overview.window.label}: {formatUsd(overview.total)}
               </Title>
               <Text size="sm" c="dimmed" data-testid="cost-window-range">
                 {overview.window.from} to {overview.window.to} (UTC), accrued until{" "}
@@ -128,6 +130,8 @@ function changeOf(percent: number | null): string {
   return `${percent > 0 ? "+" : ""}${percent.toFixed(1)} %`;
 }
 
+const amountStyle = { textAlign: "right" } as const;
+
 /** The chart's figures as a table: a row per day, a column per environment, and the totals. */
 function DailyTable({
   overview,
@@ -152,16 +156,19 @@ function DailyTable({
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
+          {/* Plain elements with Mantine's classes: up to 90 days of rows (see mantine-classes.ts). */}
           {overview.daily.map((day) => (
-            <Table.Tr key={day.date}>
-              <Table.Td>{day.date}</Table.Td>
+            <tr key={day.date} className={mantineClasses.tr} {...stripedHoverRowAttributes}>
+              <td className={mantineClasses.td}>{day.date}</td>
               {columns.map((key) => (
-                <Table.Td key={key} ta="right">
-                  {formatCost(day.byEnvironment[key] ?? 0)}
-                </Table.Td>
+                <td key={key} className={mantineClasses.td} style={amountStyle}>
+                  {formatUsd(day.byEnvironment[key] ?? 0)}
+                </td>
               ))}
-              <Table.Td ta="right">{formatCost(day.total)}</Table.Td>
-            </Table.Tr>
+              <td className={mantineClasses.td} style={amountStyle}>
+                {formatUsd(day.total)}
+              </td>
+            </tr>
           ))}
         </Table.Tbody>
         <Table.Tfoot>
@@ -169,11 +176,11 @@ function DailyTable({
             <Table.Th>Total</Table.Th>
             {overview.byEnvironment.map((share) => (
               <Table.Th key={share.key} ta="right">
-                {formatCost(share.cost)}
+                {formatUsd(share.cost)}
               </Table.Th>
             ))}
             <Table.Th ta="right" data-testid="cost-total">
-              {formatCost(overview.total)}
+              {formatUsd(overview.total)}
             </Table.Th>
           </Table.Tr>
         </Table.Tfoot>
@@ -221,7 +228,7 @@ function TopServices({ overview }: { overview: CostOverview }) {
                   </Table.Td>
                   <Table.Td>{serviceTypeLabels[service.serviceType]}</Table.Td>
                   <Table.Td>{service.environmentName}</Table.Td>
-                  <Table.Td ta="right">{formatCost(service.cost)}</Table.Td>
+                  <Table.Td ta="right">{formatUsd(service.cost)}</Table.Td>
                 </Table.Tr>
               ))}
             </Table.Tbody>

@@ -3,10 +3,11 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import type { CloudCost } from "#contract/cost";
 import { loadCostPage } from "~/features/cost/cost-page.server";
-import { formatCost } from "~/features/cost/cost-search";
+
 import { ShareTable } from "~/features/cost/share-table";
 import { WindowForm } from "~/features/cost/window-form";
 import { getCloudCost } from "~/platform/cost.server";
+import { formatUsd } from "~/features/environments/cost";
 
 export const meta: MetaFunction = () => [{ title: "Cloud cost · Cloud Console" }];
 
@@ -33,7 +34,7 @@ function CloudBreakdown({ cost }: { cost: CloudCost }) {
     <Stack gap="md">
       <Stack gap={0}>
         <Title order={3}>
-          {cost.window.label}: {formatCost(cost.total)}
+          {cost.window.label}: {formatUsd(cost.total)}
         </Title>
         <Text size="sm" c="dimmed">
           {cost.window.from} to {cost.window.to} (UTC)
@@ -66,14 +67,14 @@ function CloudBreakdown({ cost }: { cost: CloudCost }) {
                   <Table.Td>{row.cloudProvider}</Table.Td>
                   <Table.Td>{row.region}</Table.Td>
                   <Table.Td>{row.category}</Table.Td>
-                  <Table.Td ta="right">{formatCost(row.cost)}</Table.Td>
+                  <Table.Td ta="right">{formatUsd(row.cost)}</Table.Td>
                 </Table.Tr>
               ))}
             </Table.Tbody>
             <Table.Tfoot>
               <Table.Tr>
                 <Table.Th colSpan={4}>Total</Table.Th>
-                <Table.Th ta="right">{formatCost(cost.total)}</Table.Th>
+                <Table.Th ta="right">{formatUsd(cost.total)}</Table.Th>
               </Table.Tr>
             </Table.Tfoot>
           </Table>

@@ -3,14 +3,10 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData, useLocation } from "@remix-run/react";
 import type { KubernetesCost, KubernetesCluster } from "#contract/cost";
 import { loadCostPage } from "~/features/cost/cost-page.server";
-import {
-  costPagePaths,
-  costSearchString,
-  formatCost,
-  type CostSearchValues,
-} from "~/features/cost/cost-search";
+import { costPagePaths, costSearchString, type CostSearchValues } from "~/features/cost/cost-search";
 import { WindowForm } from "~/features/cost/window-form";
 import { getKubernetesCost } from "~/platform/cost.server";
+import { formatUsd } from "~/features/environments/cost";
 
 export const meta: MetaFunction = () => [{ title: "Kubernetes cost · Cloud Console" }];
 
@@ -62,7 +58,7 @@ function Allocation({
             {cost.window.label} ({cost.window.from} to {cost.window.to}, UTC)
           </Text>
           <Text fw={700} size="xl">
-            {formatCost(cost.total)}
+            {formatUsd(cost.total)}
           </Text>
         </Paper>
         <Paper withBorder p="md" role="group" aria-label="Idle cost">
@@ -70,7 +66,7 @@ function Allocation({
             Idle: capacity no workload requested
           </Text>
           <Text fw={700} size="xl">
-            {formatCost(cost.idleCost)}
+            {formatUsd(cost.idleCost)}
           </Text>
         </Paper>
       </SimpleGrid>
@@ -153,10 +149,10 @@ function ClustersTable({
               <Table.Td ta="right">
                 {amount(cluster.cpuCapacity, "vCPU")}, {amount(cluster.memoryGbCapacity, "GB")}
               </Table.Td>
-              <Table.Td ta="right">{formatCost(cluster.cost)}</Table.Td>
-              <Table.Td ta="right">{formatCost(cluster.requestedCost)}</Table.Td>
-              <Table.Td ta="right">{formatCost(cluster.usedCost)}</Table.Td>
-              <Table.Td ta="right">{formatCost(cluster.idleCost)}</Table.Td>
+              <Table.Td ta="right">{formatUsd(cluster.cost)}</Table.Td>
+              <Table.Td ta="right">{formatUsd(cluster.requestedCost)}</Table.Td>
+              <Table.Td ta="right">{formatUsd(cluster.usedCost)}</Table.Td>
+              <Table.Td ta="right">{formatUsd(cluster.idleCost)}</Table.Td>
               <Table.Td ta="right">{percent(cluster.efficiency)}</Table.Td>
             </Table.Tr>
           ))}
@@ -179,7 +175,7 @@ function NamespacesTable({
         Namespaces of {cluster.name}
       </Title>
       <Text size="sm" c="dimmed">
-        {formatCost(cluster.cost)} in this window, of which {formatCost(cluster.idleCost)} idle ·{" "}
+        {formatUsd(cluster.cost)} in this window, of which {formatUsd(cluster.idleCost)} idle ·{" "}
         {percent(cluster.efficiency)} of it used
       </Text>
       <Table.ScrollContainer minWidth={720}>
@@ -211,8 +207,8 @@ function NamespacesTable({
                 <Table.Td ta="right">
                   {amount(namespace.memoryGbRequested, "GB")} / {amount(namespace.memoryGbUsed, "GB")}
                 </Table.Td>
-                <Table.Td ta="right">{formatCost(namespace.requestedCost)}</Table.Td>
-                <Table.Td ta="right">{formatCost(namespace.usedCost)}</Table.Td>
+                <Table.Td ta="right">{formatUsd(namespace.requestedCost)}</Table.Td>
+                <Table.Td ta="right">{formatUsd(namespace.usedCost)}</Table.Td>
                 <Table.Td ta="right">{percent(namespace.efficiency)}</Table.Td>
               </Table.Tr>
             ))}
@@ -255,8 +251,8 @@ function WorkloadsTable({ namespace }: { namespace: KubernetesCluster["namespace
                 <Table.Td ta="right">
                   {amount(workload.memoryGbRequested, "GB")} / {amount(workload.memoryGbUsed, "GB")}
                 </Table.Td>
-                <Table.Td ta="right">{formatCost(workload.requestedCost)}</Table.Td>
-                <Table.Td ta="right">{formatCost(workload.usedCost)}</Table.Td>
+                <Table.Td ta="right">{formatUsd(workload.requestedCost)}</Table.Td>
+                <Table.Td ta="right">{formatUsd(workload.usedCost)}</Table.Td>
                 <Table.Td ta="right">{percent(workload.efficiency)}</Table.Td>
               </Table.Tr>
             ))}

@@ -2,7 +2,7 @@ import { BarChart } from "@mantine/charts";
 import { SegmentedControl, Stack } from "@mantine/core";
 import { useState } from "react";
 import type { CostDay } from "#contract/cost";
-import { formatCost } from "./cost-search";
+import { formatUsd } from "~/features/environments/cost";
 
 const palette = [
   "purple.6",
@@ -52,7 +52,7 @@ export function CostChart({
           label: labels[stackBy][name] ?? name,
           color: palette[index % palette.length] ?? "gray.6",
         }))}
-        valueFormatter={formatCost}
+        valueFormatter={formatUsd}
         withLegend
         tickLine="y"
       />

@@ -70,10 +70,3 @@ export const costPagePaths = {
   budgets: "/cost/budgets",
   export: "/cost/export",
 };
-
-const dollars = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" });
-
-/** An amount in US dollars with cents, as every cost page shows it. */
-export function formatCost(amount: number): string {
-  return dollars.format(amount);
-}

@@ -1,6 +1,6 @@
 import { Paper, Table, Text, Title } from "@mantine/core";
 import type { CostShare } from "#contract/cost";
-import { formatCost } from "./cost-search";
+import { formatUsd } from "~/features/environments/cost";
 
 /** A breakdown of the window's total: each part's cost and share. */
 export function ShareTable({ title, shares, total }: { title: string; shares: CostShare[]; total: number }) {
@@ -15,7 +15,7 @@ export function ShareTable({ title, shares, total }: { title: string; shares: Co
             {shares.map((share) => (
               <Table.Tr key={share.key}>
                 <Table.Td>{share.label}</Table.Td>
-                <Table.Td ta="right">{formatCost(share.cost)}</Table.Td>
+                <Table.Td ta="right">{formatUsd(share.cost)}</Table.Td>
                 <Table.Td ta="right" c="dimmed">
                   {total > 0 ? `${((share.cost / total) * 100).toFixed(1)} %` : "—"}
                 </Table.Td>
