@@ -32,8 +32,10 @@ export const meta: MetaFunction = () => [{ title: "Budgets · Cost · Cloud Cons
 /** The cost tabs beyond the window pages (SPEC §2.2 /cost/{costTab}): budgets. */
 const costTabs = ["budgets"] as const;
 
+const isCostTab = (tab: string | undefined) => costTabs.includes(tab as (typeof costTabs)[number]);
+
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  if (!costTabs.includes(params.costTab as (typeof costTabs)[number])) throw redirect("/404");
+  if (!isCostTab(params.costTab)) throw redirect("/404");
   const { api, tenantId, headers } = await requireOrganizationClient(request);
   try {
     const [list, environments] = await Promise.all([
@@ -48,7 +50,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   }
 }
 
-export async function action({ request }: ActionFunctionArgs) {
+export async function action({ request, params }: ActionFunctionArgs) {
+  if (!isCostTab(params.costTab)) throw redirect("/404");
   const { api, tenantId, headers } = await requireOrganizationClient(request);
   const submission = parseWithZod(await request.formData(), { schema: budgetFormSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400, headers });
