@@ -6,7 +6,7 @@
 //
 //   BENCH_ITERATIONS (50)  BENCH_WARMUP (5)  BENCH_APP_PORT (3610)  BENCH_PLATFORM_PORT (4610)
 //   BENCH_SERVICES (1000)  BENCH_LOG_LINES (100000)  BENCH_SEARCH_TEXT (timeout)  BENCH_KEEP_DATA (false)
-//   BENCH_ROUTES (list,details,search)  BENCH_COST (true: also time the cost overview's query on a year of usage of
+//   BENCH_ROUTES (list,details,search,cost)  BENCH_COST (true: also time the cost overview's query on a year of usage of
 //   1,000 services, scripts/bench/cost.ts, before the stack starts; its own settings are BENCH_COST_SERVICES (1000),
 //   BENCH_COST_DAYS (365), BENCH_COST_ITERATIONS (50), BENCH_COST_WARMUP (5); goal p95 ≤ 200 ms)
 import { spawnSync } from "node:child_process";
@@ -27,8 +27,8 @@ const settings = {
   searchText: process.env.BENCH_SEARCH_TEXT ?? "timeout",
   keepData: process.env.BENCH_KEEP_DATA === "true",
   cost: process.env.BENCH_COST !== "false",
-  /** Which of list, details and search to measure. */
-  routes: (process.env.BENCH_ROUTES || "list,details,search").split(",").map((route) => route.trim()),
+  /** Which of list, details, search and cost to measure. */
+  routes: (process.env.BENCH_ROUTES || "list,details,search,cost").split(",").map((route) => route.trim()),
 };
 const DEMO_EMAIL = "ada@example.com";
 const DEMO_PASSWORD = "password";
@@ -36,7 +36,7 @@ const CLIENT_ID = "cloud-console";
 /** The first start builds when the sources changed, which takes a while. */
 const START_TIMEOUT_MS = 10 * 60_000;
 
-const ROUTES = ["list", "details", "search"];
+const ROUTES = ["list", "details", "search", "cost"];
 
 /** Remix route ids (app/routes file names), for the `_routes` parameter of single-fetch `.data` requests. */
 const ROUTE_IDS = {
@@ -44,6 +44,7 @@ const ROUTE_IDS = {
   shell: "routes/_app",
   list: "routes/_app.env.$environmentName_.services._index",
   details: "routes/_app.env.$environmentName_.services.$serviceId._index",
+  cost: "routes/_app.cost._index",
 };
 /**
  * The routes whose loaders the browser asks for, as Remix's client decides from the routes' shouldRevalidate:
@@ -245,7 +246,7 @@ async function main() {
   log(`signed in as ${DEMO_EMAIL}`);
 
   // 4. The three pages through the app, and the platform calls behind them.
-  const { servicePaths, environmentPaths } = await importContract();
+  const { servicePaths, environmentPaths, costPaths } = await importContract();
   const { tenantId, environmentId, environmentName, hotService } = seed;
   const page = `${appUrl}/env/${encodeURIComponent(environmentName)}/services`;
   const scenarios = [
@@ -263,7 +264,7 @@ async function main() {
       routeId: ROUTE_IDS.details,
       app: `${page}/${hotService.id}`,
       platform: servicePaths.one(tenantId, environmentId, hotService.id),
-      expect: (answer) => [answer.resource?.config?.image],
+      expect: (answer) => [answer.resource?.config?.source?.image],
     },
     {
       key: "search",
@@ -277,6 +278,15 @@ async function main() {
       }),
       // Lines the driver wrote in between may be newer than the page's: any of the newest few will do.
       expect: (answer) => (answer.logs ?? []).slice(0, 5).map((line) => line.message),
+    },
+    {
+      key: "cost",
+      name: "cost overview",
+      routeId: ROUTE_IDS.cost,
+      // The organization's page (its 90 days of demo history), for the last 30 days as the page shows by default.
+      app: `${appUrl}/cost`,
+      platform: costPaths.overview(tenantId, { window: "30d" }),
+      expect: (answer) => [answer.topServices?.[0]?.name],
     },
   ];
   const bearer = { headers: { Authorization: `Bearer ${accessToken}`, Accept: "application/json" } };
@@ -431,11 +441,12 @@ function singleFetchUrl(pageUrl, routeIds) {
 async function importContract() {
   const { register } = await import("tsx/esm/api");
   register();
-  const [{ servicePaths }, { environmentPaths }] = await Promise.all([
+  const [{ servicePaths }, { environmentPaths }, { costPaths }] = await Promise.all([
     import("../contract/services.ts"),
     import("../contract/environments.ts"),
+    import("../contract/cost.ts"),
   ]);
-  return { servicePaths, environmentPaths };
+  return { servicePaths, environmentPaths, costPaths };
 }
 
 let exitCode = 0;

@@ -109,3 +109,13 @@ export function ChevronDownIcon(props: IconProps) {
     </Icon>
   );
 }
+
+/** A coin with a dollar sign: cost. */
+export function CostIcon(props: IconProps) {
+  return (
+    <Icon {...props}>
+      <circle cx="12" cy="12" r="9" />
+      <path d="M15 9.5c-.5-1-1.6-1.5-3-1.5-1.7 0-3 .8-3 2s1.3 1.7 3 2 3 .8 3 2-1.3 2-3 2c-1.4 0-2.5-.5-3-1.5M12 6v2m0 8v2" />
+    </Icon>
+  );
+}

@@ -6,9 +6,10 @@ import { useAnalyticsIdentity } from "~/features/analytics/analytics-provider";
 import { getFeatureFlags } from "~/features/feature-flags/flags.server";
 import { defaultFeatureFlags } from "~/features/feature-flags/flag-values";
 import { AppLayout } from "~/components/layout/app-layout";
-import { appNavigation } from "~/components/layout/navigation";
+import { allowedNavigation, appNavigation } from "~/components/layout/navigation";
 import { EnvironmentPicker } from "~/features/environments/environment-picker";
 import { UserMenu } from "~/features/organizations/user-menu";
+import { allows } from "~/features/permissions/permissions";
 import { loadShellPermissions } from "~/features/permissions/permissions.server";
 import { loadWorkspace } from "~/features/workspace/workspace.server";
 
@@ -55,12 +56,20 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export { shouldRevalidate } from "~/features/workspace/shell-revalidation";
 
 export default function AppShellRoute() {
-  const { user, organization, organizations, environments, currentEnvironment, analyticsUser, tenantId } =
-    useLoaderData<typeof loader>();
+  const {
+    user,
+    organization,
+    organizations,
+    environments,
+    currentEnvironment,
+    analyticsUser,
+    tenantId,
+    permissions,
+  } = useLoaderData<typeof loader>();
   useAnalyticsIdentity(analyticsUser, tenantId);
   return (
     <AppLayout
-      navigation={appNavigation}
+      navigation={allowedNavigation(appNavigation, (permission) => allows(permissions, permission))}
       environmentPicker={<EnvironmentPicker environments={environments} current={currentEnvironment} />}
       userMenu={<UserMenu user={user} organization={organization} organizations={organizations} />}
     >

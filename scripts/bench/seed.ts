@@ -19,6 +19,7 @@ import {
   type ServiceSettings,
   type ServiceType,
 } from "#contract/services";
+import { defaultApplicationConfig } from "#contract/application-config";
 import type { Stage } from "#contract/stages";
 import { openDb } from "../../platform/db/index";
 import {
@@ -201,7 +202,10 @@ function configFor(
         validationMethod: random() < 0.9 ? "dns" : "email",
       };
     case "application":
-      return { image: `ghcr.io/acme/${name}:1.${between(0, 30)}.${between(0, 9)}` };
+      return {
+        ...defaultApplicationConfig,
+        source: { kind: "image", image: `ghcr.io/acme/${name}:1.${between(0, 30)}.${between(0, 9)}` },
+      };
   }
 }
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { EnvironmentsIcon } from "~/components/icons";
 import {
+  allowedNavigation,
   appNavigation,
   isActiveItem,
   isActivePath,
@@ -31,9 +32,18 @@ describe("the sidebar", () => {
       "/environments",
       "/services",
       "/applications",
+      "/cost",
       "/mp",
       "/settings/users",
     ]);
+  });
+
+  it("shows Cost only to members who may see costs (billing.view)", () => {
+    const labels = (can: (permission: string) => boolean) =>
+      allowedNavigation(appNavigation, can).map((item) => item.label);
+    expect(labels(() => true)).toContain("Cost");
+    expect(labels((permission) => permission !== "billing.view")).not.toContain("Cost");
+    expect(labels((permission) => permission !== "billing.view")).toContain("Services");
   });
 
   it("marks Settings active on every settings page, not only the members list it opens", () => {

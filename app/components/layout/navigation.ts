@@ -1,6 +1,8 @@
 import type { ComponentType } from "react";
+import type { Permission } from "#contract/permissions";
 import {
   ApplicationsIcon,
+  CostIcon,
   EnvironmentsIcon,
   MarketplaceIcon,
   ServicesIcon,
@@ -18,6 +20,8 @@ export type NavItem = {
   icon?: ComponentType<IconProps>;
   /** Shown in the collapsed sidebar when there is no icon; defaults to the label's first three letters. */
   shortLabel?: string;
+  /** Shown only to members who hold it (decision 021): the area would refuse them anyway. */
+  permission?: Permission;
 };
 
 /**
@@ -29,9 +33,18 @@ export const appNavigation: readonly NavItem[] = [
   { label: "Environments", to: "/environments", icon: EnvironmentsIcon },
   { label: "Services", to: "/services", icon: ServicesIcon },
   { label: "Applications", to: "/applications", icon: ApplicationsIcon },
+  { label: "Cost", to: "/cost", icon: CostIcon, permission: "billing.view" },
   { label: "Marketplace", to: "/mp", icon: MarketplaceIcon },
   { label: "Settings", to: "/settings/users", area: "/settings", icon: SettingsIcon },
 ];
+
+/** The entries a member may use, `can` telling whether they hold a permission in the organization. */
+export function allowedNavigation(
+  items: readonly NavItem[],
+  can: (permission: Permission) => boolean,
+): NavItem[] {
+  return items.filter((item) => !item.permission || can(item.permission));
+}
 
 /**
  * SPEC §2.7/§9 sidebar width: 186 px open, 52 px collapsed. The 52 px rail only fits icons: while an entry has
