@@ -216,6 +216,33 @@ export function demoRawInventory(accountId: string, region: string): RawInventor
           CacheSubnetGroupName: "demo-cache-subnets",
           SecurityGroups: [{ SecurityGroupId: databaseGroup, Status: "active" }],
         },
+        ...["demo-carts-001", "demo-carts-002"].map((CacheClusterId) => ({
+          CacheClusterId,
+          ReplicationGroupId: "demo-carts",
+          Engine: "redis",
+          EngineVersion: "7.1",
+          CacheNodeType: "cache.t3.micro",
+          NumCacheNodes: 1,
+          CacheParameterGroup: { CacheParameterGroupName: "default.redis7" },
+          CacheSubnetGroupName: "demo-cache-subnets",
+          SecurityGroups: [{ SecurityGroupId: databaseGroup, Status: "active" }],
+        })),
+      ],
+      replicationGroups: [
+        {
+          ReplicationGroupId: "demo-carts",
+          Description: "Carts",
+          Engine: "redis",
+          CacheNodeType: "cache.t3.micro",
+          MemberClusters: ["demo-carts-001", "demo-carts-002"],
+          NodeGroups: [
+            { NodeGroupId: "0001", PrimaryEndpoint: { Address: "demo-carts.cache.local", Port: 6379 } },
+          ],
+          AutomaticFailover: "enabled",
+          MultiAZ: "enabled",
+          AtRestEncryptionEnabled: true,
+          TransitEncryptionEnabled: true,
+        },
       ],
     },
     dynamodb: {

@@ -87,6 +87,25 @@ describe("scanning an account seeded in moto with one of each resource type", ()
     });
   });
 
+  it("writes a replication group with its settings and without its auth token", () => {
+    const groups = project.files["elasticache/elasticache_replication_group.tf"]?.resource as Record<
+      string,
+      Record<string, unknown[]>
+    >;
+    expect(groups.aws_elasticache_replication_group?.carts_cache?.[0]).toEqual({
+      replication_group_id: "carts-cache",
+      description: "Cache carts",
+      engine: "redis",
+      node_type: "cache.t3.micro",
+      num_cache_clusters: 1,
+      port: 6379,
+      automatic_failover_enabled: false,
+      multi_az_enabled: false,
+      at_rest_encryption_enabled: true,
+      transit_encryption_enabled: true,
+    });
+  });
+
   it("names resources after their Name tags or own names", () => {
     expect([...project.resources].sort()).toEqual(
       expect.arrayContaining([
@@ -136,6 +155,13 @@ describe("the demo account inventory", () => {
     expect(unresolvedImports(demo)).toEqual([]);
     expect(demoFiles["README.md"]).toContain("**Demo inventory.**");
     expect(Object.keys(importIdsByType(demo)).sort()).toEqual(Object.keys(seeded.importIds).sort());
+    // The replication group's two members are its num_cache_clusters, not clusters of their own; their shared
+    // settings are the group's (the security group lives in the vpc folder, so it is written as its id).
+    const group = demoFiles["elasticache/elasticache_replication_group.tf"];
+    expect(group).toMatch(/num_cache_clusters\s+= 2\n/);
+    expect(group).toMatch(/subnet_group_name\s+= "demo-cache-subnets"\n/);
+    expect(group).toMatch(/security_group_ids\s+= \["sg-0demo00000000db01"\]\n/);
+    expect(Object.values(demoFiles).join("\n")).not.toContain("demo-carts-001");
     // Two queues, the second's redrive policy names the first by reference.
     expect(demoFiles["sqs/sqs_queue.tf"]).toContain(
       "deadLetterTargetArn = aws_sqs_queue.demo_order_events_dlq.arn",

@@ -20,7 +20,11 @@ import {
 } from "@aws-sdk/client-ec2";
 import { CreateRepositoryCommand, ECRClient } from "@aws-sdk/client-ecr";
 import { CreateClusterCommand, EKSClient } from "@aws-sdk/client-eks";
-import { CreateCacheClusterCommand, ElastiCacheClient } from "@aws-sdk/client-elasticache";
+import {
+  CreateCacheClusterCommand,
+  CreateReplicationGroupCommand,
+  ElastiCacheClient,
+} from "@aws-sdk/client-elasticache";
 import {
   CreateLoadBalancerCommand,
   ElasticLoadBalancingV2Client,
@@ -228,6 +232,21 @@ export async function seedAwsAccount({
     }),
   );
   record("aws_elasticache_cluster", "sessions-cache");
+  // moto 5 makes one member cluster whatever the count asked, and lists it neither with the group's security
+  // groups nor in DescribeCacheClusters; the demo inventory covers a group of two members.
+  await new ElastiCacheClient(config).send(
+    new CreateReplicationGroupCommand({
+      ReplicationGroupId: "carts-cache",
+      ReplicationGroupDescription: "Cache carts",
+      Engine: "redis",
+      CacheNodeType: "cache.t3.micro",
+      NumCacheClusters: 1,
+      AtRestEncryptionEnabled: true,
+      TransitEncryptionEnabled: true,
+      SecurityGroupIds: [groupId],
+    }),
+  );
+  record("aws_elasticache_replication_group", "carts-cache");
 
   await new DynamoDBClient(config).send(
     new CreateTableCommand({
