@@ -423,5 +423,15 @@ export function demoRawInventory(accountId: string, region: string): RawInventor
         },
       ],
     },
+    secretsmanager: {
+      secrets: [
+        {
+          ARN: arn("secretsmanager", "secret:demo-orders-db-password-AbCdEf"),
+          Name: "demo-orders-db-password",
+          Description: "Password of the demo-orders-db database",
+          Tags: [{ Key: "Inventory", Value: "demo" }],
+        },
+      ],
+    },
   };
 }

@@ -20,6 +20,7 @@ export const serviceNames = [
   "iam",
   "route53",
   "acm",
+  "secretsmanager",
 ] as const;
 export type ServiceName = (typeof serviceNames)[number];
 

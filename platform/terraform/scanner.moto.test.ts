@@ -106,6 +106,20 @@ describe("scanning an account seeded in moto with one of each resource type", ()
     });
   });
 
+  it("declares a secret without its value", () => {
+    const secrets = project.files["secretsmanager/secretsmanager_secret.tf"]?.resource as Record<
+      string,
+      Record<string, unknown[]>
+    >;
+    expect(secrets.aws_secretsmanager_secret?.orders_db_password?.[0]).toEqual({
+      name: "orders-db-password",
+      description: "Password of the orders-db database",
+      tags: { Team: "orders" },
+    });
+    expect(Object.values(files).join("\n")).not.toContain("not-a-real-password-1");
+    expect(files["README.md"]).toContain("Secrets Manager secrets' values");
+  });
+
   it("names resources after their Name tags or own names", () => {
     expect([...project.resources].sort()).toEqual(
       expect.arrayContaining([
@@ -128,7 +142,7 @@ describe("scanning an account seeded in moto with one of each resource type", ()
     const folders = new Set(
       Object.keys(files).flatMap((path) => (path.includes("/") ? [path.split("/")[0]] : [])),
     );
-    expect(folders.size).toBe(15);
+    expect(folders.size).toBe(16);
     for (const folder of folders) {
       expect(files[`${folder}/provider.tf`]).toMatch(/version = "\d+\.\d+\.\d+"/);
       expect(files[`${folder}/provider.tf`]).toContain(`allowed_account_ids = ["${seeded.accountId}"]`);

@@ -18,6 +18,7 @@ import { lambdaScanner } from "./services/lambda";
 import { rdsScanner } from "./services/rds";
 import { route53Scanner } from "./services/route53";
 import { s3Scanner } from "./services/s3";
+import { secretsManagerScanner } from "./services/secretsmanager";
 import { mapWithConcurrency, type ScanContext, type ServiceScanner } from "./services/service-scanner";
 import { snsScanner } from "./services/sns";
 import { sqsScanner } from "./services/sqs";
@@ -39,6 +40,7 @@ export const serviceScanners = {
   iam: iamScanner,
   route53: route53Scanner,
   acm: acmScanner,
+  secretsmanager: secretsManagerScanner,
 } as const;
 
 type Scanners = typeof serviceScanners;

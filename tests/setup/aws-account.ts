@@ -34,6 +34,7 @@ import { CreateFunctionCommand, LambdaClient } from "@aws-sdk/client-lambda";
 import { CreateDBInstanceCommand, CreateDBSubnetGroupCommand, RDSClient } from "@aws-sdk/client-rds";
 import { CreateHostedZoneCommand, Route53Client } from "@aws-sdk/client-route-53";
 import { CreateBucketCommand, S3Client, type BucketLocationConstraint } from "@aws-sdk/client-s3";
+import { CreateSecretCommand, SecretsManagerClient } from "@aws-sdk/client-secrets-manager";
 import { CreateTopicCommand, SNSClient } from "@aws-sdk/client-sns";
 import { CreateQueueCommand, SQSClient } from "@aws-sdk/client-sqs";
 import { strToU8, zipSync } from "fflate";
@@ -222,6 +223,15 @@ export async function seedAwsAccount({
     }),
   );
   record("aws_db_instance", "orders-db");
+  const secret = await new SecretsManagerClient(config).send(
+    new CreateSecretCommand({
+      Name: "orders-db-password",
+      Description: "Password of the orders-db database",
+      SecretString: "not-a-real-password-1",
+      Tags: [{ Key: "Team", Value: "orders" }],
+    }),
+  );
+  record("aws_secretsmanager_secret", required(secret.ARN, "a secret ARN"));
 
   await new ElastiCacheClient(config).send(
     new CreateCacheClusterCommand({
