@@ -274,7 +274,11 @@ describe("GET /api/v2/tools/generate-terraform/:jobId and the signed download", 
     expect(actions).not.toContain("s3:GetObject");
     // Secrets are listed by their metadata only; their values are never read.
     expect(actions).toEqual(
-      expect.arrayContaining(["elasticache:DescribeReplicationGroups", "secretsmanager:ListSecrets"]),
+      expect.arrayContaining([
+        "elasticache:DescribeReplicationGroups",
+        "secretsmanager:ListSecrets",
+        "eks:DescribeNodegroup",
+      ]),
     );
     expect(actions).not.toContain("secretsmanager:GetSecretValue");
   });

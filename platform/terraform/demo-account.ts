@@ -340,6 +340,20 @@ export function demoRawInventory(accountId: string, region: string): RawInventor
           tags: { Inventory: "demo" },
         },
       ],
+      nodegroups: [
+        {
+          clusterName: "demo-platform",
+          nodegroupName: "demo-platform-nodes",
+          nodegroupArn: arn("eks", "nodegroup/demo-platform/demo-platform-nodes/0demo0000000001"),
+          nodeRole: `arn:aws:iam::${accountId}:role/demo-eks-nodes`,
+          subnets: [privateSubnet],
+          instanceTypes: ["t3.medium"],
+          amiType: "AL2023_x86_64_STANDARD",
+          capacityType: "ON_DEMAND",
+          scalingConfig: { minSize: 1, maxSize: 3, desiredSize: 1 },
+          tags: { Inventory: "demo" },
+        },
+      ],
     },
     elbv2: {
       loadBalancers: [

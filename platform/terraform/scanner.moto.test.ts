@@ -120,6 +120,21 @@ describe("scanning an account seeded in moto with one of each resource type", ()
     expect(files["README.md"]).toContain("Secrets Manager secrets' values");
   });
 
+  it("writes an EKS node group that refers to its cluster", () => {
+    const groups = project.files["eks/eks_node_group.tf"]?.resource as Record<
+      string,
+      Record<string, unknown[]>
+    >;
+    expect(groups.aws_eks_node_group?.platform_nodes?.[0]).toMatchObject({
+      cluster_name: "${aws_eks_cluster.platform_cluster.name}",
+      node_group_name: "platform-nodes",
+      instance_types: ["t3.medium"],
+      capacity_type: "ON_DEMAND",
+      scaling_config: [{ desired_size: 2, max_size: 3, min_size: 1 }],
+      tags: { Team: "platform" },
+    });
+  });
+
   it("names resources after their Name tags or own names", () => {
     expect([...project.resources].sort()).toEqual(
       expect.arrayContaining([

@@ -19,7 +19,7 @@ import {
   type Tag,
 } from "@aws-sdk/client-ec2";
 import { CreateRepositoryCommand, ECRClient } from "@aws-sdk/client-ecr";
-import { CreateClusterCommand, EKSClient } from "@aws-sdk/client-eks";
+import { CreateClusterCommand, CreateNodegroupCommand, EKSClient } from "@aws-sdk/client-eks";
 import {
   CreateCacheClusterCommand,
   CreateReplicationGroupCommand,
@@ -317,6 +317,19 @@ export async function seedAwsAccount({
     }),
   );
   record("aws_eks_cluster", "platform-cluster");
+  await new EKSClient(config).send(
+    new CreateNodegroupCommand({
+      clusterName: "platform-cluster",
+      nodegroupName: "platform-nodes",
+      nodeRole: roleArn,
+      subnets: subnetIds,
+      instanceTypes: ["t3.medium"],
+      capacityType: "ON_DEMAND",
+      scalingConfig: { minSize: 1, maxSize: 3, desiredSize: 2 },
+      tags: { Team: "platform" },
+    }),
+  );
+  record("aws_eks_node_group", "platform-cluster:platform-nodes");
 
   const balancer = await new ElasticLoadBalancingV2Client(config).send(
     new CreateLoadBalancerCommand({
