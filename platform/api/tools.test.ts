@@ -278,6 +278,7 @@ describe("GET /api/v2/tools/generate-terraform/:jobId and the signed download", 
         "elasticache:DescribeReplicationGroups",
         "secretsmanager:ListSecrets",
         "eks:DescribeNodegroup",
+        "ecs:DescribeTaskDefinition",
       ]),
     );
     expect(actions).not.toContain("secretsmanager:GetSecretValue");

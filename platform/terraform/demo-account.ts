@@ -355,6 +355,41 @@ export function demoRawInventory(accountId: string, region: string): RawInventor
         },
       ],
     },
+    ecs: {
+      clusters: [{ clusterArn: arn("ecs", "cluster/demo-apps"), clusterName: "demo-apps" }],
+      services: [
+        {
+          serviceArn: arn("ecs", "service/demo-apps/demo-web"),
+          serviceName: "demo-web",
+          clusterArn: arn("ecs", "cluster/demo-apps"),
+          taskDefinition: arn("ecs", "task-definition/demo-web:3"),
+          desiredCount: 2,
+          launchType: "FARGATE",
+          networkConfiguration: {
+            awsvpcConfiguration: {
+              subnets: [privateSubnet],
+              securityGroups: [webGroup],
+              assignPublicIp: "DISABLED",
+            },
+          },
+          tags: [{ key: "Inventory", value: "demo" }],
+        },
+      ],
+      taskDefinitions: [
+        {
+          taskDefinitionArn: arn("ecs", "task-definition/demo-web:3"),
+          family: "demo-web",
+          cpu: "256",
+          memory: "512",
+          networkMode: "awsvpc",
+          requiresCompatibilities: ["FARGATE"],
+          executionRoleArn: lambdaRole,
+          containerDefinitions: [
+            { name: "web", image: "nginx:1.27", essential: true, portMappings: [{ containerPort: 80 }] },
+          ],
+        },
+      ],
+    },
     elbv2: {
       loadBalancers: [
         {

@@ -16,6 +16,7 @@ export const serviceNames = [
   "lambda",
   "ecr",
   "eks",
+  "ecs",
   "elbv2",
   "iam",
   "route53",

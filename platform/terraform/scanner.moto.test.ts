@@ -135,6 +135,32 @@ describe("scanning an account seeded in moto with one of each resource type", ()
     });
   });
 
+  it("writes an ECS service that refers to its cluster and task definition", () => {
+    const services = project.files["ecs/ecs_service.tf"]?.resource as Record<
+      string,
+      Record<string, unknown[]>
+    >;
+    expect(services.aws_ecs_service?.web?.[0]).toMatchObject({
+      name: "web",
+      cluster: "${aws_ecs_cluster.apps.id}",
+      task_definition: "${aws_ecs_task_definition.web_app.arn}",
+      desired_count: 2,
+      launch_type: "FARGATE",
+    });
+    const definitions = project.files["ecs/ecs_task_definition.tf"]?.resource as Record<
+      string,
+      Record<string, unknown[]>
+    >;
+    expect(definitions.aws_ecs_task_definition?.web_app?.[0]).toMatchObject({
+      family: "web-app",
+      cpu: "256",
+      memory: "512",
+      network_mode: "awsvpc",
+      requires_compatibilities: ["FARGATE"],
+    });
+    expect(files["ecs/ecs_task_definition.tf"]).toMatch(/image\s*=\s*"nginx:1\.27"/);
+  });
+
   it("names resources after their Name tags or own names", () => {
     expect([...project.resources].sort()).toEqual(
       expect.arrayContaining([
@@ -157,7 +183,7 @@ describe("scanning an account seeded in moto with one of each resource type", ()
     const folders = new Set(
       Object.keys(files).flatMap((path) => (path.includes("/") ? [path.split("/")[0]] : [])),
     );
-    expect(folders.size).toBe(16);
+    expect(folders.size).toBe(17);
     for (const folder of folders) {
       expect(files[`${folder}/provider.tf`]).toMatch(/version = "\d+\.\d+\.\d+"/);
       expect(files[`${folder}/provider.tf`]).toContain(`allowed_account_ids = ["${seeded.accountId}"]`);

@@ -10,6 +10,7 @@ import { acmScanner } from "./services/acm";
 import { dynamoDbScanner } from "./services/dynamodb";
 import { ec2Scanner } from "./services/ec2";
 import { ecrScanner } from "./services/ecr";
+import { ecsScanner } from "./services/ecs";
 import { eksScanner } from "./services/eks";
 import { elastiCacheScanner } from "./services/elasticache";
 import { elbv2Scanner } from "./services/elbv2";
@@ -36,6 +37,7 @@ export const serviceScanners = {
   lambda: lambdaScanner,
   ecr: ecrScanner,
   eks: eksScanner,
+  ecs: ecsScanner,
   elbv2: elbv2Scanner,
   iam: iamScanner,
   route53: route53Scanner,

@@ -19,6 +19,12 @@ import {
   type Tag,
 } from "@aws-sdk/client-ec2";
 import { CreateRepositoryCommand, ECRClient } from "@aws-sdk/client-ecr";
+import {
+  CreateClusterCommand as CreateEcsClusterCommand,
+  CreateServiceCommand,
+  ECSClient,
+  RegisterTaskDefinitionCommand,
+} from "@aws-sdk/client-ecs";
 import { CreateClusterCommand, CreateNodegroupCommand, EKSClient } from "@aws-sdk/client-eks";
 import {
   CreateCacheClusterCommand,
@@ -330,6 +336,41 @@ export async function seedAwsAccount({
     }),
   );
   record("aws_eks_node_group", "platform-cluster:platform-nodes");
+
+  const ecs = new ECSClient(config);
+  await ecs.send(new CreateEcsClusterCommand({ clusterName: "apps", tags: [{ key: "Team", value: "web" }] }));
+  record("aws_ecs_cluster", "apps");
+  const taskDefinition = await ecs.send(
+    new RegisterTaskDefinitionCommand({
+      family: "web-app",
+      requiresCompatibilities: ["FARGATE"],
+      networkMode: "awsvpc",
+      cpu: "256",
+      memory: "512",
+      executionRoleArn: roleArn,
+      containerDefinitions: [
+        { name: "web", image: "nginx:1.27", essential: true, portMappings: [{ containerPort: 80 }] },
+      ],
+    }),
+  );
+  const taskDefinitionArn = required(
+    taskDefinition.taskDefinition?.taskDefinitionArn,
+    "a task definition ARN",
+  );
+  record("aws_ecs_task_definition", taskDefinitionArn);
+  await ecs.send(
+    new CreateServiceCommand({
+      cluster: "apps",
+      serviceName: "web",
+      taskDefinition: taskDefinitionArn,
+      desiredCount: 2,
+      launchType: "FARGATE",
+      networkConfiguration: {
+        awsvpcConfiguration: { subnets: subnetIds, securityGroups: [groupId], assignPublicIp: "DISABLED" },
+      },
+    }),
+  );
+  record("aws_ecs_service", "apps/web");
 
   const balancer = await new ElasticLoadBalancingV2Client(config).send(
     new CreateLoadBalancerCommand({
