@@ -272,6 +272,16 @@ describe("GET /api/v2/tools/generate-terraform/:jobId and the signed download", 
     expect(actions).toContain("ec2:DescribeVpcs");
     expect(actions.every((action) => /:(Describe|List|Get)[A-Za-z]*$/.test(action))).toBe(true);
     expect(actions).not.toContain("s3:GetObject");
+    // Secrets are listed by their metadata only; their values are never read.
+    expect(actions).toEqual(
+      expect.arrayContaining([
+        "elasticache:DescribeReplicationGroups",
+        "secretsmanager:ListSecrets",
+        "eks:DescribeNodegroup",
+        "ecs:DescribeTaskDefinition",
+      ]),
+    );
+    expect(actions).not.toContain("secretsmanager:GetSecretValue");
   });
 
   it("answers 404 for a download path that is not an archive", async () => {

@@ -216,6 +216,33 @@ export function demoRawInventory(accountId: string, region: string): RawInventor
           CacheSubnetGroupName: "demo-cache-subnets",
           SecurityGroups: [{ SecurityGroupId: databaseGroup, Status: "active" }],
         },
+        ...["demo-carts-001", "demo-carts-002"].map((CacheClusterId) => ({
+          CacheClusterId,
+          ReplicationGroupId: "demo-carts",
+          Engine: "redis",
+          EngineVersion: "7.1",
+          CacheNodeType: "cache.t3.micro",
+          NumCacheNodes: 1,
+          CacheParameterGroup: { CacheParameterGroupName: "default.redis7" },
+          CacheSubnetGroupName: "demo-cache-subnets",
+          SecurityGroups: [{ SecurityGroupId: databaseGroup, Status: "active" }],
+        })),
+      ],
+      replicationGroups: [
+        {
+          ReplicationGroupId: "demo-carts",
+          Description: "Carts",
+          Engine: "redis",
+          CacheNodeType: "cache.t3.micro",
+          MemberClusters: ["demo-carts-001", "demo-carts-002"],
+          NodeGroups: [
+            { NodeGroupId: "0001", PrimaryEndpoint: { Address: "demo-carts.cache.local", Port: 6379 } },
+          ],
+          AutomaticFailover: "enabled",
+          MultiAZ: "enabled",
+          AtRestEncryptionEnabled: true,
+          TransitEncryptionEnabled: true,
+        },
       ],
     },
     dynamodb: {
@@ -313,6 +340,55 @@ export function demoRawInventory(accountId: string, region: string): RawInventor
           tags: { Inventory: "demo" },
         },
       ],
+      nodegroups: [
+        {
+          clusterName: "demo-platform",
+          nodegroupName: "demo-platform-nodes",
+          nodegroupArn: arn("eks", "nodegroup/demo-platform/demo-platform-nodes/0demo0000000001"),
+          nodeRole: `arn:aws:iam::${accountId}:role/demo-eks-nodes`,
+          subnets: [privateSubnet],
+          instanceTypes: ["t3.medium"],
+          amiType: "AL2023_x86_64_STANDARD",
+          capacityType: "ON_DEMAND",
+          scalingConfig: { minSize: 1, maxSize: 3, desiredSize: 1 },
+          tags: { Inventory: "demo" },
+        },
+      ],
+    },
+    ecs: {
+      clusters: [{ clusterArn: arn("ecs", "cluster/demo-apps"), clusterName: "demo-apps" }],
+      services: [
+        {
+          serviceArn: arn("ecs", "service/demo-apps/demo-web"),
+          serviceName: "demo-web",
+          clusterArn: arn("ecs", "cluster/demo-apps"),
+          taskDefinition: arn("ecs", "task-definition/demo-web:3"),
+          desiredCount: 2,
+          launchType: "FARGATE",
+          networkConfiguration: {
+            awsvpcConfiguration: {
+              subnets: [privateSubnet],
+              securityGroups: [webGroup],
+              assignPublicIp: "DISABLED",
+            },
+          },
+          tags: [{ key: "Inventory", value: "demo" }],
+        },
+      ],
+      taskDefinitions: [
+        {
+          taskDefinitionArn: arn("ecs", "task-definition/demo-web:3"),
+          family: "demo-web",
+          cpu: "256",
+          memory: "512",
+          networkMode: "awsvpc",
+          requiresCompatibilities: ["FARGATE"],
+          executionRoleArn: lambdaRole,
+          containerDefinitions: [
+            { name: "web", image: "nginx:1.27", essential: true, portMappings: [{ containerPort: 80 }] },
+          ],
+        },
+      ],
     },
     elbv2: {
       loadBalancers: [
@@ -393,6 +469,16 @@ export function demoRawInventory(accountId: string, region: string): RawInventor
           Type: "AMAZON_ISSUED",
           KeyAlgorithm: "RSA_2048",
           DomainValidationOptions: [{ DomainName: "demo.example.com", ValidationMethod: "DNS" }],
+        },
+      ],
+    },
+    secretsmanager: {
+      secrets: [
+        {
+          ARN: arn("secretsmanager", "secret:demo-orders-db-password-AbCdEf"),
+          Name: "demo-orders-db-password",
+          Description: "Password of the demo-orders-db database",
+          Tags: [{ Key: "Inventory", Value: "demo" }],
         },
       ],
     },

@@ -42,6 +42,8 @@ export function arnOf(resource: Pick<ScannedResource, "type" | "awsId">, scope: 
       return `${prefix("dynamodb")}:table/${resource.awsId}`;
     case "aws_elasticache_cluster":
       return `${prefix("elasticache")}:cluster:${resource.awsId}`;
+    case "aws_elasticache_replication_group":
+      return `${prefix("elasticache")}:replicationgroup:${resource.awsId}`;
     default:
       return resource.awsId;
   }

@@ -16,10 +16,12 @@ export const serviceNames = [
   "lambda",
   "ecr",
   "eks",
+  "ecs",
   "elbv2",
   "iam",
   "route53",
   "acm",
+  "secretsmanager",
 ] as const;
 export type ServiceName = (typeof serviceNames)[number];
 

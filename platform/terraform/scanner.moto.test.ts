@@ -87,6 +87,80 @@ describe("scanning an account seeded in moto with one of each resource type", ()
     });
   });
 
+  it("writes a replication group with its settings and without its auth token", () => {
+    const groups = project.files["elasticache/elasticache_replication_group.tf"]?.resource as Record<
+      string,
+      Record<string, unknown[]>
+    >;
+    expect(groups.aws_elasticache_replication_group?.carts_cache?.[0]).toEqual({
+      replication_group_id: "carts-cache",
+      description: "Cache carts",
+      engine: "redis",
+      node_type: "cache.t3.micro",
+      num_cache_clusters: 1,
+      port: 6379,
+      automatic_failover_enabled: false,
+      multi_az_enabled: false,
+      at_rest_encryption_enabled: true,
+      transit_encryption_enabled: true,
+    });
+  });
+
+  it("declares a secret without its value", () => {
+    const secrets = project.files["secretsmanager/secretsmanager_secret.tf"]?.resource as Record<
+      string,
+      Record<string, unknown[]>
+    >;
+    expect(secrets.aws_secretsmanager_secret?.orders_db_password?.[0]).toEqual({
+      name: "orders-db-password",
+      description: "Password of the orders-db database",
+      tags: { Team: "orders" },
+    });
+    expect(Object.values(files).join("\n")).not.toContain("not-a-real-password-1");
+    expect(files["README.md"]).toContain("Secrets Manager secrets' values");
+  });
+
+  it("writes an EKS node group that refers to its cluster", () => {
+    const groups = project.files["eks/eks_node_group.tf"]?.resource as Record<
+      string,
+      Record<string, unknown[]>
+    >;
+    expect(groups.aws_eks_node_group?.platform_nodes?.[0]).toMatchObject({
+      cluster_name: "${aws_eks_cluster.platform_cluster.name}",
+      node_group_name: "platform-nodes",
+      instance_types: ["t3.medium"],
+      capacity_type: "ON_DEMAND",
+      scaling_config: [{ desired_size: 2, max_size: 3, min_size: 1 }],
+      tags: { Team: "platform" },
+    });
+  });
+
+  it("writes an ECS service that refers to its cluster and task definition", () => {
+    const services = project.files["ecs/ecs_service.tf"]?.resource as Record<
+      string,
+      Record<string, unknown[]>
+    >;
+    expect(services.aws_ecs_service?.web?.[0]).toMatchObject({
+      name: "web",
+      cluster: "${aws_ecs_cluster.apps.id}",
+      task_definition: "${aws_ecs_task_definition.web_app.arn}",
+      desired_count: 2,
+      launch_type: "FARGATE",
+    });
+    const definitions = project.files["ecs/ecs_task_definition.tf"]?.resource as Record<
+      string,
+      Record<string, unknown[]>
+    >;
+    expect(definitions.aws_ecs_task_definition?.web_app?.[0]).toMatchObject({
+      family: "web-app",
+      cpu: "256",
+      memory: "512",
+      network_mode: "awsvpc",
+      requires_compatibilities: ["FARGATE"],
+    });
+    expect(files["ecs/ecs_task_definition.tf"]).toMatch(/image\s*=\s*"nginx:1\.27"/);
+  });
+
   it("names resources after their Name tags or own names", () => {
     expect([...project.resources].sort()).toEqual(
       expect.arrayContaining([
@@ -109,7 +183,7 @@ describe("scanning an account seeded in moto with one of each resource type", ()
     const folders = new Set(
       Object.keys(files).flatMap((path) => (path.includes("/") ? [path.split("/")[0]] : [])),
     );
-    expect(folders.size).toBe(15);
+    expect(folders.size).toBe(17);
     for (const folder of folders) {
       expect(files[`${folder}/provider.tf`]).toMatch(/version = "\d+\.\d+\.\d+"/);
       expect(files[`${folder}/provider.tf`]).toContain(`allowed_account_ids = ["${seeded.accountId}"]`);
@@ -136,6 +210,13 @@ describe("the demo account inventory", () => {
     expect(unresolvedImports(demo)).toEqual([]);
     expect(demoFiles["README.md"]).toContain("**Demo inventory.**");
     expect(Object.keys(importIdsByType(demo)).sort()).toEqual(Object.keys(seeded.importIds).sort());
+    // The replication group's two members are its num_cache_clusters, not clusters of their own; their shared
+    // settings are the group's (the security group lives in the vpc folder, so it is written as its id).
+    const group = demoFiles["elasticache/elasticache_replication_group.tf"];
+    expect(group).toMatch(/num_cache_clusters\s+= 2\n/);
+    expect(group).toMatch(/subnet_group_name\s+= "demo-cache-subnets"\n/);
+    expect(group).toMatch(/security_group_ids\s+= \["sg-0demo00000000db01"\]\n/);
+    expect(Object.values(demoFiles).join("\n")).not.toContain("demo-carts-001");
     // Two queues, the second's redrive policy names the first by reference.
     expect(demoFiles["sqs/sqs_queue.tf"]).toContain(
       "deadLetterTargetArn = aws_sqs_queue.demo_order_events_dlq.arn",

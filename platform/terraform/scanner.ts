@@ -10,6 +10,7 @@ import { acmScanner } from "./services/acm";
 import { dynamoDbScanner } from "./services/dynamodb";
 import { ec2Scanner } from "./services/ec2";
 import { ecrScanner } from "./services/ecr";
+import { ecsScanner } from "./services/ecs";
 import { eksScanner } from "./services/eks";
 import { elastiCacheScanner } from "./services/elasticache";
 import { elbv2Scanner } from "./services/elbv2";
@@ -18,6 +19,7 @@ import { lambdaScanner } from "./services/lambda";
 import { rdsScanner } from "./services/rds";
 import { route53Scanner } from "./services/route53";
 import { s3Scanner } from "./services/s3";
+import { secretsManagerScanner } from "./services/secretsmanager";
 import { mapWithConcurrency, type ScanContext, type ServiceScanner } from "./services/service-scanner";
 import { snsScanner } from "./services/sns";
 import { sqsScanner } from "./services/sqs";
@@ -35,10 +37,12 @@ export const serviceScanners = {
   lambda: lambdaScanner,
   ecr: ecrScanner,
   eks: eksScanner,
+  ecs: ecsScanner,
   elbv2: elbv2Scanner,
   iam: iamScanner,
   route53: route53Scanner,
   acm: acmScanner,
+  secretsmanager: secretsManagerScanner,
 } as const;
 
 type Scanners = typeof serviceScanners;

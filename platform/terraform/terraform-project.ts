@@ -205,6 +205,7 @@ function readme(input: TerraformProjectInput, byService: Map<ServiceName, NamedR
     `  changing a function's code with Terraform, download its package into \`lambda/${lambdaCodePath("<function>")}\`.`,
     "- Policies attached to IAM roles, Aurora cluster members, imported ACM certificates (their private key",
     "  cannot be read), and EC2 root volumes (they belong to their instance).",
+    "- Secrets Manager secrets' values: the scan never reads them, so each secret is declared without its value.",
     "- IAM roles and Route 53 zones are global: every region's archive lists them.",
   );
   if (input.inventory.skipped.length) {

@@ -19,8 +19,18 @@ import {
   type Tag,
 } from "@aws-sdk/client-ec2";
 import { CreateRepositoryCommand, ECRClient } from "@aws-sdk/client-ecr";
-import { CreateClusterCommand, EKSClient } from "@aws-sdk/client-eks";
-import { CreateCacheClusterCommand, ElastiCacheClient } from "@aws-sdk/client-elasticache";
+import {
+  CreateClusterCommand as CreateEcsClusterCommand,
+  CreateServiceCommand,
+  ECSClient,
+  RegisterTaskDefinitionCommand,
+} from "@aws-sdk/client-ecs";
+import { CreateClusterCommand, CreateNodegroupCommand, EKSClient } from "@aws-sdk/client-eks";
+import {
+  CreateCacheClusterCommand,
+  CreateReplicationGroupCommand,
+  ElastiCacheClient,
+} from "@aws-sdk/client-elasticache";
 import {
   CreateLoadBalancerCommand,
   ElasticLoadBalancingV2Client,
@@ -30,6 +40,7 @@ import { CreateFunctionCommand, LambdaClient } from "@aws-sdk/client-lambda";
 import { CreateDBInstanceCommand, CreateDBSubnetGroupCommand, RDSClient } from "@aws-sdk/client-rds";
 import { CreateHostedZoneCommand, Route53Client } from "@aws-sdk/client-route-53";
 import { CreateBucketCommand, S3Client, type BucketLocationConstraint } from "@aws-sdk/client-s3";
+import { CreateSecretCommand, SecretsManagerClient } from "@aws-sdk/client-secrets-manager";
 import { CreateTopicCommand, SNSClient } from "@aws-sdk/client-sns";
 import { CreateQueueCommand, SQSClient } from "@aws-sdk/client-sqs";
 import { strToU8, zipSync } from "fflate";
@@ -218,6 +229,15 @@ export async function seedAwsAccount({
     }),
   );
   record("aws_db_instance", "orders-db");
+  const secret = await new SecretsManagerClient(config).send(
+    new CreateSecretCommand({
+      Name: "orders-db-password",
+      Description: "Password of the orders-db database",
+      SecretString: "not-a-real-password-1",
+      Tags: [{ Key: "Team", Value: "orders" }],
+    }),
+  );
+  record("aws_secretsmanager_secret", required(secret.ARN, "a secret ARN"));
 
   await new ElastiCacheClient(config).send(
     new CreateCacheClusterCommand({
@@ -228,6 +248,21 @@ export async function seedAwsAccount({
     }),
   );
   record("aws_elasticache_cluster", "sessions-cache");
+  // moto 5 makes one member cluster whatever the count asked, and lists it neither with the group's security
+  // groups nor in DescribeCacheClusters; the demo inventory covers a group of two members.
+  await new ElastiCacheClient(config).send(
+    new CreateReplicationGroupCommand({
+      ReplicationGroupId: "carts-cache",
+      ReplicationGroupDescription: "Cache carts",
+      Engine: "redis",
+      CacheNodeType: "cache.t3.micro",
+      NumCacheClusters: 1,
+      AtRestEncryptionEnabled: true,
+      TransitEncryptionEnabled: true,
+      SecurityGroupIds: [groupId],
+    }),
+  );
+  record("aws_elasticache_replication_group", "carts-cache");
 
   await new DynamoDBClient(config).send(
     new CreateTableCommand({
@@ -288,6 +323,54 @@ export async function seedAwsAccount({
     }),
   );
   record("aws_eks_cluster", "platform-cluster");
+  await new EKSClient(config).send(
+    new CreateNodegroupCommand({
+      clusterName: "platform-cluster",
+      nodegroupName: "platform-nodes",
+      nodeRole: roleArn,
+      subnets: subnetIds,
+      instanceTypes: ["t3.medium"],
+      capacityType: "ON_DEMAND",
+      scalingConfig: { minSize: 1, maxSize: 3, desiredSize: 2 },
+      tags: { Team: "platform" },
+    }),
+  );
+  record("aws_eks_node_group", "platform-cluster:platform-nodes");
+
+  const ecs = new ECSClient(config);
+  await ecs.send(new CreateEcsClusterCommand({ clusterName: "apps", tags: [{ key: "Team", value: "web" }] }));
+  record("aws_ecs_cluster", "apps");
+  const taskDefinition = await ecs.send(
+    new RegisterTaskDefinitionCommand({
+      family: "web-app",
+      requiresCompatibilities: ["FARGATE"],
+      networkMode: "awsvpc",
+      cpu: "256",
+      memory: "512",
+      executionRoleArn: roleArn,
+      containerDefinitions: [
+        { name: "web", image: "nginx:1.27", essential: true, portMappings: [{ containerPort: 80 }] },
+      ],
+    }),
+  );
+  const taskDefinitionArn = required(
+    taskDefinition.taskDefinition?.taskDefinitionArn,
+    "a task definition ARN",
+  );
+  record("aws_ecs_task_definition", taskDefinitionArn);
+  await ecs.send(
+    new CreateServiceCommand({
+      cluster: "apps",
+      serviceName: "web",
+      taskDefinition: taskDefinitionArn,
+      desiredCount: 2,
+      launchType: "FARGATE",
+      networkConfiguration: {
+        awsvpcConfiguration: { subnets: subnetIds, securityGroups: [groupId], assignPublicIp: "DISABLED" },
+      },
+    }),
+  );
+  record("aws_ecs_service", "apps/web");
 
   const balancer = await new ElasticLoadBalancingV2Client(config).send(
     new CreateLoadBalancerCommand({

@@ -1,55 +1,103 @@
-import type { CacheCluster } from "@aws-sdk/client-elasticache";
+import type { CacheCluster, ReplicationGroup } from "@aws-sdk/client-elasticache";
 import { attributes, type ScannedResource } from "../model";
 import { collect, type ServiceScanner } from "./service-scanner";
 import { securityGroupReferences } from "./vpc";
 
-export type ElastiCacheInventory = { clusters: CacheCluster[] };
+export type ElastiCacheInventory = { clusters: CacheCluster[]; replicationGroups: ReplicationGroup[] };
 
 const service = "elasticache";
 
+function clusterResource(cluster: CacheCluster & { CacheClusterId: string }): ScannedResource {
+  return {
+    service,
+    type: "aws_elasticache_cluster",
+    awsId: cluster.CacheClusterId,
+    importId: cluster.CacheClusterId,
+    nameHint: cluster.CacheClusterId,
+    body: attributes({
+      cluster_id: cluster.CacheClusterId,
+      engine: cluster.Engine,
+      engine_version: cluster.EngineVersion,
+      node_type: cluster.CacheNodeType,
+      num_cache_nodes: cluster.NumCacheNodes,
+      parameter_group_name: cluster.CacheParameterGroup?.CacheParameterGroupName,
+      subnet_group_name: cluster.CacheSubnetGroupName,
+      security_group_ids: securityGroupReferences(
+        cluster.SecurityGroups?.map((group) => group.SecurityGroupId),
+      ),
+    }),
+  };
+}
+
+/**
+ * A replication group with its member clusters folded in: Terraform creates the members from the group's
+ * `num_cache_clusters`, so they are not resources of their own, and their shared settings (version, subnet and
+ * security groups) are read from the first member. The auth token is a secret and is not written.
+ */
+function replicationGroupResource(
+  group: ReplicationGroup & { ReplicationGroupId: string },
+  members: CacheCluster[],
+): ScannedResource {
+  const first = members[0];
+  const port = group.ConfigurationEndpoint?.Port ?? group.NodeGroups?.[0]?.PrimaryEndpoint?.Port;
+  return {
+    service,
+    type: "aws_elasticache_replication_group",
+    awsId: group.ReplicationGroupId,
+    importId: group.ReplicationGroupId,
+    nameHint: group.ReplicationGroupId,
+    body: attributes({
+      replication_group_id: group.ReplicationGroupId,
+      description: group.Description || group.ReplicationGroupId,
+      engine: group.Engine ?? first?.Engine,
+      engine_version: first?.EngineVersion,
+      node_type: group.CacheNodeType ?? first?.CacheNodeType,
+      num_cache_clusters: group.MemberClusters?.length || undefined,
+      port,
+      parameter_group_name: first?.CacheParameterGroup?.CacheParameterGroupName,
+      subnet_group_name: first?.CacheSubnetGroupName,
+      security_group_ids: securityGroupReferences(
+        first?.SecurityGroups?.map((securityGroup) => securityGroup.SecurityGroupId),
+      ),
+      automatic_failover_enabled: group.AutomaticFailover
+        ? group.AutomaticFailover === "enabled" || group.AutomaticFailover === "enabling"
+        : undefined,
+      multi_az_enabled: group.MultiAZ ? group.MultiAZ === "enabled" : undefined,
+      at_rest_encryption_enabled: group.AtRestEncryptionEnabled,
+      transit_encryption_enabled: group.TransitEncryptionEnabled,
+    }),
+  };
+}
+
 export const elastiCacheScanner: ServiceScanner<ElastiCacheInventory> = {
   service,
-  permissions: ["elasticache:DescribeCacheClusters"],
+  permissions: ["elasticache:DescribeCacheClusters", "elasticache:DescribeReplicationGroups"],
 
   async read(clients) {
-    const { paginateDescribeCacheClusters } = await import("@aws-sdk/client-elasticache");
-    const client = await clients.elasticache();
-    const clusters = await collect(
-      paginateDescribeCacheClusters({ client }, {}),
-      (page) => page.CacheClusters,
+    const { paginateDescribeCacheClusters, paginateDescribeReplicationGroups } = await import(
+      "@aws-sdk/client-elasticache"
     );
-    return { clusters };
+    const client = await clients.elasticache();
+    const [clusters, replicationGroups] = await Promise.all([
+      collect(paginateDescribeCacheClusters({ client }, {}), (page) => page.CacheClusters),
+      collect(paginateDescribeReplicationGroups({ client }, {}), (page) => page.ReplicationGroups),
+    ]);
+    return { clusters, replicationGroups };
   },
 
   toResources(raw) {
-    return raw.clusters.flatMap((cluster): ScannedResource[] => {
-      const clusterId = cluster.CacheClusterId;
-      if (!clusterId) return [];
-      // A member of a replication group takes its settings from the group.
-      const body = cluster.ReplicationGroupId
-        ? attributes({ cluster_id: clusterId, replication_group_id: cluster.ReplicationGroupId })
-        : attributes({
-            cluster_id: clusterId,
-            engine: cluster.Engine,
-            engine_version: cluster.EngineVersion,
-            node_type: cluster.CacheNodeType,
-            num_cache_nodes: cluster.NumCacheNodes,
-            parameter_group_name: cluster.CacheParameterGroup?.CacheParameterGroupName,
-            subnet_group_name: cluster.CacheSubnetGroupName,
-            security_group_ids: securityGroupReferences(
-              cluster.SecurityGroups?.map((group) => group.SecurityGroupId),
-            ),
-          });
-      return [
-        {
-          service,
-          type: "aws_elasticache_cluster",
-          awsId: clusterId,
-          importId: clusterId,
-          nameHint: clusterId,
-          body,
-        },
-      ];
+    const groups = raw.replicationGroups.flatMap((group): ScannedResource[] => {
+      const groupId = group.ReplicationGroupId;
+      if (!groupId) return [];
+      const members = raw.clusters.filter((cluster) => cluster.ReplicationGroupId === groupId);
+      return [replicationGroupResource({ ...group, ReplicationGroupId: groupId }, members)];
     });
+    // A member of a replication group is written as part of its group.
+    const clusters = raw.clusters.flatMap((cluster): ScannedResource[] => {
+      const clusterId = cluster.CacheClusterId;
+      if (!clusterId || cluster.ReplicationGroupId) return [];
+      return [clusterResource({ ...cluster, CacheClusterId: clusterId })];
+    });
+    return [...groups, ...clusters];
   },
 };

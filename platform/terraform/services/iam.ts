@@ -13,7 +13,7 @@ export function decodePolicyDocument(document: string): unknown {
 }
 
 /** A JSON value as an HCL value, for jsonencode(...). */
-function jsonToHcl(value: unknown): HclValue {
+export function jsonToHcl(value: unknown): HclValue {
   if (
     value === null ||
     typeof value === "string" ||
@@ -26,7 +26,7 @@ function jsonToHcl(value: unknown): HclValue {
   if (typeof value === "object") {
     return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, jsonToHcl(item)]));
   }
-  throw new Error(`policy document holds a ${typeof value}`);
+  throw new Error(`JSON holds a ${typeof value}`);
 }
 
 export const iamScanner: ServiceScanner<IamInventory> = {
