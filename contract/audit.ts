@@ -6,6 +6,9 @@ import { DATE_RANGE } from "./services";
 /** The stable names the platform records writes under (platform/audit/actions.ts maps routes to them). */
 export const auditActions = [
   "audit-settings.update",
+  "budgets.create",
+  "budgets.delete",
+  "budgets.update",
   "chart-repositories.create",
   "connections.create",
   "connections.delete",

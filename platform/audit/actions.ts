@@ -34,6 +34,9 @@ const actionsByRoute: Record<string, AuditAction> = {
   "POST /tenant/:/workspace/:/clone/launch/resources": "environments.clone-launch",
   "PUT /tenant/:/workspace/:/clone/exit": "environments.clone-exit",
   "PUT /v2/organizations/:/audit-settings": "audit-settings.update",
+  "POST /v2/organizations/:/cost/budgets": "budgets.create",
+  "PUT /v2/organizations/:/cost/budgets/:": "budgets.update",
+  "DELETE /v2/organizations/:/cost/budgets/:": "budgets.delete",
   // SPEC §7 Users (routes added by the team's members and invitations work).
   "DELETE /v2/organizations/:/users/:": "members.remove",
   "POST /v2/organizations/:/users/invites": "invitations.create",
