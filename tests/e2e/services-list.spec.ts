@@ -28,7 +28,9 @@ test("an environment without services offers to create the first one", async ({ 
 
   await page.getByRole("button", { name: "Create your first service" }).click();
   const menu = page.getByRole("menu");
-  await expect(menu.getByRole("menuitem")).toHaveCount(10);
+  // An application first, then the ten infrastructure types.
+  await expect(menu.getByRole("menuitem")).toHaveCount(11);
+  await expect(menu.getByRole("menuitem").first()).toHaveText(/Application/);
   await menu.getByRole("menuitem", { name: "Queue" }).click();
   await expect(page).toHaveURL(new RegExp(`/env/${environment}/services/queue/create$`));
 
