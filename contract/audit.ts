@@ -35,6 +35,7 @@ export const auditActions = [
   "members.roles-remove",
   "members.roles-update",
   "observability-providers.create",
+  "onboarding.end",
   "organization.update",
   "observability-providers.delete",
   "referral.apply",

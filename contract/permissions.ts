@@ -28,7 +28,7 @@ export const permissionSchema = z.enum(permissions);
 
 export const permissionDescriptions: Record<Permission, string> = {
   "organization.view": "See the organization's environments, services and settings (not secret values)",
-  "organization.manage": "Rename the organization and set its audit retention",
+  "organization.manage": "Rename the organization, set its audit retention and end its onboarding",
   "environments.create": "Create and clone environments",
   "environments.configure": "Change an environment's configuration, add-ons and integrations",
   "environments.delete": "Delete environments",

@@ -22,6 +22,7 @@ import { handleError, handleNotFound } from "./errors";
 import { featureFlagRoutes } from "./feature-flags";
 import { healthRoutes } from "./health";
 import { invitationAcceptanceRoutes, invitationRoutes } from "./invitations";
+import { onboardingRoutes } from "./onboarding";
 import { resourceTelemetryRoutes } from "./resource-telemetry";
 import { recordWrites } from "../audit/record";
 import { auditRoutes } from "./audit";
@@ -113,6 +114,7 @@ export function createApiApp(deps: ApiDependencies): Hono {
   app.route("/v2/organizations/:tenantId", connectionRoutes({ db: deps.db, config: deps.config, secrets }));
   app.route("/v2/organizations/:tenantId", connectionNotificationRoutes({ db: deps.db, now: engine.now }));
   app.route("/v2/organizations/:tenantId", costRoutes({ db: deps.db, now: engine.now }));
+  app.route("/v2/organizations/:tenantId", onboardingRoutes({ db: deps.db, now: engine.now }));
   app.route("/v2/organizations/:tenantId", ticketRoutes({ db: deps.db, config: deps.config, secrets }));
   app.route("/", invitationAcceptanceRoutes(deps));
   app.route("/", toolRoutes({ db: deps.db, jobs: deps.terraformJobs ?? createTerraformJobs(deps) }));

@@ -6,6 +6,7 @@ import { createTenantRequestSchema, tenantResponseSchema, type Tenant } from "#c
 import type { PlatformConfig } from "../config";
 import type { Database } from "../db/index";
 import { organizations } from "../db/schema";
+import { startOnboarding } from "../onboarding/onboarding";
 import { addMember } from "../team/members";
 import { currentUser } from "./auth";
 import { conflictOn } from "./errors";
@@ -67,6 +68,8 @@ export function tenantRoutes({
         organizationId: organization.organizationId,
         grants: [{ role: creatorRole }],
       });
+      // Created through the form: the new organization starts with the walk-through (decision 039).
+      await startOnboarding(tx, organization.organizationId);
       return organization;
     });
     if (!created) throw conflictOn("tenant.name", apiErrorMessages.organizationNameTaken);

@@ -1,3 +1,4 @@
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiErrorCodes } from "#contract/errors";
 import {
@@ -10,7 +11,7 @@ import {
 } from "#contract/tools";
 import { freePort } from "../../tests/setup/moto-server";
 import { defaultTerraformConfig } from "../config";
-import { cloudConnectionJobs } from "../db/schema";
+import { cloudConnectionJobs, toolAccounts } from "../db/schema";
 import { readArchive } from "../terraform/archive";
 import { memoryArchiveStore } from "../terraform/archive-store";
 import { createTerraformJobs, MAX_ACTIVE_JOBS_PER_USER, type TerraformJobs } from "../terraform/jobs";
@@ -77,6 +78,9 @@ describe("POST /api/account/initialize-account", () => {
     const again = await call("POST", accountPaths.initialize(), { token: user.token });
     expect(again.status).toBe(200);
     expect(initializeAccountResponseSchema.parse(await again.json()).account).toEqual(account);
+    // The second call changed nothing: still one record, with the first call's time.
+    const rows = await api.db.select().from(toolAccounts).where(eq(toolAccounts.userId, user.id));
+    expect(rows).toEqual([expect.objectContaining({ initializedAt: new Date(account.initializedAt) })]);
   });
 });
 

@@ -51,6 +51,7 @@ const actionsByRoute: Record<string, AuditAction> = {
   "PUT /v2/organizations/:/roles/v2/:": "roles.update",
   "DELETE /v2/organizations/:/roles/v2/:": "roles.delete",
   "PATCH /v2/organizations/:/settings": "organization.update",
+  "PUT /v2/organizations/:/onboarding": "onboarding.end",
   "POST /v2/organizations/:/referral": "referral.apply",
   "POST /v2/organizations/:/connections": "connections.create",
   "PUT /v2/organizations/:/connections/:": "connections.update",

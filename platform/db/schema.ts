@@ -869,3 +869,26 @@ export const budgetAlerts = pgTable(
     index("budget_alerts_organization_at").on(table.organizationId, table.at),
   ],
 );
+
+/**
+ * An organization's onboarding (issue 17): started when the organization is created through the form, ended for
+ * the whole organization (every member, every device) when a member finishes or dismisses it. No row: never
+ * started (organizations from before, the demo data). The checklist is not stored: it is read from the data.
+ */
+export const onboardingStates = pgTable(
+  "onboarding_states",
+  {
+    organizationId: text("organization_id")
+      .primaryKey()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    startedAt: timestamp("started_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    endedAt: timestamp("ended_at", { withTimezone: true, mode: "date" }),
+    /** finished or dismissed (contract onboardingEndings); null while in progress. */
+    outcome: text("outcome"),
+    endedBy: text("ended_by").references(() => users.id, { onDelete: "set null" }),
+  },
+  (table) => [
+    check("onboarding_states_outcome", sql`${table.outcome} in ('finished', 'dismissed')`),
+    check("onboarding_states_ended", sql`(${table.endedAt} is null) = (${table.outcome} is null)`),
+  ],
+);
