@@ -1,42 +1,8 @@
 import * as z from "zod";
+import { onboardingEndings, onboardingStatuses, onboardingSteps } from "./onboarding-steps";
 
-/**
- * An organization's onboarding (issue 17, SPEC §2.2 Onboarding, decision 039). It starts when an organization is
- * created through the form and ends for the whole organization when a member finishes or dismisses it. The
- * checklist is computed from the organization's data, never from clicks.
- */
-
-/** The walk-through's steps, in order. */
-export const onboardingSteps = [
-  "cloud-account",
-  "environment",
-  "application",
-  "team",
-  "notifications",
-] as const;
-export type OnboardingStep = (typeof onboardingSteps)[number];
+/** The onboarding calls' schemas (issue 17, decision 039); steps, titles and paths are in onboarding-steps.ts. */
 export const onboardingStepSchema = z.enum(onboardingSteps);
-
-export const onboardingStepTitles: Record<OnboardingStep, string> = {
-  "cloud-account": "Connect a cloud account",
-  environment: "Create an environment",
-  application: "Deploy your first application",
-  team: "Invite your team",
-  notifications: "Connect Slack or Teams",
-};
-
-/** What ticks each step: said on the overview, so a user knows why a step is (not yet) ticked. */
-export const onboardingStepCriteria: Record<OnboardingStep, string> = {
-  "cloud-account": "An AWS, GCP or Azure account is connected.",
-  environment: "The organization has an environment.",
-  application: "An application has been deployed at least once.",
-  team: "A second member has joined, or an invitation has been sent.",
-  notifications: "A Slack or Teams connection exists.",
-};
-
-/** not-started: an organization created before onboarding existed, or not through the form. */
-export const onboardingStatuses = ["not-started", "in-progress", "finished", "dismissed"] as const;
-export type OnboardingStatus = (typeof onboardingStatuses)[number];
 
 export const onboardingSchema = z.object({
   status: z.enum(onboardingStatuses),
@@ -48,20 +14,8 @@ export const onboardingSchema = z.object({
 export type Onboarding = z.infer<typeof onboardingSchema>;
 export const onboardingResponseSchema = z.object({ onboarding: onboardingSchema });
 
-export const onboardingEndings = ["finished", "dismissed"] as const;
-export type OnboardingEnding = (typeof onboardingEndings)[number];
-
 /** PUT onboarding: ends it for the organization. The first ending wins; a later one changes nothing. */
 export const endOnboardingRequestSchema = z.object({
   status: z.enum(onboardingEndings, { error: "Status must be finished or dismissed" }),
 });
 export type EndOnboardingRequest = z.infer<typeof endOnboardingRequestSchema>;
-
-export const onboardingPaths = {
-  /** GET the state and checklist; PUT endOnboardingRequestSchema. */
-  one: (tenantId: string) => `/v2/organizations/${encodeURIComponent(tenantId)}/onboarding`,
-};
-
-export function isOnboardingInProgress(onboarding: Pick<Onboarding, "status">): boolean {
-  return onboarding.status === "in-progress";
-}

@@ -1,7 +1,10 @@
 import { Button, Center, Stack, Text, Title } from "@mantine/core";
 import { Link, isRouteErrorResponse, useRouteError } from "@remix-run/react";
+import { useEffect, useState } from "react";
+import { onboardingPages } from "#contract/onboarding-steps";
 import { errorCodeTitles, errorMessages } from "#contract/errors";
 import { useReportError } from "~/features/error-reporting/use-error-reporting";
+import { readOnboardingMirror } from "~/features/onboarding/mirror";
 
 function describe(error: unknown): { restricted: boolean; code?: string } {
   if (!isRouteErrorResponse(error)) return { restricted: false };
@@ -13,11 +16,17 @@ function describe(error: unknown): { restricted: boolean; code?: string } {
   return { restricted: error.status === 403, code: code && errorCodeTitles[code] ? code : undefined };
 }
 
-/** SPEC §2.7 error boundary page; a 403 says access is restricted, a SPEC §8 code is shown with its meaning. */
+/**
+ * SPEC §2.7 error boundary page; a 403 says access is restricted, a SPEC §8 code is shown with its meaning. 'Take me
+ * home' goes to the onboarding overview while the browser's mirror says onboarding is in progress, else home, whose
+ * loader asks the platform and opens the overview or the environment.
+ */
 export function ErrorPage({ home = "/" }: { home?: string }) {
   const error = useRouteError();
   const { restricted, code } = describe(error);
   useReportError(error);
+  const [target, setTarget] = useState(home);
+  useEffect(() => setTarget(readOnboardingMirror() ? onboardingPages.overview : home), [home]);
   return (
     <Center mih="60vh" p="xl">
       <Stack align="center" gap="md" maw={480} ta="center">
@@ -30,7 +39,7 @@ export function ErrorPage({ home = "/" }: { home?: string }) {
             {code} · {errorCodeTitles[code]}
           </Text>
         ) : null}
-        <Button component={Link} to={home} reloadDocument>
+        <Button component={Link} to={target} reloadDocument>
           Take me home
         </Button>
       </Stack>

@@ -26,6 +26,7 @@ import { settingsPaths } from "~/features/settings/paths";
 import { loadCostEstimate } from "~/features/environments/cost-estimate.server";
 import { environmentFormSchema, parseCloudProvider } from "~/features/environments/environment-form";
 import { environmentPagePaths } from "~/features/environments/paths";
+import { onboardingReturnTo } from "~/features/onboarding/mirror";
 import { defaultFeatureFlags, isFeatureEnabled } from "~/features/feature-flags/flag-values";
 import { getFeatureFlags } from "~/features/feature-flags/flags.server";
 import { requirePermission } from "~/features/permissions/permissions.server";
@@ -95,7 +96,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const { api, tenantId, headers } = await requireOrganizationClient(request);
+  const { api, tenantId, headers, session, saveSession } = await requireOrganizationClient(request);
   const submission = parseWithZod(await request.formData(), { schema: environmentFormSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400, headers });
   const { sourceEnvironmentId, ...environment } = submission.value;
@@ -115,9 +116,15 @@ export async function action({ request }: ActionFunctionArgs) {
       { headers },
     );
   }
-  // The new environment opens, which also selects it in the switcher.
+  // The new environment opens, which also selects it in the switcher; from an onboarding step, the next step
+  // opens instead, with the new environment selected (that step links into it).
+  const returnTo = onboardingReturnTo(new URL(request.url).searchParams.get("returnTo"));
+  if (returnTo) {
+    session.set("environment", { tenantId, name: created.name });
+    await saveSession();
+  }
   throw await redirectWithToast(
-    environmentPagePaths.section(created.name),
+    returnTo ?? environmentPagePaths.section(created.name),
     { variant: "success", message: `Environment ${created.name} created` },
     { headers },
   );

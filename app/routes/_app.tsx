@@ -8,6 +8,7 @@ import { defaultFeatureFlags } from "~/features/feature-flags/flag-values";
 import { AppLayout } from "~/components/layout/app-layout";
 import { allowedNavigation, appNavigation } from "~/components/layout/navigation";
 import { EnvironmentPicker } from "~/features/environments/environment-picker";
+import { OnboardingBanner } from "~/features/onboarding/onboarding-banner";
 import { UserMenu } from "~/features/organizations/user-menu";
 import { allows } from "~/features/permissions/permissions";
 import { loadShellPermissions } from "~/features/permissions/permissions.server";
@@ -73,6 +74,7 @@ export default function AppShellRoute() {
       environmentPicker={<EnvironmentPicker environments={environments} current={currentEnvironment} />}
       userMenu={<UserMenu user={user} organization={organization} organizations={organizations} />}
     >
+      <OnboardingBanner />
       <Outlet />
     </AppLayout>
   );

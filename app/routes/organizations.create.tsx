@@ -10,6 +10,7 @@ import {
 } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import * as z from "zod";
+import { onboardingPages } from "#contract/onboarding-steps";
 import {
   tenantDisplayNameSchema,
   tenantNameSchema,
@@ -49,7 +50,8 @@ export async function action({ request }: ActionFunctionArgs) {
   session.set("organizationId", organizationId);
   session.unset("environment");
   await saveSession();
-  throw redirect("/", { headers });
+  // The platform started the new organization's onboarding: its walk-through opens (decision 039).
+  throw redirect(onboardingPages.walkThrough, { headers });
 }
 
 export default function CreateOrganization() {

@@ -1,13 +1,8 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiErrorCodes } from "#contract/errors";
-import {
-  onboardingPaths,
-  onboardingResponseSchema,
-  onboardingSteps,
-  type Onboarding,
-  type OnboardingStep,
-} from "#contract/onboarding";
+import { onboardingResponseSchema, type Onboarding } from "#contract/onboarding";
+import { onboardingPaths, onboardingSteps, type OnboardingStep } from "#contract/onboarding-steps";
 import { tenantPaths, tenantResponseSchema } from "#contract/tenants";
 import { auditEvents, connections, invitations, onboardingStates, resources } from "../db/schema";
 import { openTestApi, uniqueName, type TestApi, type TestUser } from "./test-harness";

@@ -1,7 +1,12 @@
 import { and, eq, isNotNull, isNull, sql } from "drizzle-orm";
 import { kindsOfCategory } from "#contract/connections";
-import type { Onboarding, OnboardingEnding, OnboardingStatus, OnboardingStep } from "#contract/onboarding";
-import { onboardingSteps } from "#contract/onboarding";
+import type { Onboarding } from "#contract/onboarding";
+import {
+  onboardingSteps,
+  type OnboardingEnding,
+  type OnboardingStatus,
+  type OnboardingStep,
+} from "#contract/onboarding-steps";
 import type { Database } from "../db/index";
 import {
   connections,
