@@ -56,7 +56,8 @@ test("a user without an organization creates one and lands in it", async ({ page
 
   await page.getByLabel("Identifier").fill(`daves-lab-${Date.now().toString(36)}`);
   await page.getByRole("button", { name: "Create organization" }).click();
-  await expect(page).toHaveURL(/\/environments\/create$/);
+  // A new organization starts with onboarding (decision 039).
+  await expect(page).toHaveURL(/\/onboarding$/);
   await expect(page.getByTestId("current-organization")).toHaveText("Dave's Lab");
 });
 
