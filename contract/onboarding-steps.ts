@@ -47,10 +47,3 @@ export const onboardingPaths = {
 export function isOnboardingInProgress(onboarding: { status: OnboardingStatus }): boolean {
   return onboarding.status === "in-progress";
 }
-
-/** The app's pages (SPEC §2.2 Onboarding). */
-export const onboardingPages = {
-  walkThrough: "/onboarding",
-  step: (step: OnboardingStep) => `/onboarding?${new URLSearchParams({ step })}`,
-  overview: "/onboarding/overview",
-};

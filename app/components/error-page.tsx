@@ -1,7 +1,7 @@
 import { Button, Center, Stack, Text, Title } from "@mantine/core";
 import { Link, isRouteErrorResponse, useRouteError } from "@remix-run/react";
 import { useEffect, useState } from "react";
-import { onboardingPages } from "#contract/onboarding-steps";
+import { onboardingPages } from "~/features/onboarding/paths";
 import { errorCodeTitles, errorMessages } from "#contract/errors";
 import { useReportError } from "~/features/error-reporting/use-error-reporting";
 import { readOnboardingMirror } from "~/features/onboarding/mirror";

@@ -1,5 +1,6 @@
 import { redirect, type LoaderFunctionArgs } from "@remix-run/node";
-import { isOnboardingInProgress, onboardingPages } from "#contract/onboarding-steps";
+import { isOnboardingInProgress } from "#contract/onboarding-steps";
+import { onboardingPages } from "~/features/onboarding/paths";
 import { logDiagnostic } from "~/diagnostics.server";
 import { environmentPagePaths } from "~/features/environments/paths";
 import { redirectToEnvironmentPage } from "~/features/services/environment-redirect.server";

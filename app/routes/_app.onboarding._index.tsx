@@ -1,20 +1,8 @@
-import {
-  Anchor,
-  Badge,
-  Button,
-  CheckIcon,
-  Group,
-  List,
-  Paper,
-  Stack,
-  Text,
-  ThemeIcon,
-  Title,
-  VisuallyHidden,
-} from "@mantine/core";
+import { Anchor, Badge, Button, Group, List, Paper, Stack, Text, Title } from "@mantine/core";
 import { data, redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { isOnboardingInProgress, onboardingPages, onboardingSteps } from "#contract/onboarding-steps";
+import { isOnboardingInProgress, onboardingSteps } from "#contract/onboarding-steps";
+import { onboardingPages } from "~/features/onboarding/paths";
 import { useOnboardingMirror } from "~/features/onboarding/mirror";
 import { checklistView, firstOpenStep, parseStep, stepGuide } from "~/features/onboarding/steps.server";
 import { loadWorkspace } from "~/features/workspace/workspace.server";
@@ -65,29 +53,27 @@ export default function OnboardingWalkThrough() {
       <nav aria-label="Onboarding steps">
         <List spacing="xs" listStyleType="none" withPadding={false}>
           {steps.map((item, index) => (
-            <List.Item
-              key={item.step}
-              icon={
-                <ThemeIcon
-                  size={22}
-                  radius="xl"
+            <List.Item key={item.step}>
+              <Group gap="xs" wrap="nowrap">
+                {/* Shared components only: a new Mantine component here would join every page's chunk. */}
+                <Badge
+                  size="sm"
+                  circle
                   color={item.done ? "green" : "gray"}
                   variant={item.done ? "filled" : "light"}
-                  aria-hidden
+                  aria-label={item.done ? "Done" : `Step ${index + 1}`}
                 >
-                  {item.done ? <CheckIcon size={10} /> : <Text size="xs">{index + 1}</Text>}
-                </ThemeIcon>
-              }
-            >
-              <Anchor
-                component={Link}
-                to={item.to}
-                fw={item.step === guide.step ? 700 : 400}
-                aria-current={item.step === guide.step ? "step" : undefined}
-              >
-                {item.title}
-              </Anchor>
-              {item.done ? <VisuallyHidden> (done)</VisuallyHidden> : null}
+                  {item.done ? "✓" : index + 1}
+                </Badge>
+                <Anchor
+                  component={Link}
+                  to={item.to}
+                  fw={item.step === guide.step ? 700 : 400}
+                  aria-current={item.step === guide.step ? "step" : undefined}
+                >
+                  {item.title}
+                </Anchor>
+              </Group>
             </List.Item>
           ))}
         </List>

@@ -10,7 +10,7 @@ import {
 } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import * as z from "zod";
-import { onboardingPages } from "#contract/onboarding-steps";
+import { onboardingPages } from "~/features/onboarding/paths";
 import {
   tenantDisplayNameSchema,
   tenantNameSchema,

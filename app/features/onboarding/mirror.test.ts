@@ -49,6 +49,7 @@ describe("onboardingReturnTo", () => {
     ["/onboarding?step=application", "/onboarding?step=application"],
     ["/onboarding/overview", "/onboarding/overview"],
     ["/onboarding", "/onboarding"],
+    ["/onboarding/overview?step=team", "/onboarding/overview?step=team"],
   ])("keeps %s", (value, expected) => {
     expect(onboardingReturnTo(value)).toBe(expected);
   });

@@ -1,6 +1,4 @@
 import { useEffect } from "react";
-import { onboardingPages } from "#contract/onboarding-steps";
-import { safeReturnTo } from "~/auth/return-to";
 
 /**
  * SPEC §3: the browser mirrors whether the organization's onboarding is in progress in local storage. The platform's
@@ -42,14 +40,15 @@ export function useOnboardingMirror(inProgress: boolean): void {
   useEffect(() => writeOnboardingMirror(inProgress), [inProgress]);
 }
 
+/** The addresses a step's screen may go back to: the walk-through (at a step) or the overview, nothing else. */
+const ONBOARDING_RETURN = /^\/onboarding(\/overview)?(\?step=[a-z-]+)?$/;
+
 /**
  * A `returnTo` address into onboarding, the only kind the product's screens go back to after a step (any other
- * value, or an address outside /onboarding, gives null).
+ * value gives null). A strict pattern rather than a general check: it is a same-origin path by construction.
  */
 export function onboardingReturnTo(value: string | null | undefined): string | null {
-  const path = safeReturnTo(value, "");
-  const [pathname = ""] = path.split(/[?#]/);
-  return pathname === onboardingPages.walkThrough || pathname === onboardingPages.overview ? path : null;
+  return value && ONBOARDING_RETURN.test(value) ? value : null;
 }
 
 /** `path` with `returnTo` added, so the screen it opens offers the way back to `returnTo`. */

@@ -1,7 +1,7 @@
 import { Alert, Anchor, Text } from "@mantine/core";
 import { Link, useLocation } from "@remix-run/react";
 import { useEffect, useState } from "react";
-import { onboardingPages } from "#contract/onboarding-steps";
+import { onboardingPages } from "~/features/onboarding/paths";
 import { onboardingReturnTo, readOnboardingMirror } from "./mirror";
 
 /**

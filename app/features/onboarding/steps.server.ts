@@ -1,12 +1,12 @@
 import { connectionPages } from "#contract/connections";
 import type { Onboarding } from "#contract/onboarding";
 import {
-  onboardingPages,
   onboardingStepCriteria,
   onboardingSteps,
   onboardingStepTitles,
   type OnboardingStep,
 } from "#contract/onboarding-steps";
+import { onboardingPages } from "~/features/onboarding/paths";
 import { environmentPagePaths } from "~/features/environments/paths";
 import { servicePagePaths } from "~/features/services/paths";
 import { teamPagePaths } from "~/features/team/paths";
