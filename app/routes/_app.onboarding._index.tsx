@@ -61,7 +61,7 @@ export default function OnboardingWalkThrough() {
                   circle
                   color={item.done ? "green" : "gray"}
                   variant={item.done ? "filled" : "light"}
-                  aria-label={item.done ? "Done" : `Step ${index + 1}`}
+                  aria-hidden
                 >
                   {item.done ? "✓" : index + 1}
                 </Badge>
@@ -70,6 +70,7 @@ export default function OnboardingWalkThrough() {
                   to={item.to}
                   fw={item.step === guide.step ? 700 : 400}
                   aria-current={item.step === guide.step ? "step" : undefined}
+                  aria-label={`${item.title}${item.done ? ", done" : ""}`}
                 >
                   {item.title}
                 </Anchor>

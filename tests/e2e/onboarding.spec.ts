@@ -81,6 +81,9 @@ test("a new organization is walked through onboarding; home and 'Take me home' o
   await expect(page).toHaveURL(/\/onboarding\?step=application$/);
   await expect(page.getByRole("alert").filter({ hasText: "Environment staging created" })).toBeVisible();
   await expect(step.getByRole("heading", { name: "Deploy your first application" })).toBeVisible();
+  const stepsNav = page.getByRole("navigation", { name: "Onboarding steps" });
+  await expect(stepsNav.getByRole("link", { name: "Create an environment, done" })).toBeVisible();
+  await expect(stepsNav.getByRole("link", { name: "Connect a cloud account", exact: true })).toBeVisible();
   await expect(step.getByRole("link", { name: "Deploy an application" })).toHaveAttribute(
     "href",
     "/env/staging/applications/create",
