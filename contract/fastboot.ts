@@ -191,7 +191,7 @@ export const fastbootStacks: Record<FastbootStackId, FastbootStack> = {
 export const fastbootRequestSchema = z.object({
   stack: fastbootStackIdSchema,
   name: environmentNameSchema,
-  cloudConnectionId: z.uuid({ error: "Choose a cloud account from the list." }).nullish(),
+  cloudConnectionId: z.uuid({ error: "Choose a cloud account from the list." }).optional(),
   region: requiredText("Region", { max: 40 }),
 });
 export type FastbootRequest = z.infer<typeof fastbootRequestSchema>;
