@@ -200,6 +200,59 @@ describe("POST fastboot", () => {
     expect(done.application?.url).toBeTruthy();
   });
 
+  it("stops at a canceled deployment, and the environment can then be deleted", async () => {
+    // Steps take their time here, on a clock the test moves, so the deployment can be canceled before it runs.
+    let fixed = Date.parse("2031-04-01T00:00:00.000Z");
+    const timed = await openTestApi(
+      { engine: { timeScale: 1, pollIntervalMs: 10, failureInjection: false } },
+      { driver: fakeDriver(), now: () => new Date(fixed) },
+    );
+    try {
+      const member = await timed.createMember({ role: "admin" });
+      const { tenantId } = member.organization;
+      const call = (method: string, path: string) => timed.call(method, path, { token: member.user.token });
+      const progress = async (id: string) =>
+        fastbootResponseSchema.parse(await (await call("GET", fastbootPaths.one(tenantId, id))).json())
+          .fastboot;
+      const response = await timed.call("POST", fastbootPaths.create(tenantId), {
+        token: member.user.token,
+        json: { stack: "api-redis-queue", name: "canceled", region: "us-east-1" },
+      });
+      expect(response.status).toBe(201);
+      const created = fastbootResponseSchema.parse(await response.json()).fastboot;
+      // The first step launches the network; its deployment waits a second in the queue.
+      await timed.engine.runner.runDue();
+      const network = (await progress(created.id)).resources[0];
+      expect(network?.stage).toBe("STAGE_QUEUED");
+      const canceled = await call(
+        "POST",
+        servicePaths.cancel(tenantId, created.environment.id, network?.id ?? ""),
+      );
+      expect(canceled.status).toBe(200);
+      fixed += 60_000;
+      await timed.engine.runner.runUntilIdle();
+
+      const stopped = await progress(created.id);
+      expect(stopped.status).toBe("failed");
+      expect(stopped.resources.map((row) => row.stage)).toEqual([
+        "STAGE_CANCELED",
+        "STAGE_DRAFT",
+        "STAGE_DRAFT",
+        "STAGE_DRAFT",
+      ]);
+      const [job] = await timed.db.select().from(engineJobs).where(eq(engineJobs.id, created.id));
+      expect(job?.status).toBe("failed");
+      const deleted = await call(
+        "DELETE",
+        `/v2/organizations/${tenantId}/environments/${created.environment.id}`,
+      );
+      expect(deleted.status).toBe(204);
+      expect((await call("GET", fastbootPaths.one(tenantId, created.id))).status).toBe(404);
+    } finally {
+      await timed.close();
+    }
+  });
+
   it("explains every field it refuses and writes nothing", async () => {
     const member = await api.createMember({ role: "admin" });
     const response = await send(member, "POST", fastbootPaths.create(member.organization.tenantId), {

@@ -78,6 +78,14 @@ export function createEngine({
   const fastboots = createFastboots({ deploys });
   const deployKind: JobKind = {
     ...deploys.kind,
+    // A canceled deployment ends without `ended` (no announcement): its fastboot looks again all the same.
+    async step(job, tx, at) {
+      const outcome = await deploys.kind.step(job, tx, at);
+      if (!("outside" in outcome) && outcome.status === "cancelled") {
+        await fastboots.deploymentEnded(tx, job.environmentId, at);
+      }
+      return outcome;
+    },
     async ended(job, tx, at) {
       await fastboots.deploymentEnded(tx, job.environmentId, at);
       const announce = deploys.kind.ended;

@@ -33,6 +33,7 @@ import { enqueueJob, moveJob, type Job, type JobKind, type Transition } from "./
  *               job back to LAUNCHING (`deploymentEnded`, called by the deploy jobs' end);
  *             → FAILED (failed) when a service failed or was canceled and nothing moves any more: retrying it
  *               (POST retry, or a launch) ends in another deployment end, which moves the job back to LAUNCHING.
+ *               A canceled deployment moves it back too (the deploy jobs' step that ends in CANCELED).
  *
  * Everything is in the database (the drafts, the deployments' jobs, this job), so a platform restarted in the middle
  * goes on where it stopped. The step reads the services FOR SHARE: a deployment ending at the same moment commits
@@ -251,12 +252,13 @@ export async function toFastboot(
     ];
   });
   const moving = job.status === "queued" || listed.some((row) => busyStages.includes(row.stage));
+  const stopped = listed.some((row) => row.stage === "STAGE_FAILED" || row.stage === "STAGE_CANCELED");
   const status: FastbootStatus =
     job.status === "succeeded"
       ? "completed"
       : moving
         ? "deploying"
-        : job.status === "failed"
+        : stopped || job.status === "failed"
           ? "failed"
           : "deploying";
   const applicationService = stack.services.find((service) => service.serviceType === "application");
