@@ -6,6 +6,7 @@ import type { FastbootResource } from "#contract/fastboot";
 import { Button } from "~/components/button";
 import { StageBadge } from "~/features/environments/stage-badge";
 import { fastbootPagePaths } from "~/features/fastboot/paths";
+import { progressSummary } from "~/features/fastboot/placement";
 import { servicePagePaths } from "~/features/services/paths";
 import { usePolling } from "~/hooks/use-polling";
 import { isPlatformError } from "~/platform/client.server";
@@ -72,7 +73,6 @@ export default function FastbootProgress() {
     { intervalMs: POLL_INTERVAL_MS, enabled: fastboot.status === "deploying", leading: false },
   );
   const environmentName = fastboot.environment.name;
-  const deployed = fastboot.resources.filter((resource) => resource.stage === "STAGE_COMPLETED").length;
 
   return (
     <Stack gap="md" maw={960}>
@@ -83,11 +83,7 @@ export default function FastbootProgress() {
         <Group gap="xs" aria-live="polite">
           {fastboot.status === "deploying" ? <Loader size="xs" aria-hidden /> : null}
           <Text c="dimmed" data-testid="fastboot-status">
-            {fastboot.status === "completed"
-              ? "Everything is deployed."
-              : fastboot.status === "failed"
-                ? "Stopped: a service did not deploy. Read its logs, then retry it."
-                : `Deploying: ${deployed} of ${fastboot.resources.length} services deployed. This page follows along.`}
+            {progressSummary(fastboot)}
           </Text>
         </Group>
       </Stack>

@@ -3,7 +3,7 @@ import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { Anchor, Card, Group, List, Paper, SimpleGrid, Stack, Text, Title } from "@mantine/core";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useFetcher, useLoaderData, useNavigation } from "@remix-run/react";
-import { isRegionOf, type CloudProvider } from "#contract/cloud-providers";
+import type { CloudProvider } from "#contract/cloud-providers";
 import { errorCodes } from "#contract/errors";
 import { fastbootRequestSchema, type Fastboot } from "#contract/fastboot";
 import { Button } from "~/components/button";
@@ -13,6 +13,7 @@ import { formatUsd } from "~/features/environments/cost";
 import { cloudProviderLabels, defaultRegion, regionOptions } from "~/features/environments/cloud-regions";
 import { environmentPagePaths } from "~/features/environments/paths";
 import { fastbootPagePaths } from "~/features/fastboot/paths";
+import { placementOf } from "~/features/fastboot/placement";
 import { requirePermission } from "~/features/permissions/permissions.server";
 import { settingsPaths } from "~/features/settings/paths";
 import { rejectSubmission } from "~/platform/action-errors.server";
@@ -40,17 +41,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
   ]);
   const cloudAccounts = cloudAccountChoices(connections);
   const query = new URL(request.url).searchParams;
-  const account = cloudAccounts.find((choice) => choice.value === query.get("cloudConnectionId"));
-  const cloudProvider: CloudProvider = account?.provider ?? "AWS";
-  const asked = query.get("region") ?? "";
-  const region = isRegionOf(cloudProvider, asked) ? asked : defaultRegion(cloudProvider);
-  const { stacks } = await listFastbootStacks(api, tenantId, { cloudProvider, region }).catch(
-    (error: unknown) => throwRouteError(error, errorCodes.workspaceListFetch, headers),
+  const placement = placementOf(cloudAccounts, {
+    cloudConnectionId: query.get("cloudConnectionId"),
+    region: query.get("region"),
+  });
+  const { stacks } = await listFastbootStacks(api, tenantId, placement).catch((error: unknown) =>
+    throwRouteError(error, errorCodes.workspaceListFetch, headers),
   );
-  return data(
-    { cloudAccounts, cloudProvider, region, cloudConnectionId: account?.value ?? "", stacks },
-    { headers },
-  );
+  return data({ cloudAccounts, ...placement, stacks }, { headers });
 }
 
 export async function action({ request }: ActionFunctionArgs) {

@@ -11,7 +11,11 @@ test("ada fastboots a web application with PostgreSQL, watches it deploy and fin
 }) => {
   const environment = uniqueEnvironmentName("fastboot");
   await signIn(page, "ada@example.com");
-  await page.goto("/fastboot/configure");
+  // The create page offers fastboot beside the plain form.
+  await page.goto("/environments/create");
+  await waitForHydration(page);
+  await page.getByRole("link", { name: "Fastboot an environment" }).click();
+  await expect(page).toHaveURL(/\/fastboot\/configure$/);
   await waitForHydration(page);
   await expect(page.getByRole("heading", { level: 2, name: "Fastboot an environment" })).toBeVisible();
 

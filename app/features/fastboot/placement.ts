@@ -1,0 +1,28 @@
+import { isRegionOf, type CloudProvider } from "#contract/cloud-providers";
+import type { Fastboot } from "#contract/fastboot";
+import { defaultRegion } from "~/features/environments/cloud-regions";
+
+type CloudAccount = { value: string; provider: CloudProvider };
+
+/**
+ * Where a fastboot runs: the chosen account's provider (AWS, the simulated cloud, without one) and the region asked
+ * for when it is that provider's, else the provider's first. An unknown account counts as none.
+ */
+export function placementOf(
+  accounts: readonly CloudAccount[],
+  asked: { cloudConnectionId?: string | null; region?: string | null },
+): { cloudProvider: CloudProvider; region: string; cloudConnectionId: string } {
+  const account = accounts.find((choice) => choice.value === asked.cloudConnectionId);
+  const cloudProvider = account?.provider ?? "AWS";
+  const region =
+    asked.region && isRegionOf(cloudProvider, asked.region) ? asked.region : defaultRegion(cloudProvider);
+  return { cloudProvider, region, cloudConnectionId: account?.value ?? "" };
+}
+
+/** The progress page's one-line summary. */
+export function progressSummary(fastboot: Pick<Fastboot, "status" | "resources">): string {
+  if (fastboot.status === "completed") return "Everything is deployed.";
+  if (fastboot.status === "failed") return "Stopped: a service did not deploy. Read its logs, then retry it.";
+  const deployed = fastboot.resources.filter((resource) => resource.stage === "STAGE_COMPLETED").length;
+  return `Deploying: ${deployed} of ${fastboot.resources.length} services deployed. This page follows along.`;
+}
