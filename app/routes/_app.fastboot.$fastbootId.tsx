@@ -6,7 +6,7 @@ import type { FastbootResource } from "#contract/fastboot";
 import { Button } from "~/components/button";
 import { StageBadge } from "~/features/environments/stage-badge";
 import { fastbootPagePaths } from "~/features/fastboot/paths";
-import { progressSummary } from "~/features/fastboot/placement";
+import { progressSummary } from "~/features/fastboot/progress";
 import { servicePagePaths } from "~/features/services/paths";
 import { usePolling } from "~/hooks/use-polling";
 import { isPlatformError } from "~/platform/client.server";

@@ -1,5 +1,4 @@
 import { isRegionOf, type CloudProvider } from "#contract/cloud-providers";
-import type { Fastboot } from "#contract/fastboot";
 import { defaultRegion } from "~/features/environments/cloud-regions";
 
 type CloudAccount = { value: string; provider: CloudProvider };
@@ -17,12 +16,4 @@ export function placementOf(
   const region =
     asked.region && isRegionOf(cloudProvider, asked.region) ? asked.region : defaultRegion(cloudProvider);
   return { cloudProvider, region, cloudConnectionId: account?.value ?? "" };
-}
-
-/** The progress page's one-line summary. */
-export function progressSummary(fastboot: Pick<Fastboot, "status" | "resources">): string {
-  if (fastboot.status === "completed") return "Everything is deployed.";
-  if (fastboot.status === "failed") return "Stopped: a service did not deploy. Read its logs, then retry it.";
-  const deployed = fastboot.resources.filter((resource) => resource.stage === "STAGE_COMPLETED").length;
-  return `Deploying: ${deployed} of ${fastboot.resources.length} services deployed. This page follows along.`;
 }
