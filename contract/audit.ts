@@ -26,6 +26,7 @@ export const auditActions = [
   "environments.clone-launch",
   "environments.create",
   "environments.delete",
+  "environments.fastboot",
   "environments.terraform-export",
   "invitations.cancel",
   "invitations.create",

@@ -27,6 +27,7 @@ import { loadCostEstimate } from "~/features/environments/cost-estimate.server";
 import { environmentFormSchema, parseCloudProvider } from "~/features/environments/environment-form";
 import { environmentPagePaths } from "~/features/environments/paths";
 import { onboardingReturnTo } from "~/features/onboarding/mirror";
+import { fastbootPagePaths } from "~/features/fastboot/paths";
 import { defaultFeatureFlags, isFeatureEnabled } from "~/features/feature-flags/flag-values";
 import { getFeatureFlags } from "~/features/feature-flags/flags.server";
 import { requirePermission } from "~/features/permissions/permissions.server";
@@ -162,6 +163,14 @@ export default function CreateEnvironment() {
           ? `The new environment gets copies of ${source.name}'s resources as drafts and its variables. You launch the resources when they are ready.`
           : "An environment holds the services of one stage of your delivery, such as production or staging."}
       </Text>
+      {source ? null : (
+        <Text size="sm">
+          Or start from a ready-made stack with its services launched for you:{" "}
+          <Anchor component={Link} to={fastbootPagePaths.configure}>
+            Fastboot an environment
+          </Anchor>
+        </Text>
+      )}
       <Paper withBorder p="lg">
         <Form method="post" {...getFormProps(form)}>
           <Stack gap="md">

@@ -19,6 +19,7 @@ import { environmentVariableRoutes } from "./environment-variables";
 import { environmentRoutes } from "./environments";
 import { environmentNeighbourRoutes } from "./environment-neighbours";
 import { handleError, handleNotFound } from "./errors";
+import { fastbootRoutes } from "./fastboot";
 import { featureFlagRoutes } from "./feature-flags";
 import { healthRoutes } from "./health";
 import { invitationAcceptanceRoutes, invitationRoutes } from "./invitations";
@@ -115,6 +116,7 @@ export function createApiApp(deps: ApiDependencies): Hono {
   app.route("/v2/organizations/:tenantId", connectionNotificationRoutes({ db: deps.db, now: engine.now }));
   app.route("/v2/organizations/:tenantId", costRoutes({ db: deps.db, now: engine.now }));
   app.route("/v2/organizations/:tenantId", onboardingRoutes({ db: deps.db, now: engine.now }));
+  app.route("/v2/organizations/:tenantId", fastbootRoutes({ db: deps.db, engine }));
   app.route("/v2/organizations/:tenantId", ticketRoutes({ db: deps.db, config: deps.config, secrets }));
   app.route("/", invitationAcceptanceRoutes(deps));
   app.route("/", toolRoutes({ db: deps.db, jobs: deps.terraformJobs ?? createTerraformJobs(deps) }));

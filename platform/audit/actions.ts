@@ -31,6 +31,7 @@ const actionsByRoute: Record<string, AuditAction> = {
   "DELETE /v2/organizations/:/environments/:/observability/providers/:": "observability-providers.delete",
   "POST /v2/organizations/:/environments/:/chart-repositories": "chart-repositories.create",
   "POST /tenant/:/workspace/:/clone": "environments.clone",
+  "POST /v2/organizations/:/fastboot": "environments.fastboot",
   "POST /tenant/:/workspace/:/clone/launch/resources": "environments.clone-launch",
   "PUT /tenant/:/workspace/:/clone/exit": "environments.clone-exit",
   "PUT /v2/organizations/:/audit-settings": "audit-settings.update",

@@ -8,6 +8,8 @@ export function summarizeChange(body: unknown): Record<string, unknown> | null {
   if (!isRecord(body)) return null;
   const summary: Record<string, unknown> = { fields: Object.keys(body).sort() };
   if (typeof body.name === "string") summary.name = body.name;
+  // A fastboot's starter stack (contract/fastboot.ts): a catalogue id.
+  if (typeof body.stack === "string") summary.stack = body.stack;
   if (Array.isArray(body.envVariables)) {
     summary.variables = body.envVariables.filter(isRecord).map((variable) => ({
       ...(typeof variable.id === "string" ? { id: variable.id } : {}),

@@ -11,8 +11,9 @@ import type { Provisioner } from "./aws/provisioner";
 import { createCloning } from "./cloning";
 import { createDeploys } from "./deploys";
 import { createEnvironmentTeardowns } from "./environment-teardowns";
+import { createFastboots } from "./fastboots";
 import type { CloudDriver } from "./driver";
-import { createJobRunner, type JobRunnerOptions } from "./jobs";
+import { createJobRunner, type JobKind, type JobRunnerOptions } from "./jobs";
 import { createSimulatedDriver } from "./simulated/driver";
 import { createTeardowns } from "./teardowns";
 import { telemetryOf } from "./cloud-steps";
@@ -22,7 +23,7 @@ import type { EnvironmentRow } from "../environments/records";
 /**
  * The engine: the job runner with every job kind the platform has (clones, service deployments and teardowns,
  * environments' Terraform exports, pushed commits waiting to deploy, environment deletions that tear their services
- * down first), and the drivers deployments run on: the simulated cloud (`driver`, unless another is given) for
+ * down first, fastboots launching a starter stack), and the drivers deployments run on: the simulated cloud (`driver`, unless another is given) for
  * environments without a cloud account, AWS for those in an AWS connection (whose services' logs and metrics then
  * come from CloudWatch: `telemetryOf`). Their ends are announced through the notification outbox
  * (platform/notifications/), which the delivery worker posts from. The server starts it and stops it on shutdown;
@@ -73,15 +74,40 @@ export function createEngine({
   const terraformExports = createTerraformExports({ aws, files: exportFilesFor(config) });
   // Deploy on push: deployments of pushed commits that wait for a running deployment to end.
   const pushes = createPushDeploys({ deploys, settings: config.engine });
+  // Fastboots launch a starter stack's drafts in order, looking again whenever a deployment in their environment ends.
+  const fastboots = createFastboots({ deploys });
+  const deployKind: JobKind = {
+    ...deploys.kind,
+    // A canceled deployment ends without `ended` (no announcement): its fastboot looks again all the same.
+    async step(job, tx, at) {
+      const outcome = await deploys.kind.step(job, tx, at);
+      if (!("outside" in outcome) && outcome.status === "cancelled") {
+        await fastboots.deploymentEnded(tx, job.environmentId, at);
+      }
+      return outcome;
+    },
+    async ended(job, tx, at) {
+      await fastboots.deploymentEnded(tx, job.environmentId, at);
+      const announce = deploys.kind.ended;
+      if (!announce) return;
+      // A savepoint of its own: a notification that cannot be queued must not stop the fastboot going on.
+      try {
+        await tx.transaction((hook) => announce(job, hook, at));
+      } catch (error) {
+        console.error(`engine: announcing the end of deployment ${job.id} failed`, error);
+      }
+    },
+  };
   const runner = createJobRunner({
     db,
     kinds: [
       cloning.kind,
-      deploys.kind,
+      deployKind,
       teardowns.kind,
       environmentTeardowns.kind,
       terraformExports.kind,
       pushes.kind,
+      fastboots.kind,
     ],
     pollIntervalMs: config.engine.pollIntervalMs,
     now,
@@ -99,6 +125,7 @@ export function createEngine({
     environmentTeardowns,
     terraformExports,
     pushes,
+    fastboots,
     driver,
     /** Where the logs and monitoring tabs of the environment's services read from. */
     telemetryOf: (environment: EnvironmentRow) => telemetryOf(db, environment, { simulated, aws, now }),
