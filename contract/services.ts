@@ -453,6 +453,17 @@ export const resourceSummarySchema = z.object({
   message: z.string().nullable(),
   /** Estimated monthly cost in US dollars. */
   monthlyCost: z.number().nonnegative(),
+  /** The cloud region it runs in (its environment's). */
+  region: z.string(),
+  /** How big it runs, in words: instance size, node type, memory, storage class (decision 037). */
+  size: z.string(),
+  /** How many of it run: instances, nodes, cache nodes, a database's standby (2 when Multi-AZ). */
+  replicas: z.number().int().nonnegative(),
+  /**
+   * While STAGE_FAILED: when it began failing, the end of the first failed deployment since the last one that
+   * succeeded (retries that failed again do not move it); null otherwise.
+   */
+  failedSince: z.string().nullable(),
   /** Where clients reach it (host name or URL) once deployed. */
   endpoint: z.string().nullable(),
   /** Whether saved changes wait to be launched (PUT draft, then POST draft/launch). */
@@ -496,9 +507,17 @@ export const resourceSchema = resourceSummarySchema.extend({
 });
 export type Resource = z.infer<typeof resourceSchema>;
 
-/** GET infrastructure?serviceType=&stage=&text=&page=&pageSize= */
+/**
+ * The two halves of an environment: its infrastructure (every type but application, the /infrastructure page)
+ * and its applications.
+ */
+export const serviceCategories = ["infrastructure", "application"] as const;
+export type ServiceCategory = (typeof serviceCategories)[number];
+
+/** GET infrastructure?serviceType=&category=&stage=&text=&page=&pageSize= */
 export const resourceListQuerySchema = z.object({
   serviceType: serviceTypeSchema.optional(),
+  category: z.enum(serviceCategories).optional(),
   stage: stageSchema.optional(),
   text: z
     .string()
@@ -709,6 +728,27 @@ export const certificateSchema = z.object({
 export const certificateQuerySchema = z.object({ domain: domainSchema("domain", { wildcard: false }) });
 export const certificateResponseSchema = z.object({ certificate: certificateSchema.nullable() });
 
+/**
+ * GET infrastructure-map: how the environment fits together (decision 037). Every service is a node; a link says
+ * that an application runs on a cluster (the cost allocation's placement), uses another service (a variable of it
+ * names that service's attribute) or serves its domain with a certificate.
+ */
+export const environmentMapLinkKinds = ["runs-on", "uses", "certificate"] as const;
+export const environmentMapSchema = z.object({
+  nodes: z.array(
+    z.object({
+      id: z.string(),
+      name: z.string(),
+      serviceType: serviceTypeSchema,
+      stage: stageSchema,
+      /** A TLS certificate's domain, an application's custom domain; null otherwise. */
+      domain: z.string().nullable(),
+    }),
+  ),
+  links: z.array(z.object({ from: z.string(), to: z.string(), kind: z.enum(environmentMapLinkKinds) })),
+});
+export type EnvironmentMap = z.infer<typeof environmentMapSchema>;
+
 /** The kinds of connection an environment's metrics can be forwarded to (SPEC §7, issue 13). */
 export const observabilityConnectionKinds = [
   "OBSERVABILITY_PROVIDER_TYPE_DATADOG",
@@ -791,6 +831,7 @@ export const servicePaths = {
   alarms: (t: string, w: string, id: string, metricsQuery: { range?: MetricRange; step?: number } = {}) =>
     `${environmentLevel(t, w)}/resources/${encodeURIComponent(id)}/metrics/alarms${query(metricsQuery)}`,
   loadBalancers: (t: string, w: string) => `${environmentLevel(t, w)}/applications/loadbalancers`,
+  map: (t: string, w: string) => `${environmentLevel(t, w)}/infrastructure-map`,
   wildcardCertificate: (t: string, w: string, domain: string) =>
     `${environmentLevel(t, w)}/wildcardcertificate${query({ domain })}`,
   certificateMatch: (t: string, w: string, domain: string) =>
@@ -822,6 +863,7 @@ export const servicePaths = {
  *   SERVERLESS_UPLOAD_MAX_BYTES.
  * - GET resources/{id}/logs → logListSchema; GET resources/{id}/metrics → metricsSchema; .../metrics/alarms →
  *   alarmListSchema.
+ * - GET infrastructure-map → environmentMapSchema.
  * - GET applications/loadbalancers → loadBalancerListSchema; GET wildcardcertificate and certificates/match →
  *   certificateResponseSchema; GET observability → observabilitySchema; POST observability/providers → 201
  *   observabilityProviderResponseSchema (400 unless it names a Datadog or Middleware connection of the

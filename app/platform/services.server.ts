@@ -5,6 +5,7 @@ import {
   chartRepositoryListSchema,
   chartRepositoryResponseSchema,
   costEstimateSchema,
+  environmentMapSchema,
   loadBalancerListSchema,
   observabilityProviderResponseSchema,
   observabilitySchema,
@@ -189,6 +190,11 @@ export async function listLoadBalancers(api: PlatformClient, tenantId: string, e
     loadBalancerListSchema,
   );
   return loadBalancers;
+}
+
+/** GET infrastructure-map: the environment's services and how they use each other. */
+export function getEnvironmentMap(api: PlatformClient, tenantId: string, environmentId: string) {
+  return api.get(servicePaths.map(tenantId, environmentId), environmentMapSchema);
 }
 
 /** The environment's wildcard certificate for a domain (example.com → *.example.com), or null. */
