@@ -1,10 +1,5 @@
 import { Group, Paper, Stack, Table, Text, Title, VisuallyHidden } from "@mantine/core";
-import {
-  data,
-  type ActionFunctionArgs,
-  type LoaderFunctionArgs,
-  type MetaFunction,
-} from "@remix-run/node";
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData, useNavigation, useRevalidator } from "@remix-run/react";
 import { errorCodes } from "#contract/errors";
 import { creatableServiceTypes, isBusyStage, serviceTypeLabels } from "#contract/services";
@@ -116,8 +111,8 @@ export default function InfrastructurePage() {
             <Title order={3}>No infrastructure yet</Title>
             <Text c="dimmed" ta="center" maw={520}>
               Infrastructure is what your applications run on and use: a network, a Kubernetes cluster, a
-              database, a cache, a queue, a TLS certificate and more. Create one and the platform provisions it in
-              this environment.
+              database, a cache, a queue, a TLS certificate and more. Create one and the platform provisions
+              it in this environment.
             </Text>
             <CreateServiceMenu environmentName={environmentName} label="Create a resource" />
           </Stack>

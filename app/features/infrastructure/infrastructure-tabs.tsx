@@ -24,8 +24,8 @@ export function InfrastructureHeader({
       <Stack gap={4}>
         <Title order={2}>Infrastructure</Title>
         <Text c="dimmed" size="sm">
-          The networks, clusters, databases, caches and other resources of {environmentName} that its applications
-          run on and use.
+          The networks, clusters, databases, caches and other resources of {environmentName} that its
+          applications run on and use.
         </Text>
       </Stack>
       {actions}
