@@ -66,7 +66,7 @@ test("the infrastructure overview lists a certificate, a load balancer and a fai
   const failing = page.getByTestId("failing-resource");
   await expect(failing).toContainText("Queue");
   await expect(failing).toContainText(/failing since .* UTC/);
-  await expect(failing).toContainText("Health check failed");
+  await expect(failing).toContainText("did not become ready");
 
   const certificate = page.getByTestId("certificate");
   await expect(certificate).toContainText("shop.example.com");
