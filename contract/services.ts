@@ -728,27 +728,6 @@ export const certificateSchema = z.object({
 export const certificateQuerySchema = z.object({ domain: domainSchema("domain", { wildcard: false }) });
 export const certificateResponseSchema = z.object({ certificate: certificateSchema.nullable() });
 
-/**
- * GET infrastructure-map: how the environment fits together (decision 037). Every service is a node; a link says
- * that an application runs on a cluster (the cost allocation's placement), uses another service (a variable of it
- * names that service's attribute) or serves its domain with a certificate.
- */
-export const environmentMapLinkKinds = ["runs-on", "uses", "certificate"] as const;
-export const environmentMapSchema = z.object({
-  nodes: z.array(
-    z.object({
-      id: z.string(),
-      name: z.string(),
-      serviceType: serviceTypeSchema,
-      stage: stageSchema,
-      /** A TLS certificate's domain, an application's custom domain; null otherwise. */
-      domain: z.string().nullable(),
-    }),
-  ),
-  links: z.array(z.object({ from: z.string(), to: z.string(), kind: z.enum(environmentMapLinkKinds) })),
-});
-export type EnvironmentMap = z.infer<typeof environmentMapSchema>;
-
 /** The kinds of connection an environment's metrics can be forwarded to (SPEC §7, issue 13). */
 export const observabilityConnectionKinds = [
   "OBSERVABILITY_PROVIDER_TYPE_DATADOG",
@@ -863,7 +842,7 @@ export const servicePaths = {
  *   SERVERLESS_UPLOAD_MAX_BYTES.
  * - GET resources/{id}/logs → logListSchema; GET resources/{id}/metrics → metricsSchema; .../metrics/alarms →
  *   alarmListSchema.
- * - GET infrastructure-map → environmentMapSchema.
+ * - GET infrastructure-map → environmentMapSchema (contract/infrastructure-map.ts).
  * - GET applications/loadbalancers → loadBalancerListSchema; GET wildcardcertificate and certificates/match →
  *   certificateResponseSchema; GET observability → observabilitySchema; POST observability/providers → 201
  *   observabilityProviderResponseSchema (400 unless it names a Datadog or Middleware connection of the

@@ -5,7 +5,6 @@ import {
   chartRepositoryListSchema,
   chartRepositoryResponseSchema,
   costEstimateSchema,
-  environmentMapSchema,
   loadBalancerListSchema,
   observabilityProviderResponseSchema,
   observabilitySchema,
@@ -20,6 +19,7 @@ import {
   type ServiceType,
   type UpdateResourceRequest,
 } from "#contract/services";
+import { environmentMapSchema } from "#contract/infrastructure-map";
 import type { PlatformClient } from "./client.server";
 
 /**

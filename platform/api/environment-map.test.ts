@@ -1,11 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defaultApplicationConfig, type ApplicationConfig } from "#contract/application-config";
-import {
-  defaultServiceConfigs,
-  defaultServiceSettings,
-  environmentMapSchema,
-  servicePaths,
-} from "#contract/services";
+import { environmentMapSchema } from "#contract/infrastructure-map";
+import { defaultServiceConfigs, defaultServiceSettings, servicePaths } from "#contract/services";
 import { resources } from "../db/schema";
 import { openTestApi, type TestApi, type TestMember } from "./test-harness";
 

@@ -1,6 +1,6 @@
 import { asc, eq } from "drizzle-orm";
 import { Hono } from "hono";
-import { environmentMapSchema } from "#contract/services";
+import { environmentMapSchema } from "#contract/infrastructure-map";
 import type { Database } from "../db/index";
 import { resources } from "../db/schema";
 import { environmentMapOf } from "../services/environment-map";

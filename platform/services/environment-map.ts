@@ -1,5 +1,6 @@
 import { applicationConfigFieldsSchema } from "#contract/application-config";
-import type { EnvironmentMap, ServiceConfig, ServiceType } from "#contract/services";
+import type { EnvironmentMap } from "#contract/infrastructure-map";
+import type { ServiceConfig, ServiceType } from "#contract/services";
 import type { Stage } from "#contract/stages";
 import { certificateOf } from "../api/environment-neighbours";
 import { clusterOf } from "../cost/kubernetes";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { EnvironmentMap } from "#contract/services";
+import type { EnvironmentMap } from "#contract/infrastructure-map";
 import { environmentDiagramOf } from "./diagram";
 
 const node = (id: string, serviceType: EnvironmentMap["nodes"][number]["serviceType"]) => ({

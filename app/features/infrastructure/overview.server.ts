@@ -1,4 +1,5 @@
-import { serviceTypeLabels, type EnvironmentMap } from "#contract/services";
+import type { EnvironmentMap } from "#contract/infrastructure-map";
+import { serviceTypeLabels } from "#contract/services";
 import { stages, type Stage } from "#contract/stages";
 import { costPagePaths } from "~/features/cost/cost-search";
 import { isPlatformError, type PlatformClient } from "~/platform/client.server";
