@@ -4,6 +4,7 @@ import { Form, Link, useLoaderData, useNavigation, useRevalidator } from "@remix
 import { errorCodes } from "#contract/errors";
 import { creatableServiceTypes, isBusyStage, serviceTypeLabels } from "#contract/services";
 import { Button } from "~/components/button";
+import { mantineClasses } from "~/components/mantine-classes";
 import { Restricted } from "~/components/restricted";
 import { formatUsd } from "~/features/environments/cost";
 import { StageBadge } from "~/features/environments/stage-badge";
@@ -200,16 +201,19 @@ function ResourceTable({
 }) {
   return (
     <Table.ScrollContainer minWidth={860}>
-      <Table striped highlightOnHover aria-labelledby={labelledBy}>
+      {/* Fixed widths: the groups' tables line up under each other. */}
+      <Table striped highlightOnHover layout="fixed" aria-labelledby={labelledBy}>
         <Table.Thead>
           <Table.Tr>
-            <Table.Th>Name</Table.Th>
-            <Table.Th>Stage</Table.Th>
-            <Table.Th>Region</Table.Th>
-            <Table.Th>Size</Table.Th>
-            <Table.Th ta="right">Cost per month</Table.Th>
-            <Table.Th>Age</Table.Th>
-            <Table.Th>
+            <Table.Th w="26%">Name</Table.Th>
+            <Table.Th w="14%">Stage</Table.Th>
+            <Table.Th w="12%">Region</Table.Th>
+            <Table.Th w="18%">Size</Table.Th>
+            <Table.Th w="12%" ta="right">
+              Cost per month
+            </Table.Th>
+            <Table.Th w="9%">Age</Table.Th>
+            <Table.Th w="9%">
               <VisuallyHidden>Actions</VisuallyHidden>
             </Table.Th>
           </Table.Tr>
@@ -218,7 +222,13 @@ function ResourceTable({
           {rows.map((row) => (
             <Table.Tr key={row.id} data-testid="infrastructure-row">
               <Table.Td>
-                <Link to={servicePagePaths.details(environmentName, row.id)}>{row.name}</Link>
+                <Link
+                  to={servicePagePaths.details(environmentName, row.id)}
+                  className={mantineClasses.anchor}
+                  data-underline="hover"
+                >
+                  {row.name}
+                </Link>
                 {row.stage === "STAGE_FAILED" && row.message ? (
                   <Text size="xs" c="red" maw={360}>
                     {row.message}

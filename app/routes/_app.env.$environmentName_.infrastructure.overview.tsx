@@ -183,9 +183,13 @@ function Figures({
                             <Table.Td>{route.listener}</Table.Td>
                             <Table.Td>{route.match}</Table.Td>
                             <Table.Td>
-                              <Link to={servicePagePaths.details(environmentName, route.applicationId)}>
+                              <Anchor
+                                component={Link}
+                                to={servicePagePaths.details(environmentName, route.applicationId)}
+                                size="sm"
+                              >
                                 {route.application}
-                              </Link>
+                              </Anchor>
                               :{route.targetPort}
                             </Table.Td>
                             <Table.Td>{route.certificate ?? "—"}</Table.Td>
@@ -233,9 +237,13 @@ function Figures({
                       ) : null}
                     </Table.Td>
                     <Table.Td>
-                      <Link to={servicePagePaths.details(environmentName, certificate.resourceId)}>
+                      <Anchor
+                        component={Link}
+                        to={servicePagePaths.details(environmentName, certificate.resourceId)}
+                        size="sm"
+                      >
                         {certificate.name}
-                      </Link>
+                      </Anchor>
                     </Table.Td>
                     <Table.Td>{certificateStatusLabels[certificate.status]}</Table.Td>
                     <Table.Td>

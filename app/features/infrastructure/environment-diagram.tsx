@@ -1,4 +1,4 @@
-import { Paper, SimpleGrid, Stack, Text, Title } from "@mantine/core";
+import { Anchor, Paper, SimpleGrid, Stack, Text, Title } from "@mantine/core";
 import type { ReactNode } from "react";
 import { Link } from "@remix-run/react";
 import { serviceTypeLabels } from "#contract/services";
@@ -161,7 +161,9 @@ function ServiceLine({ environmentName, service }: { environmentName: string; se
         component="div"
         style={{ display: "flex", gap: 8, alignItems: "center", flexWrap: "wrap" }}
       >
-        <Link to={servicePagePaths.details(environmentName, service.id)}>{service.name}</Link>
+        <Anchor component={Link} to={servicePagePaths.details(environmentName, service.id)} size="sm">
+          {service.name}
+        </Anchor>
         <span>{serviceTypeLabels[service.serviceType]}</span>
         <StageBadge stage={service.stage} />
       </Text>
