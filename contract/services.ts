@@ -453,6 +453,17 @@ export const resourceSummarySchema = z.object({
   message: z.string().nullable(),
   /** Estimated monthly cost in US dollars. */
   monthlyCost: z.number().nonnegative(),
+  /** The cloud region it runs in (its environment's). */
+  region: z.string(),
+  /** How big it runs, in words: instance size, node type, memory, storage class (decision 037). */
+  size: z.string(),
+  /** How many of it run: instances, nodes, cache nodes, a database's standby (2 when Multi-AZ). */
+  replicas: z.number().int().nonnegative(),
+  /**
+   * While STAGE_FAILED: when it began failing, the end of the first failed deployment since the last one that
+   * succeeded (retries that failed again do not move it); null otherwise.
+   */
+  failedSince: z.string().nullable(),
   /** Where clients reach it (host name or URL) once deployed. */
   endpoint: z.string().nullable(),
   /** Whether saved changes wait to be launched (PUT draft, then POST draft/launch). */
@@ -496,9 +507,17 @@ export const resourceSchema = resourceSummarySchema.extend({
 });
 export type Resource = z.infer<typeof resourceSchema>;
 
-/** GET infrastructure?serviceType=&stage=&text=&page=&pageSize= */
+/**
+ * The two halves of an environment: its infrastructure (every type but application, the /infrastructure page)
+ * and its applications.
+ */
+export const serviceCategories = ["infrastructure", "application"] as const;
+export type ServiceCategory = (typeof serviceCategories)[number];
+
+/** GET infrastructure?serviceType=&category=&stage=&text=&page=&pageSize= */
 export const resourceListQuerySchema = z.object({
   serviceType: serviceTypeSchema.optional(),
+  category: z.enum(serviceCategories).optional(),
   stage: stageSchema.optional(),
   text: z
     .string()
@@ -791,6 +810,7 @@ export const servicePaths = {
   alarms: (t: string, w: string, id: string, metricsQuery: { range?: MetricRange; step?: number } = {}) =>
     `${environmentLevel(t, w)}/resources/${encodeURIComponent(id)}/metrics/alarms${query(metricsQuery)}`,
   loadBalancers: (t: string, w: string) => `${environmentLevel(t, w)}/applications/loadbalancers`,
+  map: (t: string, w: string) => `${environmentLevel(t, w)}/infrastructure-map`,
   wildcardCertificate: (t: string, w: string, domain: string) =>
     `${environmentLevel(t, w)}/wildcardcertificate${query({ domain })}`,
   certificateMatch: (t: string, w: string, domain: string) =>
@@ -822,6 +842,7 @@ export const servicePaths = {
  *   SERVERLESS_UPLOAD_MAX_BYTES.
  * - GET resources/{id}/logs → logListSchema; GET resources/{id}/metrics → metricsSchema; .../metrics/alarms →
  *   alarmListSchema.
+ * - GET infrastructure-map → environmentMapSchema (contract/infrastructure-map.ts).
  * - GET applications/loadbalancers → loadBalancerListSchema; GET wildcardcertificate and certificates/match →
  *   certificateResponseSchema; GET observability → observabilitySchema; POST observability/providers → 201
  *   observabilityProviderResponseSchema (400 unless it names a Datadog or Middleware connection of the

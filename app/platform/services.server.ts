@@ -19,6 +19,7 @@ import {
   type ServiceType,
   type UpdateResourceRequest,
 } from "#contract/services";
+import { environmentMapSchema } from "#contract/infrastructure-map";
 import type { PlatformClient } from "./client.server";
 
 /**
@@ -189,6 +190,11 @@ export async function listLoadBalancers(api: PlatformClient, tenantId: string, e
     loadBalancerListSchema,
   );
   return loadBalancers;
+}
+
+/** GET infrastructure-map: the environment's services and how they use each other. */
+export function getEnvironmentMap(api: PlatformClient, tenantId: string, environmentId: string) {
+  return api.get(servicePaths.map(tenantId, environmentId), environmentMapSchema);
 }
 
 /** The environment's wildcard certificate for a domain (example.com → *.example.com), or null. */

@@ -1,12 +1,9 @@
-import { Group, NativeSelect, Paper, Stack, Text, TextInput, Title } from "@mantine/core";
+import { Group, Paper, Stack, Text, Title } from "@mantine/core";
 import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, Link, useLoaderData, useRevalidator, useSubmit } from "@remix-run/react";
-import { useEffect, useRef } from "react";
+import { Link, useLoaderData, useRevalidator } from "@remix-run/react";
 import { errorCodes } from "#contract/errors";
-import { isBusyStage, serviceTypeLabels, serviceTypes } from "#contract/services";
-import { stages } from "#contract/stages";
+import { isBusyStage, serviceTypes } from "#contract/services";
 import { Button } from "~/components/button";
-import { stageLabel } from "~/features/environments/stage-badge";
 import { CreateServiceMenu } from "~/features/services/create-service-menu";
 import {
   SERVICE_LIST_PAGE_SIZE,
@@ -15,6 +12,7 @@ import {
   parseServiceListFilters,
 } from "~/features/services/list-filters";
 import { servicePagePaths } from "~/features/services/paths";
+import { ServiceFilters } from "~/features/services/service-filters";
 import { ServicesTable, serviceRowOf } from "~/features/services/services-table";
 import { requireEnvironment } from "~/features/workspace/workspace.server";
 import { usePolling } from "~/hooks/use-polling";
@@ -27,8 +25,6 @@ export const meta: MetaFunction = ({ params }) => [
 
 /** How often the list refreshes while the engine works on any of its services. */
 const BUSY_POLL_INTERVAL_MS = 5000;
-/** The pause after the last keystroke before the search runs. */
-const SEARCH_DEBOUNCE_MS = 400;
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const { api, tenantId, environment, headers } = await requireEnvironment(
@@ -92,7 +88,12 @@ export default function ServicesPage() {
         </Paper>
       ) : (
         <>
-          <ServiceFilters environmentName={environmentName} filters={filters} />
+          <ServiceFilters
+            action={servicePagePaths.list(environmentName)}
+            filters={filters}
+            serviceTypes={serviceTypes}
+            label="Filter services"
+          />
           {services.length ? (
             <>
               <ServicesTable environmentName={environmentName} services={services} />
@@ -141,74 +142,5 @@ export default function ServicesPage() {
         </>
       )}
     </Stack>
-  );
-}
-
-/**
- * A GET form: without JavaScript "Search" applies it; with it, a choice applies at once and typing applies after
- * a pause. Any change starts again at page 1.
- */
-function ServiceFilters({
-  environmentName,
-  filters,
-}: {
-  environmentName: string;
-  filters: ReturnType<typeof parseServiceListFilters>;
-}) {
-  const submit = useSubmit();
-  const formRef = useRef<HTMLFormElement>(null);
-  const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
-  useEffect(() => () => clearTimeout(timer.current), []);
-  const apply = (delayMs: number) => {
-    clearTimeout(timer.current);
-    timer.current = setTimeout(() => {
-      if (formRef.current) submit(formRef.current, { replace: true, preventScrollReset: true });
-    }, delayMs);
-  };
-
-  return (
-    <Form
-      ref={formRef}
-      method="get"
-      action={servicePagePaths.list(environmentName)}
-      role="search"
-      aria-label="Filter services"
-    >
-      <Group align="flex-end" gap="sm">
-        <TextInput
-          name="text"
-          label="Search"
-          placeholder="Service name"
-          defaultValue={filters.text ?? ""}
-          onChange={() => apply(SEARCH_DEBOUNCE_MS)}
-          w={260}
-          type="search"
-          autoComplete="off"
-        />
-        <NativeSelect
-          name="serviceType"
-          label="Type"
-          defaultValue={filters.serviceType ?? ""}
-          onChange={() => apply(0)}
-          data={[
-            { value: "", label: "All types" },
-            ...serviceTypes.map((type) => ({ value: type, label: serviceTypeLabels[type] })),
-          ]}
-        />
-        <NativeSelect
-          name="stage"
-          label="Stage"
-          defaultValue={filters.stage ?? ""}
-          onChange={() => apply(0)}
-          data={[
-            { value: "", label: "All stages" },
-            ...stages.map((stage) => ({ value: stage, label: stageLabel(stage) })),
-          ]}
-        />
-        <Button type="submit" variant="secondary">
-          Search
-        </Button>
-      </Group>
-    </Form>
   );
 }

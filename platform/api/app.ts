@@ -17,6 +17,7 @@ import { connectionRoutes } from "./connections";
 import { costRoutes } from "./cost";
 import { environmentVariableRoutes } from "./environment-variables";
 import { environmentRoutes } from "./environments";
+import { environmentMapRoutes } from "./environment-map";
 import { environmentNeighbourRoutes } from "./environment-neighbours";
 import { handleError, handleNotFound } from "./errors";
 import { fastbootRoutes } from "./fastboot";
@@ -100,6 +101,7 @@ export function createApiApp(deps: ApiDependencies): Hono {
     resourceTelemetryRoutes({ db: deps.db, engine }),
   );
   app.route("/v2/organizations/:tenantId/environments/:environmentId", environmentNeighbourRoutes(deps));
+  app.route("/v2/organizations/:tenantId/environments/:environmentId", environmentMapRoutes(deps));
   app.route(
     "/v2/organizations/:tenantId/environments/:environmentId",
     terraformExportRoutes({ db: deps.db, engine }),

@@ -429,6 +429,7 @@ describe("retry", () => {
     expect(failed.stage).toBe("STAGE_FAILED");
     expect(failed.message).toContain("Health check failed");
     expect(failed.history[0]?.outcome).toBe("STAGE_FAILED");
+    expect(failed.failedSince).toBe(failed.history[0]?.finishedAt);
     const [job] = await jobsOf(service.id);
     expect(job?.status).toBe("failed");
 
@@ -443,6 +444,14 @@ describe("retry", () => {
     }
     const exhausted = await get(service.id);
     expect(exhausted).toMatchObject({ stage: "STAGE_FAILED", retries: MAX_RETRIES });
+    // Failing since the first failure: the retries that failed again do not move it.
+    expect(exhausted.failedSince).toBe(failed.failedSince);
+    const listed = resourceListSchema.parse(
+      await (await call("GET", servicePaths.list(tenantId, environmentId, { stage: "STAGE_FAILED" }))).json(),
+    );
+    expect(listed.infrastructure.find((entry) => entry.id === service.id)?.failedSince).toBe(
+      failed.failedSince,
+    );
     expect(exhausted.message).toBe(serviceErrorMessages.retryLimit);
     expect(exhausted.history.filter((entry) => entry.action === "Relaunch")).toHaveLength(MAX_RETRIES);
     const before = await api.countRows();
@@ -527,6 +536,69 @@ describe("list", () => {
     expect(page.infrastructure.map((service) => service.name)).toEqual(["alpha-db"]);
     await expectError(
       await call("GET", servicePaths.list(tenantId, environment.id, { stage: "STAGE_NOPE" as never })),
+      400,
+    );
+  });
+
+  it("tells each service's region and size, and lists the infrastructure apart from the applications", async () => {
+    const environment = await api.createEnvironment(tenantId);
+    await create(
+      { ...database("sized-db"), config: { ...defaultServiceConfigs.database, multiAz: true } },
+      environment.id,
+    );
+    await create(
+      {
+        serviceType: "cache",
+        name: "sized-cache",
+        config: { ...defaultServiceConfigs.cache, nodeSize: "cache.t4g.small", nodes: 3 },
+        launch: false,
+      },
+      environment.id,
+    );
+    await api.db.insert(resources).values({
+      environmentId: environment.id,
+      name: "web",
+      serviceType: "application",
+      stage: "STAGE_DRAFT",
+      config: { image: "nginx:1.27" },
+      settings: {
+        ...defaultServiceSettings,
+        scaling: { ...defaultServiceSettings.scaling, minInstances: 2 },
+      },
+    });
+    const list = async (query: Record<string, string>) => {
+      const response = await call("GET", servicePaths.list(tenantId, environment.id, query));
+      expect(response.status).toBe(200);
+      return resourceListSchema.parse(await response.json());
+    };
+    const all = await list({});
+    expect(
+      all.infrastructure.map(({ name, region, size, replicas, failedSince }) => ({
+        name,
+        region,
+        size,
+        replicas,
+        failedSince,
+      })),
+    ).toEqual([
+      { name: "web", region: environment.region, size: "0.5 vCPU, 1024 MB", replicas: 2, failedSince: null },
+      {
+        name: "sized-cache",
+        region: environment.region,
+        size: "cache.t4g.small",
+        replicas: 3,
+        failedSince: null,
+      },
+      { name: "sized-db", region: environment.region, size: "db.t4g.micro", replicas: 2, failedSince: null },
+    ]);
+    const infrastructure = await list({ category: "infrastructure" });
+    expect(infrastructure.infrastructure.map((service) => service.name)).toEqual(["sized-cache", "sized-db"]);
+    expect(infrastructure.total).toBe(2);
+    expect((await list({ category: "application" })).infrastructure.map((service) => service.name)).toEqual([
+      "web",
+    ]);
+    await expectError(
+      await call("GET", `${servicePaths.list(tenantId, environment.id)}?category=everything`),
       400,
     );
   });

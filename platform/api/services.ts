@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { and, count, desc, eq, ilike, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, ilike, ne, type SQL } from "drizzle-orm";
 import { Hono, type Context } from "hono";
 import * as z from "zod";
 import {
@@ -46,7 +46,7 @@ import {
 import { applicationReferenceErrors } from "../applications/references";
 import { recordRelease, versionDiff, versionsOf } from "../applications/versions";
 import { serviceDiff } from "../services/diff";
-import { recordAction } from "../services/history";
+import { failedSinceOf, recordAction } from "../services/history";
 import {
   attributesContextOf,
   configOf,
@@ -177,9 +177,11 @@ export function serviceRoutes({
   }
 
   /** The names of the secret attributes the service's cloud answers for it (AWS's differ from the simulated). */
-  async function secretAttributeNamesOf(tx: Database, row: ResourceRow): Promise<string[]> {
-    const [environment] = await tx.select().from(environments).where(eq(environments.id, row.environmentId));
-    if (!environment) throw notFound(serviceErrorMessages.notFound);
+  async function secretAttributeNamesOf(
+    tx: Database,
+    row: ResourceRow,
+    environment: EnvironmentRow,
+  ): Promise<string[]> {
     const cloud = await deploys.driverOf(tx, environment);
     return [...cloud.secretAttributeNames(driverResourceOf(row, environment))];
   }
@@ -187,8 +189,10 @@ export function serviceRoutes({
   async function viewOf(tx: Database, resourceId: string) {
     const [row] = await tx.select().from(resources).where(eq(resources.id, resourceId));
     if (!row) throw notFound(serviceErrorMessages.notFound);
+    const [environment] = await tx.select().from(environments).where(eq(environments.id, row.environmentId));
+    if (!environment) throw notFound(serviceErrorMessages.notFound);
     const history = await tx.select().from(resourceHistory).where(eq(resourceHistory.resourceId, row.id));
-    return toResource(row, history, await secretAttributeNamesOf(tx, row));
+    return toResource(row, environment, history, await secretAttributeNamesOf(tx, row, environment));
   }
 
   async function update(tx: Database, id: string, values: Partial<ResourceRow>, now: Date) {
@@ -267,6 +271,8 @@ export function serviceRoutes({
     const environment = await environmentOf(c);
     const conditions: SQL[] = [eq(resources.environmentId, environment.id)];
     if (query.serviceType) conditions.push(eq(resources.serviceType, query.serviceType));
+    if (query.category === "application") conditions.push(eq(resources.serviceType, "application"));
+    if (query.category === "infrastructure") conditions.push(ne(resources.serviceType, "application"));
     if (query.stage) conditions.push(eq(resources.stage, query.stage));
     if (query.text) conditions.push(ilike(resources.name, likePattern(query.text)));
     const where = and(...conditions);
@@ -280,8 +286,12 @@ export function serviceRoutes({
         .offset((query.page - 1) * query.pageSize),
       db.select({ value: count() }).from(resources).where(where),
     ]);
+    const failedSince = await failedSinceOf(
+      db,
+      rows.filter((row) => row.stage === "STAGE_FAILED"),
+    );
     return sendJson(c, resourceListSchema, {
-      infrastructure: rows.map(toResourceSummary),
+      infrastructure: rows.map((row) => toResourceSummary(row, environment, failedSince.get(row.id))),
       total: total?.value ?? 0,
       page: query.page,
       pageSize: query.pageSize,
@@ -672,7 +682,7 @@ export function serviceRoutes({
     const environment = await environmentOf(c);
     const row = await findResource(db, environment.id, c.req.param("resourceId"));
     const attribute = c.req.param("attribute");
-    if (!(await secretAttributeNamesOf(db, row)).includes(attribute)) {
+    if (!(await secretAttributeNamesOf(db, row, environment)).includes(attribute)) {
       throw notFound(serviceErrorMessages.attributeNotFound);
     }
     if (!row.sealedAttributes) throw notFound(serviceErrorMessages.attributeNotReady);

@@ -154,6 +154,21 @@ function allocate(cluster: KubernetesUsageRow, workloads: Workload[]): Kubernete
 
 const round3 = (value: number) => Math.round(value * 1000) / 1000;
 
+/**
+ * The cluster an application runs on: one of the clusters with nodes, ordered by name then id, chosen by a hash of
+ * the application's name (so it stays put). The infrastructure map (platform/services/environment-map.ts) shows
+ * the same placement.
+ */
+export function clusterOf<T extends { name: string; resourceId: string }>(
+  applicationName: string,
+  clustersWithNodes: readonly T[],
+): T | undefined {
+  const ordered = [...clustersWithNodes].sort(
+    (a, b) => a.name.localeCompare(b.name) || a.resourceId.localeCompare(b.resourceId),
+  );
+  return ordered.length ? ordered[hashOf(applicationName) % ordered.length] : undefined;
+}
+
 /** The workloads each cluster of one environment runs, by cluster id. */
 function placeWorkloads(clusters: KubernetesUsageRow[], applications: KubernetesUsageRow[]) {
   const placed = new Map<string, Workload[]>(clusters.map((cluster) => [cluster.resourceId, []]));
@@ -184,7 +199,7 @@ function placeWorkloads(clusters: KubernetesUsageRow[], applications: Kubernetes
   }
   if (!withNodes.length) return placed;
   for (const application of applications) {
-    const cluster = withNodes[hashOf(application.name) % withNodes.length];
+    const cluster = clusterOf(application.name, withNodes);
     if (!cluster) continue;
     placed.get(cluster.resourceId)?.push({
       name: application.name,

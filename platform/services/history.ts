@@ -1,8 +1,8 @@
-import { and, count, desc, eq, notInArray } from "drizzle-orm";
+import { and, count, desc, eq, inArray, isNotNull, notInArray } from "drizzle-orm";
 import type { ConfigDiff, ResourceAction } from "#contract/services";
 import type { Database } from "../db/index";
 import { resourceHistory } from "../db/schema";
-import type { HistoryRow } from "./records";
+import { failedSinceIn, type HistoryRow } from "./records";
 
 /** The actor of the engine's own work. */
 export const PLATFORM_ACTOR = "Platform";
@@ -71,4 +71,39 @@ export async function deployNumberOf(tx: Database, resourceId: string): Promise<
       and(eq(resourceHistory.resourceId, resourceId), notInArray(resourceHistory.action, ["Save", "Check"])),
     );
   return Math.max(1, row?.value ?? 1);
+}
+
+/**
+ * When each failed service began failing (failedSinceIn). A service whose history holds no failure (made failed by
+ * other means) falls back to `updatedAt`, when its stage last changed.
+ */
+export async function failedSinceOf(
+  tx: Database,
+  failed: readonly { id: string; updatedAt: Date }[],
+): Promise<Map<string, Date>> {
+  if (!failed.length) return new Map();
+  const entries = await tx
+    .select({
+      resourceId: resourceHistory.resourceId,
+      outcome: resourceHistory.outcome,
+      at: resourceHistory.at,
+      finishedAt: resourceHistory.finishedAt,
+    })
+    .from(resourceHistory)
+    .where(
+      and(
+        inArray(
+          resourceHistory.resourceId,
+          failed.map((row) => row.id),
+        ),
+        isNotNull(resourceHistory.outcome),
+      ),
+    )
+    .orderBy(desc(resourceHistory.at));
+  return new Map(
+    failed.map((row) => [
+      row.id,
+      failedSinceIn(entries.filter((entry) => entry.resourceId === row.id)) ?? row.updatedAt,
+    ]),
+  );
 }

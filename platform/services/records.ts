@@ -13,6 +13,7 @@ import type { resourceHistory, resources } from "../db/schema";
 import { applicationConfigOf } from "../applications/config";
 import type { DriverResource } from "../engine/driver";
 import type { EnvironmentRow } from "../environments/records";
+import { usageShapeOf } from "../cost/usage";
 
 export type ResourceRow = typeof resources.$inferSelect;
 export type HistoryRow = typeof resourceHistory.$inferSelect;
@@ -36,8 +37,16 @@ export function configOf(
   return row.serviceType === "application" ? applicationConfigOf(row.config, settingsOf(row)) : row.config;
 }
 
-/** A row as the list shows it: no configuration, settings or secrets. */
-export function toResourceSummary(row: ResourceRow): ResourceSummary {
+/**
+ * A row as the list shows it: no configuration, settings or secrets; its size in the words usage is recorded
+ * with, in its environment's region. `failedSince` comes from its history (failedSinceOf), for a failed one.
+ */
+export function toResourceSummary(
+  row: ResourceRow,
+  environment: EnvironmentRow,
+  failedSince: Date | undefined,
+): ResourceSummary {
+  const { size, replicas } = usageShapeOf(driverResourceOf(row, environment));
   return {
     id: row.id,
     environmentId: row.environmentId,
@@ -48,11 +57,30 @@ export function toResourceSummary(row: ResourceRow): ResourceSummary {
     retries: row.retries,
     message: row.message,
     monthlyCost: dollarsOf(row.monthlyCost),
+    region: environment.region,
+    size,
+    replicas,
+    failedSince: row.stage === "STAGE_FAILED" ? (failedSince ?? row.updatedAt).toISOString() : null,
     endpoint: row.endpoint,
     hasDraft: row.draft !== null,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
+}
+
+/**
+ * When a failed service began failing, from its history newest first: the end of the first failed deployment (or
+ * drift check) since the last one that succeeded, so retries that fail again keep the first time.
+ */
+export function failedSinceIn(
+  newestFirst: readonly Pick<HistoryRow, "outcome" | "at" | "finishedAt">[],
+): Date | undefined {
+  let since: Date | undefined;
+  for (const entry of newestFirst) {
+    if (entry.outcome === "STAGE_COMPLETED") break;
+    if (entry.outcome === "STAGE_FAILED") since = entry.finishedAt ?? entry.at;
+  }
+  return since;
 }
 
 export function toHistoryEntry(row: HistoryRow): HistoryEntry {
@@ -75,12 +103,13 @@ export function toHistoryEntry(row: HistoryRow): HistoryEntry {
  */
 export function toResource(
   row: ResourceRow,
+  environment: EnvironmentRow,
   history: HistoryRow[],
   secretAttributeNames: string[],
 ): Resource {
   const newestFirst = [...history].sort((a, b) => b.at.getTime() - a.at.getTime());
   return {
-    ...toResourceSummary(row),
+    ...toResourceSummary(row, environment, failedSinceIn(newestFirst)),
     config: configOf(row),
     settings: settingsOf(row),
     draft: row.draft

@@ -33,6 +33,7 @@ describe("the sidebar", () => {
       "/services",
       "/applications",
       "/cost",
+      "/infrastructure",
       "/mp",
       "/settings/users",
     ]);
@@ -62,5 +63,6 @@ describe("the sidebar", () => {
     expect(isActivePath("/env/production/services/r1", "/services")).toBe(true);
     expect(isActivePath("/env/production/applications/list", "/applications")).toBe(true);
     expect(isActivePath("/env/production/variables", "/services")).toBe(false);
+    expect(isActivePath("/env/production/infrastructure/overview", "/infrastructure")).toBe(true);
   });
 });

@@ -4,6 +4,7 @@ import {
   ApplicationsIcon,
   CostIcon,
   EnvironmentsIcon,
+  InfrastructureIcon,
   MarketplaceIcon,
   ServicesIcon,
   SettingsIcon,
@@ -34,6 +35,7 @@ export const appNavigation: readonly NavItem[] = [
   { label: "Services", to: "/services", icon: ServicesIcon },
   { label: "Applications", to: "/applications", icon: ApplicationsIcon },
   { label: "Cost", to: "/cost", icon: CostIcon, permission: "billing.view" },
+  { label: "Infrastructure", to: "/infrastructure", icon: InfrastructureIcon },
   { label: "Marketplace", to: "/mp", icon: MarketplaceIcon },
   { label: "Settings", to: "/settings/users", area: "/settings", icon: SettingsIcon },
 ];

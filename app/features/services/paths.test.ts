@@ -12,6 +12,14 @@ describe("servicePagePaths", () => {
     );
   });
 
+  it("builds the infrastructure list and overview addresses", () => {
+    expect(servicePagePaths.infrastructure("prod")).toBe("/env/prod/infrastructure");
+    expect(servicePagePaths.infrastructure("my env", { stage: "STAGE_FAILED", text: "db", page: 3 })).toBe(
+      "/env/my%20env/infrastructure?stage=STAGE_FAILED&text=db&page=3",
+    );
+    expect(servicePagePaths.infrastructureOverview("prod")).toBe("/env/prod/infrastructure/overview");
+  });
+
   it("builds addresses below an environment's services and applications from a path without it", () => {
     expect(servicePagePaths.underServices("prod", "r1")).toBe("/env/prod/services/r1");
     expect(servicePagePaths.underServices("my env", "database/create")).toBe(

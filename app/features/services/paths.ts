@@ -46,6 +46,13 @@ function withQuery(path: string, values: Record<string, string | undefined>): st
   return search ? `${path}?${search}` : path;
 }
 
+const listQueryOf = (filters: ServiceListFilters) => ({
+  serviceType: filters.serviceType,
+  stage: filters.stage,
+  text: filters.text?.trim(),
+  page: filters.page && filters.page > 1 ? String(filters.page) : undefined,
+});
+
 /** Each segment of a path encoded again (a splat parameter arrives decoded). */
 function encodedSegments(path: string): string {
   return path
@@ -58,12 +65,7 @@ function encodedSegments(path: string): string {
 /** The app's own addresses of the services pages and their resource routes. */
 export const servicePagePaths = {
   list: (environmentName: string, filters: ServiceListFilters = {}) =>
-    withQuery(`${environmentRoot(environmentName)}/services`, {
-      serviceType: filters.serviceType,
-      stage: filters.stage,
-      text: filters.text?.trim(),
-      page: filters.page && filters.page > 1 ? String(filters.page) : undefined,
-    }),
+    withQuery(`${environmentRoot(environmentName)}/services`, listQueryOf(filters)),
   create: (environmentName: string, serviceType: ServiceType) =>
     `${environmentRoot(environmentName)}/services/${encodeURIComponent(serviceType)}/create`,
   details: (environmentName: string, serviceId: string, options: ServiceDetailOptions = {}) =>
@@ -83,6 +85,11 @@ export const servicePagePaths = {
   /** A path below the environment's /applications, given without the environment (`list`). */
   underApplications: (environmentName: string, subPath: string) =>
     `${environmentRoot(environmentName)}/applications/${encodedSegments(subPath)}`,
+  /** The environment's infrastructure resources (everything but applications), grouped by type. */
+  infrastructure: (environmentName: string, filters: ServiceListFilters = {}) =>
+    withQuery(`${environmentRoot(environmentName)}/infrastructure`, listQueryOf(filters)),
+  infrastructureOverview: (environmentName: string) =>
+    `${environmentRoot(environmentName)}/infrastructure/overview`,
   applications: (environmentName: string, view?: ApplicationsView) =>
     `${environmentRoot(environmentName)}/applications${view === "list" ? "/list" : ""}`,
   /** GET resource route: the cost estimate of a create form's configuration (its `config.` fields). */
