@@ -6,6 +6,8 @@ import * as z from "zod";
 import { errorCodes } from "#contract/errors";
 import { isBusyStage, type Resource } from "#contract/services";
 import { ErrorPage } from "~/components/error-page";
+import { DeployOnPushPanel } from "~/features/applications/deploy-on-push-panel";
+import { loadDeployOnPush } from "~/features/applications/details.server";
 import { serviceDetailTabs } from "~/features/services/paths";
 import { servicePagePaths } from "~/features/services/paths";
 import type { ServiceActionData } from "~/features/services/details/action-data";
@@ -35,6 +37,7 @@ import { userMessageOf } from "~/platform/action-errors.server";
 import { isPlatformError, type PlatformClient } from "~/platform/client.server";
 import { createTicket, listConnections } from "~/platform/connections.server";
 import { dashboardLinks } from "~/features/connections/connection-links.server";
+import { rotateDeployOnPushSecret, setDeployOnPush } from "~/platform/applications.server";
 import { getServiceAlarms, getServiceLogs, getServiceMetrics } from "~/platform/resource-telemetry.server";
 import { throwRouteError } from "~/platform/route-errors.server";
 import {
@@ -104,6 +107,8 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
           }),
         )
       : null;
+  const deployOnPush =
+    view.tab === "config" ? await loadDeployOnPush(api, tenantId, environment.id, service) : null;
   // Only a failed deployment can be reported: the Jira connections are asked for then, not on every visit.
   const ticketManagers =
     service.stage === "STAGE_FAILED"
@@ -114,7 +119,17 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
       : [];
   headers.set("Cache-Control", "no-store");
   return data(
-    { environmentName: environment.name, service, view, telemetry, logs, cost, ticketManagers, dashboards },
+    {
+      environmentName: environment.name,
+      service,
+      view,
+      telemetry,
+      logs,
+      cost,
+      ticketManagers,
+      dashboards,
+      deployOnPush,
+    },
     { headers },
   );
 }
@@ -253,6 +268,36 @@ export async function action({ request, params }: ActionFunctionArgs) {
       return saveConfig();
     case "save-settings":
       return saveSettings();
+    case "deploy-on-push":
+    case "rotate-deploy-secret": {
+      let answer: Awaited<ReturnType<typeof setDeployOnPush>>;
+      try {
+        answer =
+          intent === "deploy-on-push"
+            ? await setDeployOnPush(
+                api,
+                tenantId,
+                environment.id,
+                serviceId,
+                formData.get("enabled") === "true",
+              )
+            : await rotateDeployOnPushSecret(api, tenantId, environment.id, serviceId);
+      } catch (error) {
+        return refused("deploy-on-push", error);
+      }
+      const message =
+        intent === "rotate-deploy-secret"
+          ? "New secret made: give it to the webhook in GitHub"
+          : answer.deployOnPush.enabled
+            ? "Deploy on push is on"
+            : "Deploy on push is off";
+      // The secret is answered once, here: it is never in the page's data.
+      return dataWithToast<ServiceActionData>(
+        { form: "deploy-on-push", secret: answer.secret },
+        { variant: "success", message },
+        { headers },
+      );
+    }
   }
 
   async function saveConfig() {
@@ -412,7 +457,19 @@ export default function ServiceDetailsPage() {
         </Tabs.List>
         <Tabs.Panel value={view.tab} pt="md">
           {view.tab === "overview" ? <OverviewPanel service={service} /> : null}
-          {view.tab === "config" ? <ConfigPanel service={service} actionData={actionData} /> : null}
+          {view.tab === "config" ? (
+            <Stack gap="md">
+              <ConfigPanel service={service} actionData={actionData} />
+              {loaded.deployOnPush ? (
+                <DeployOnPushPanel
+                  environmentName={environmentName}
+                  serviceId={service.id}
+                  state={loaded.deployOnPush}
+                  actionData={actionData}
+                />
+              ) : null}
+            </Stack>
+          ) : null}
           {view.tab === "pre-deploy" ? <PreDeployPanel service={service} actionData={actionData} /> : null}
           {view.tab === "monitoring" && loaded.telemetry ? (
             <MonitoringPanel
