@@ -1,5 +1,5 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import { Stack, Tabs } from "@mantine/core";
+import { Alert, Stack, Tabs } from "@mantine/core";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLoaderData, useRevalidator } from "@remix-run/react";
 import * as z from "zod";
@@ -7,7 +7,10 @@ import { errorCodes } from "#contract/errors";
 import { isBusyStage, type Resource } from "#contract/services";
 import { ErrorPage } from "~/components/error-page";
 import { DeployOnPushPanel } from "~/features/applications/deploy-on-push-panel";
+import { loadSourceChoices } from "~/features/applications/create.server";
 import { loadDeployOnPush } from "~/features/applications/details.server";
+import { editApplicationActionSchema } from "~/features/applications/edit-form";
+import { ApplicationConfigPanel } from "~/features/applications/lazy-edit-panel";
 import { serviceDetailTabs } from "~/features/services/paths";
 import { servicePagePaths } from "~/features/services/paths";
 import type { ServiceActionData } from "~/features/services/details/action-data";
@@ -107,8 +110,11 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
           }),
         )
       : null;
-  const deployOnPush =
-    view.tab === "config" ? await loadDeployOnPush(api, tenantId, environment.id, service) : null;
+  const editsApplication = view.tab === "config" && service.serviceType === "application";
+  const [deployOnPush, applicationEditing] = await Promise.all([
+    view.tab === "config" ? loadDeployOnPush(api, tenantId, environment.id, service) : null,
+    editsApplication ? loadPart(() => loadSourceChoices(api, tenantId, environment.id)) : null,
+  ]);
   // Only a failed deployment can be reported: the Jira connections are asked for then, not on every visit.
   const ticketManagers =
     service.stage === "STAGE_FAILED"
@@ -129,6 +135,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
       ticketManagers,
       dashboards,
       deployOnPush,
+      applicationEditing,
     },
     { headers },
   );
@@ -304,19 +311,27 @@ export async function action({ request, params }: ActionFunctionArgs) {
     const service = await getService(api, tenantId, environment.id, serviceId).catch((error: unknown) =>
       throwRouteError(error, errorCodes.resourceListFetch, headers),
     );
-    const schema = z.object({
-      intent: z.enum(["save-config", "save-config-draft"]),
-      version: z.number().int().positive(),
-      config: configFormSchema(service.serviceType),
-    });
-    const submission = parseWithZod(formData, { schema });
+    // An application is edited through its own form: the contract's application schema, as on the create page.
+    const application = service.serviceType === "application";
+    const schema = application
+      ? await editApplicationActionSchema()
+      : z.object({
+          intent: z.enum(["save-config", "save-config-draft"]),
+          version: z.number().int().positive(),
+          config: configFormSchema(service.serviceType),
+        });
+    const submission = parseWithZod(formData, { schema, disableAutoCoercion: application });
     if (submission.status !== "success") {
       return data<ServiceActionData>(
         { form: "config", result: submission.reply() },
         { status: 400, headers },
       );
     }
-    const { version, config } = submission.value;
+    const { version, config } = submission.value as {
+      intent: "save-config" | "save-config-draft";
+      version: number;
+      config: Record<string, unknown>;
+    };
     const draft = submission.value.intent === "save-config-draft";
     try {
       if (draft) await saveServiceDraft(api, tenantId, environment.id, serviceId, { version, config });
@@ -459,7 +474,20 @@ export default function ServiceDetailsPage() {
           {view.tab === "overview" ? <OverviewPanel service={service} /> : null}
           {view.tab === "config" ? (
             <Stack gap="md">
-              <ConfigPanel service={service} actionData={actionData} />
+              {service.serviceType !== "application" ? (
+                <ConfigPanel service={service} actionData={actionData} />
+              ) : loaded.applicationEditing?.kind === "ok" ? (
+                <ApplicationConfigPanel
+                  environmentName={environmentName}
+                  service={service}
+                  editing={loaded.applicationEditing.value}
+                  actionData={actionData}
+                />
+              ) : loaded.applicationEditing ? (
+                <Alert color="red" role="alert" title="The configuration could not be loaded">
+                  {loaded.applicationEditing.message}
+                </Alert>
+              ) : null}
               {loaded.deployOnPush ? (
                 <DeployOnPushPanel
                   environmentName={environmentName}
