@@ -126,6 +126,7 @@ export default function CreateApplicationPage() {
               />
               <RuntimeFields
                 config={fields.config}
+                environmentName={environmentName}
                 serviceNames={serviceNames}
                 sidecarsEnabled={sidecarsEnabled}
               />

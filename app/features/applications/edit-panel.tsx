@@ -99,6 +99,7 @@ export function ApplicationConfigPanel({
                 />
                 <RuntimeFields
                   config={fields.config}
+                  environmentName={environmentName}
                   serviceNames={editing.serviceNames}
                   sidecarsEnabled={sidecarsEnabled}
                 />
