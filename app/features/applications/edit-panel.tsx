@@ -62,6 +62,9 @@ export function ApplicationConfigPanel({
     constraint: getZodConstraint(editApplicationFieldsSchema),
     onValidate: ({ formData }) =>
       parseWithZod(formData, { schema: editApplicationFormSchema, disableAutoCoercion: true }),
+    // Only the configuration makes the form dirty: not the version or Mantine's own inputs (its segmented
+    // controls' radios), which the form's starting values do not hold.
+    shouldDirtyConsider: (name) => name === "config",
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
   });
