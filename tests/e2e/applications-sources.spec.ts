@@ -208,7 +208,7 @@ test("deploy on push: the secret is shown once, a signed push deploys its commit
   expect(secret).toMatch(/^[0-9a-f]{64}$/);
   const webhookUrl = (await panel.getByTestId("deploy-on-push-url").textContent()) ?? "";
   expect(webhookUrl).toMatch(/\/api\/webhooks\/github\/[0-9a-f-]{36}$/);
-  await expect(panel).toContainText("Builds storefront on branch main");
+  await expect(panel).toContainText("Builds acme-shop/storefront on branch main");
 
   // The secret is never in the page again: a reload shows the address only.
   await page.reload();
