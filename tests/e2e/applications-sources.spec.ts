@@ -260,7 +260,7 @@ test("deploy on push: the secret is shown once, a signed push deploys its commit
 
   await page.reload();
   await waitForHydration(page);
-  await expect(panel.getByTestId("deploy-on-push-last")).toContainText("4f2a9c1 on main by Grace");
+  await expect(panel.getByTestId("deploy-on-push-last")).toContainText("4f2a9c1 on main by grace");
   await expect(panel.getByTestId("deploy-on-push-last")).toContainText("Show prices with VAT");
   await openTab(page, "History");
   const newest = page.getByTestId("history-entry").first();
