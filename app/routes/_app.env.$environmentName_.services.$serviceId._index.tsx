@@ -1,16 +1,14 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import { Alert, Stack, Tabs } from "@mantine/core";
+import { Stack, Tabs } from "@mantine/core";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLoaderData, useRevalidator } from "@remix-run/react";
 import * as z from "zod";
 import { errorCodes } from "#contract/errors";
 import { isBusyStage, type Resource } from "#contract/services";
 import { ErrorPage } from "~/components/error-page";
-import { DeployOnPushPanel } from "~/features/applications/deploy-on-push-panel";
 import { loadSourceChoices } from "~/features/applications/create.server";
-import { loadDeployOnPush } from "~/features/applications/details.server";
-import { editApplicationActionSchema } from "~/features/applications/edit-form";
-import { ApplicationConfigPanel } from "~/features/applications/lazy-edit-panel";
+import { editApplicationActionSchema, loadDeployOnPush } from "~/features/applications/details.server";
+import { ApplicationConfigTab } from "~/features/applications/lazy-panels";
 import { serviceDetailTabs } from "~/features/services/paths";
 import { servicePagePaths } from "~/features/services/paths";
 import type { ServiceActionData } from "~/features/services/details/action-data";
@@ -472,31 +470,17 @@ export default function ServiceDetailsPage() {
         </Tabs.List>
         <Tabs.Panel value={view.tab} pt="md">
           {view.tab === "overview" ? <OverviewPanel service={service} /> : null}
-          {view.tab === "config" ? (
-            <Stack gap="md">
-              {service.serviceType !== "application" ? (
-                <ConfigPanel service={service} actionData={actionData} />
-              ) : loaded.applicationEditing?.kind === "ok" ? (
-                <ApplicationConfigPanel
-                  environmentName={environmentName}
-                  service={service}
-                  editing={loaded.applicationEditing.value}
-                  actionData={actionData}
-                />
-              ) : loaded.applicationEditing ? (
-                <Alert color="red" role="alert" title="The configuration could not be loaded">
-                  {loaded.applicationEditing.message}
-                </Alert>
-              ) : null}
-              {loaded.deployOnPush ? (
-                <DeployOnPushPanel
-                  environmentName={environmentName}
-                  serviceId={service.id}
-                  state={loaded.deployOnPush}
-                  actionData={actionData}
-                />
-              ) : null}
-            </Stack>
+          {view.tab === "config" && service.serviceType !== "application" ? (
+            <ConfigPanel service={service} actionData={actionData} />
+          ) : null}
+          {view.tab === "config" && loaded.applicationEditing ? (
+            <ApplicationConfigTab
+              environmentName={environmentName}
+              service={service}
+              editing={loaded.applicationEditing}
+              deployOnPush={loaded.deployOnPush}
+              actionData={actionData}
+            />
           ) : null}
           {view.tab === "pre-deploy" ? <PreDeployPanel service={service} actionData={actionData} /> : null}
           {view.tab === "monitoring" && loaded.telemetry ? (

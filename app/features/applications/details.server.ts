@@ -1,8 +1,11 @@
+import * as z from "zod";
 import type { Resource } from "#contract/services";
 import { getDeployOnPush } from "~/platform/applications.server";
 import { userMessageOf } from "~/platform/action-errors.server";
 import { isPlatformError, type PlatformClient } from "~/platform/client.server";
+import { applicationFormSchemaOf } from "./create-form";
 import type { DeployOnPushState } from "./deploy-on-push-panel";
+import { editIntentSchema, versionSchema } from "./edit-form";
 
 /** Whether the application (as saved, what pushes deploy) builds from a GitHub repository. */
 export function buildsFromGitHub(service: Pick<Resource, "serviceType" | "config">): boolean {
@@ -24,4 +27,15 @@ export async function loadDeployOnPush(
     if (!isPlatformError(error)) throw error;
     return { kind: "error", message: userMessageOf(error) };
   }
+}
+
+/**
+ * The configuration tab's action check of an application: the contract's whole configuration schema, the Helm
+ * values' YAML included (loaded here, on the server only; the browser checks the fields without it).
+ */
+export async function editApplicationActionSchema() {
+  const { applicationConfigSchema } = await import("#contract/applications");
+  return applicationFormSchemaOf(
+    z.object({ intent: editIntentSchema, version: versionSchema, config: applicationConfigSchema }),
+  );
 }

@@ -1,11 +1,8 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { describe, expect, it } from "vitest";
 import { defaultApplicationConfig } from "#contract/application-config";
-import {
-  editableApplicationConfig,
-  editApplicationActionSchema,
-  editApplicationFormSchema,
-} from "./edit-form";
+import { editApplicationActionSchema } from "./details.server";
+import { editableApplicationConfig, editApplicationFormSchema } from "./edit-form";
 
 /** The form data the configuration tab of an application posts, `overrides` replacing or removing fields. */
 function formData(overrides: Record<string, string | undefined> = {}) {

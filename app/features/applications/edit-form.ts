@@ -11,8 +11,8 @@ import { applicationFormSchemaOf } from "./create-form";
  * service's version it edits, and Save draft or Save and deploy. The browser checks the contract's fields without
  * the Helm values' YAML check (decision 034); the action checks the contract's whole applicationConfigSchema.
  */
-const editIntentSchema = z.enum(["save-config", "save-config-draft"]);
-const versionSchema = z.number().int().positive();
+export const editIntentSchema = z.enum(["save-config", "save-config-draft"]);
+export const versionSchema = z.number().int().positive();
 
 export const editApplicationFieldsSchema = z.object({
   intent: editIntentSchema,
@@ -23,14 +23,6 @@ export type EditApplicationForm = z.infer<typeof editApplicationFieldsSchema>;
 
 /** The browser's check of the form's data. */
 export const editApplicationFormSchema = applicationFormSchemaOf(editApplicationFieldsSchema);
-
-/** The action's check: the contract's whole configuration schema, Helm values' YAML included (loaded lazily). */
-export async function editApplicationActionSchema() {
-  const { applicationConfigSchema } = await import("#contract/applications");
-  return applicationFormSchemaOf(
-    z.object({ intent: editIntentSchema, version: versionSchema, config: applicationConfigSchema }),
-  );
-}
 
 /**
  * A stored configuration as the form's starting values: every field the form has, the defaults filling what an
