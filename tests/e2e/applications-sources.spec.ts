@@ -277,6 +277,14 @@ test("the image is changed on the configuration tab and deployed, then the first
   page,
 }) => {
   const environment = await setUp(page, "app-edit");
+  // The environment's certificate for the domain the application will answer on.
+  await page.goto(`/env/${environment}/services/tls/create`);
+  await waitForHydration(page);
+  await page.getByRole("textbox", { name: "Name", exact: true }).fill("shop-cert");
+  await page.getByLabel("Domain").fill("shop.example.com");
+  await page.getByRole("button", { name: "Create", exact: true }).click();
+  await expect(page.getByTestId("service-title")).toHaveText("shop-cert");
+
   await openCreatePage(page, environment);
   await page.getByRole("textbox", { name: "Image", exact: true }).fill("nginx:1.27");
   await page.getByRole("textbox", { name: "Name", exact: true }).fill("web");
@@ -290,9 +298,9 @@ test("the image is changed on the configuration tab and deployed, then the first
 
   // A bad value is refused on its field and kept; a domain asks for its certificate and says none covers it.
   await image.fill("Nginx Latest");
-  await page.getByRole("textbox", { name: "Domain" }).fill("shop.example.com");
+  await page.getByRole("textbox", { name: "Domain" }).fill("blog.example.com");
   await expect(page.getByTestId("certificate-none")).toContainText(
-    "No certificate of this environment covers shop.example.com",
+    "No certificate of this environment covers blog.example.com",
   );
   await page.getByRole("button", { name: "Save and deploy" }).click();
   await expect(
@@ -301,13 +309,20 @@ test("the image is changed on the configuration tab and deployed, then the first
   await expect(page.getByText("Choose the TLS certificate that covers the domain")).toBeVisible();
   await expect(image).toHaveValue("Nginx Latest");
 
-  await page.getByRole("textbox", { name: "Domain" }).fill("");
+  // The certificate that covers the domain is found and chosen.
+  await page.getByRole("textbox", { name: "Domain" }).fill("shop.example.com");
+  await expect(page.getByText(/^Covers shop\.example\.com: shop\.example\.com \(/)).toBeVisible();
+  await expect(page.getByRole("textbox", { name: "TLS certificate" })).toHaveValue(/^shop\.example\.com \(/);
   await image.fill("nginx:1.28");
   await page.getByRole("button", { name: "Save and deploy" }).click();
   await expect(page.getByRole("alert").filter({ hasText: "Configuration saved; deploying" })).toBeVisible();
   await expect(stageOf(page)).not.toContainText("Completed");
   await expect(stageOf(page)).toContainText("Completed", { timeout: 150_000 });
+  await expect(page.getByTestId("service-endpoint")).toContainText("https://shop.example.com");
+  await page.reload();
+  await waitForHydration(page);
   await expect(image).toHaveValue("nginx:1.28");
+  await expect(page.getByRole("textbox", { name: "Domain" })).toHaveValue("shop.example.com");
 
   await openTab(page, "History");
   const entries = page.getByTestId("history-entry");

@@ -1,6 +1,6 @@
 import { useFormMetadata, type FieldMetadata } from "@conform-to/react";
 import { Link } from "@remix-run/react";
-import { useEffect } from "react";
+import { useEffect, useRef } from "react";
 import {
   ActionIcon,
   Anchor,
@@ -313,9 +313,14 @@ function CertificateField({
   const { answer, loading } = useCertificateMatch(environmentName, host);
   const current = field.value ?? "";
   const matched = answer?.kind === "match" ? answer.certificate : null;
+  // Chosen for the user when a look-up answers with one and none is chosen: only then, so a form being reset
+  // (after a save) is not changed again by an earlier answer.
+  const latest = useRef({ current, form, name: field.name });
+  latest.current = { current, form, name: field.name };
   useEffect(() => {
-    if (matched && !current) form.update({ name: field.name, value: matched.id as never });
-  }, [matched, current, form, field.name]);
+    const { current: chosen, form: owner, name } = latest.current;
+    if (matched && !chosen) owner.update({ name, value: matched.id as never });
+  }, [matched]);
   const data = [
     ...(matched ? [{ value: matched.id, label: certificateLabel(matched) }] : []),
     ...(current && current !== matched?.id ? [{ value: current, label: current }] : []),
