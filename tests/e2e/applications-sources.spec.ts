@@ -319,6 +319,9 @@ test("the image is changed on the configuration tab and deployed, then the first
   await expect(stageOf(page)).not.toContainText("Completed");
   await expect(stageOf(page)).toContainText("Completed", { timeout: 150_000 });
   await expect(page.getByTestId("service-endpoint")).toContainText("https://shop.example.com");
+  // The form shows the saved version, as a reload does.
+  await expect(image).toHaveValue("nginx:1.28");
+  await expect(page.getByRole("textbox", { name: "Domain" })).toHaveValue("shop.example.com");
   await page.reload();
   await waitForHydration(page);
   await expect(image).toHaveValue("nginx:1.28");

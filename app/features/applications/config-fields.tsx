@@ -348,6 +348,8 @@ function CertificateField({
   } else if (answer?.kind === "error") description = `Could not look up a certificate: ${answer.message}`;
   return (
     <SelectField
+      // Remounted when the form resets it (after a save): its input control would otherwise keep the old choice.
+      key={field.key}
       field={field}
       label="TLS certificate"
       description={description}
