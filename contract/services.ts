@@ -727,6 +727,7 @@ export const certificateSchema = z.object({
 /** GET wildcardcertificate?domain=example.com and GET certificates/match?domain=api.example.com */
 export const certificateQuerySchema = z.object({ domain: domainSchema("domain", { wildcard: false }) });
 export const certificateResponseSchema = z.object({ certificate: certificateSchema.nullable() });
+export type Certificate = z.infer<typeof certificateSchema>;
 
 /** The kinds of connection an environment's metrics can be forwarded to (SPEC §7, issue 13). */
 export const observabilityConnectionKinds = [

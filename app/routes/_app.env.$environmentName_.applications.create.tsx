@@ -80,6 +80,8 @@ export default function CreateApplicationPage() {
     defaultValue: { name: "", config: defaultApplicationConfig },
     constraint: getZodConstraint(applicationFormFieldsSchema),
     onValidate: ({ formData }) => parseWithZod(formData, { schema: formSchema, disableAutoCoercion: true }),
+    // Mantine's own inputs (the segmented controls' radios) are not the form's: they do not make it dirty.
+    shouldDirtyConsider: (name) => name === "name" || name === "config",
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
   });
@@ -126,6 +128,7 @@ export default function CreateApplicationPage() {
               />
               <RuntimeFields
                 config={fields.config}
+                environmentName={environmentName}
                 serviceNames={serviceNames}
                 sidecarsEnabled={sidecarsEnabled}
               />

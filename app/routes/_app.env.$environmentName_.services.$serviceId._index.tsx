@@ -6,6 +6,9 @@ import * as z from "zod";
 import { errorCodes } from "#contract/errors";
 import { isBusyStage, type Resource } from "#contract/services";
 import { ErrorPage } from "~/components/error-page";
+import { loadSourceChoices } from "~/features/applications/create.server";
+import { editApplicationActionSchema, loadDeployOnPush } from "~/features/applications/details.server";
+import { ApplicationConfigTab } from "~/features/applications/lazy-panels";
 import { serviceDetailTabs } from "~/features/services/paths";
 import { servicePagePaths } from "~/features/services/paths";
 import type { ServiceActionData } from "~/features/services/details/action-data";
@@ -35,6 +38,7 @@ import { userMessageOf } from "~/platform/action-errors.server";
 import { isPlatformError, type PlatformClient } from "~/platform/client.server";
 import { createTicket, listConnections } from "~/platform/connections.server";
 import { dashboardLinks } from "~/features/connections/connection-links.server";
+import { rotateDeployOnPushSecret, setDeployOnPush } from "~/platform/applications.server";
 import { getServiceAlarms, getServiceLogs, getServiceMetrics } from "~/platform/resource-telemetry.server";
 import { throwRouteError } from "~/platform/route-errors.server";
 import {
@@ -104,6 +108,11 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
           }),
         )
       : null;
+  const editsApplication = view.tab === "config" && service.serviceType === "application";
+  const [deployOnPush, applicationEditing] = await Promise.all([
+    view.tab === "config" ? loadDeployOnPush(api, tenantId, environment.id, service) : null,
+    editsApplication ? loadPart(() => loadSourceChoices(api, tenantId, environment.id)) : null,
+  ]);
   // Only a failed deployment can be reported: the Jira connections are asked for then, not on every visit.
   const ticketManagers =
     service.stage === "STAGE_FAILED"
@@ -114,7 +123,18 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
       : [];
   headers.set("Cache-Control", "no-store");
   return data(
-    { environmentName: environment.name, service, view, telemetry, logs, cost, ticketManagers, dashboards },
+    {
+      environmentName: environment.name,
+      service,
+      view,
+      telemetry,
+      logs,
+      cost,
+      ticketManagers,
+      dashboards,
+      deployOnPush,
+      applicationEditing,
+    },
     { headers },
   );
 }
@@ -253,25 +273,63 @@ export async function action({ request, params }: ActionFunctionArgs) {
       return saveConfig();
     case "save-settings":
       return saveSettings();
+    case "deploy-on-push":
+    case "rotate-deploy-secret": {
+      let answer: Awaited<ReturnType<typeof setDeployOnPush>>;
+      try {
+        answer =
+          intent === "deploy-on-push"
+            ? await setDeployOnPush(
+                api,
+                tenantId,
+                environment.id,
+                serviceId,
+                formData.get("enabled") === "true",
+              )
+            : await rotateDeployOnPushSecret(api, tenantId, environment.id, serviceId);
+      } catch (error) {
+        return refused("deploy-on-push", error);
+      }
+      const message =
+        intent === "rotate-deploy-secret"
+          ? "New secret made: give it to the webhook in GitHub"
+          : answer.deployOnPush.enabled
+            ? "Deploy on push is on"
+            : "Deploy on push is off";
+      // The secret is answered once, here: it is never in the page's data.
+      return dataWithToast<ServiceActionData>(
+        { form: "deploy-on-push", secret: answer.secret },
+        { variant: "success", message },
+        { headers },
+      );
+    }
   }
 
   async function saveConfig() {
     const service = await getService(api, tenantId, environment.id, serviceId).catch((error: unknown) =>
       throwRouteError(error, errorCodes.resourceListFetch, headers),
     );
-    const schema = z.object({
-      intent: z.enum(["save-config", "save-config-draft"]),
-      version: z.number().int().positive(),
-      config: configFormSchema(service.serviceType),
-    });
-    const submission = parseWithZod(formData, { schema });
+    // An application is edited through its own form: the contract's application schema, as on the create page.
+    const application = service.serviceType === "application";
+    const schema = application
+      ? await editApplicationActionSchema()
+      : z.object({
+          intent: z.enum(["save-config", "save-config-draft"]),
+          version: z.number().int().positive(),
+          config: configFormSchema(service.serviceType),
+        });
+    const submission = parseWithZod(formData, { schema, disableAutoCoercion: application });
     if (submission.status !== "success") {
       return data<ServiceActionData>(
         { form: "config", result: submission.reply() },
         { status: 400, headers },
       );
     }
-    const { version, config } = submission.value;
+    const { version, config } = submission.value as {
+      intent: "save-config" | "save-config-draft";
+      version: number;
+      config: Record<string, unknown>;
+    };
     const draft = submission.value.intent === "save-config-draft";
     try {
       if (draft) await saveServiceDraft(api, tenantId, environment.id, serviceId, { version, config });
@@ -412,7 +470,18 @@ export default function ServiceDetailsPage() {
         </Tabs.List>
         <Tabs.Panel value={view.tab} pt="md">
           {view.tab === "overview" ? <OverviewPanel service={service} /> : null}
-          {view.tab === "config" ? <ConfigPanel service={service} actionData={actionData} /> : null}
+          {view.tab === "config" && service.serviceType !== "application" ? (
+            <ConfigPanel service={service} actionData={actionData} />
+          ) : null}
+          {view.tab === "config" && loaded.applicationEditing ? (
+            <ApplicationConfigTab
+              environmentName={environmentName}
+              service={service}
+              editing={loaded.applicationEditing}
+              deployOnPush={loaded.deployOnPush}
+              actionData={actionData}
+            />
+          ) : null}
           {view.tab === "pre-deploy" ? <PreDeployPanel service={service} actionData={actionData} /> : null}
           {view.tab === "monitoring" && loaded.telemetry ? (
             <MonitoringPanel

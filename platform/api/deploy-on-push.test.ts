@@ -77,7 +77,7 @@ const call = (method: string, path: string, json?: unknown, as: TestMember = mem
 /**
  * A deployed application built from the GitHub connection's acme/web.
  */
-async function githubApplication({ branch = "main", deployed = true } = {}) {
+async function githubApplication({ branch = "main", deployed = true, repository = "acme/web" } = {}) {
   const [row] = await api.db
     .insert(resources)
     .values({
@@ -90,7 +90,7 @@ async function githubApplication({ branch = "main", deployed = true } = {}) {
         source: {
           kind: "github",
           connectionId: githubConnectionId,
-          repository: "acme/web",
+          repository,
           branch,
           dockerfilePath: "Dockerfile",
           buildContext: ".",
@@ -386,6 +386,20 @@ describe("a signed push", () => {
       author: "octocat",
       branch: "main",
       historyId: deployment?.id,
+    });
+  });
+
+  it("matches a repository named alone in its connection's organization, as the create form chooses it", async () => {
+    const application = await githubApplication({ repository: "web" });
+    const { hookId, secret, deployOnPush } = await enable(application.id);
+    expect(deployOnPush.repository).toBe("acme/web");
+    const { status, answer } = await push(hookId, secret);
+    expect(status).toBe(202);
+    expect(answer.outcome).toBe("deployment-queued");
+    const other = await push(hookId, secret, pushEvent({ repository: "elsewhere/web" }));
+    expect(other.answer).toMatchObject({
+      outcome: "ignored",
+      message: "The application builds acme/web, not elsewhere/web.",
     });
   });
 

@@ -14,7 +14,7 @@ import {
 } from "#contract/deploy-on-push";
 import { serviceErrorMessages } from "#contract/services";
 import type { Database } from "../db/index";
-import { deployHooks, deployPushes, resources } from "../db/schema";
+import { connections, deployHooks, deployPushes, resources } from "../db/schema";
 import {
   createHook,
   hookOfResource,
@@ -24,7 +24,7 @@ import {
 } from "../deploy-on-push/hooks";
 import { pushEventSchema, type PushEvent } from "../deploy-on-push/pushes";
 import { decoySignatureCheck, SIGNATURE_HEADER, signatureMatches } from "../deploy-on-push/signature";
-import { pushSourceOf } from "../deploy-on-push/source";
+import { pushSourceOf, type PushSource } from "../deploy-on-push/source";
 import type { Engine } from "../engine/engine";
 import type { SecretCipher } from "../secrets/cipher";
 import type { ResourceRow } from "../services/records";
@@ -75,6 +75,7 @@ export function deployOnPushRoutes({
 
   async function viewOf(tx: Database, hook: DeployHookRow, application: ResourceRow): Promise<DeployOnPush> {
     const source = pushSourceOf(application.config);
+    const repository = source ? await repositoryFullName(tx, source) : null;
     const [lastPush] = await tx
       .select()
       .from(deployPushes)
@@ -84,7 +85,7 @@ export function deployOnPushRoutes({
     return {
       enabled: hook.enabled,
       webhookUrl: `${publicUrl}/api${deployOnPushPaths.webhook(hook.id)}`,
-      repository: source?.repository ?? null,
+      repository,
       branch: source?.branch ?? null,
       secretCreatedAt: hook.secretCreatedAt.toISOString(),
       lastPush: lastPush
@@ -228,8 +229,9 @@ export function webhookRoutes({
     const source = pushSourceOf(application.config);
     if (!hook.enabled) return ignored("Deploy on push is off for this application.");
     if (!source) return ignored("The application is no longer built from a GitHub repository.");
-    if (push.repository.full_name.toLowerCase() !== source.repository.toLowerCase()) {
-      return ignored(`The application builds ${source.repository}, not ${push.repository.full_name}.`);
+    const repository = await repositoryFullName(db, source);
+    if (push.repository.full_name.toLowerCase() !== repository.toLowerCase()) {
+      return ignored(`The application builds ${repository}, not ${push.repository.full_name}.`);
     }
     if (push.ref !== `refs/heads/${source.branch}`) {
       return ignored(`The application deploys the branch ${source.branch}; this push was to ${push.ref}.`);
@@ -276,4 +278,18 @@ export function webhookRoutes({
   });
 
   return routes;
+}
+
+/**
+ * The repository an application builds as GitHub names it in a push (`owner/name`): a source may name it alone,
+ * in its GitHub connection's organization, as the create form's repository list does.
+ */
+async function repositoryFullName(db: Database, source: PushSource): Promise<string> {
+  if (source.repository.includes("/")) return source.repository;
+  const [connection] = await db
+    .select({ fields: connections.fields })
+    .from(connections)
+    .where(eq(connections.id, source.connectionId));
+  const organization = connection?.fields.ORGANIZATION;
+  return organization ? `${organization}/${source.repository}` : source.repository;
 }

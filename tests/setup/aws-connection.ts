@@ -44,3 +44,22 @@ export async function connectAwsWithAccessKeys(
   await expect(page.getByTestId("connection-name")).toHaveText(accountName);
   await expect(page.getByTestId("connection-status")).toHaveText("Verified");
 }
+
+/** Connects an ECR registry through the AWS connection `accountName` (already connected); ends on its page. */
+export async function connectEcrRegistry(page: Page, registryName: string, accountName: string) {
+  await page.goto("/settings/connections/create/container-registry");
+  await waitForHydration(page);
+  await page.getByRole("listitem").filter({ hasText: "Amazon ECR" }).click();
+  await expect(page.getByRole("tab", { name: "Through an AWS connection" })).toHaveAttribute(
+    "aria-selected",
+    "true",
+  );
+  await waitForHydration(page);
+  await page.getByLabel("Name").fill(registryName);
+  const account = page.getByRole("textbox", { name: "AWS connection", exact: true });
+  await account.click();
+  await page.getByRole("option", { name: accountName }).click();
+  await page.getByRole("button", { name: "Connect", exact: true }).click();
+  await expect(page.getByTestId("connection-name")).toHaveText(registryName);
+  await expect(page.getByTestId("connection-status")).toHaveText("Verified");
+}

@@ -1,6 +1,9 @@
 import { useFormMetadata, type FieldMetadata } from "@conform-to/react";
+import { Link } from "@remix-run/react";
+import { useEffect, useRef } from "react";
 import {
   ActionIcon,
+  Anchor,
   Button,
   Fieldset,
   Group,
@@ -18,6 +21,8 @@ import {
   type ApplicationConfig,
 } from "#contract/application-config";
 import { NumberField, SelectField, SwitchField, TextField } from "~/components/forms";
+import { servicePagePaths } from "~/features/services/paths";
+import { certificateLabel, useCertificateMatch } from "./certificate-match";
 
 type Field<T> = FieldMetadata<T, Record<string, unknown>, string[]>;
 // conform's fieldsets are typed by the schema's union members; the fields below read them by name.
@@ -36,10 +41,12 @@ const variableKindLabels: Record<(typeof applicationVariableKinds)[number], stri
 /** Everything but the source: ports, variables, size, scaling, health check, domain, pre-deploy, sidecars. */
 export function RuntimeFields({
   config,
+  environmentName,
   serviceNames,
   sidecarsEnabled,
 }: {
   config: Field<ApplicationConfig>;
+  environmentName: string;
   serviceNames: string[];
   sidecarsEnabled: boolean;
 }) {
@@ -239,11 +246,10 @@ export function RuntimeFields({
           description="Optional: a public domain such as app.example.com"
           autoComplete="off"
         />
-        <TextField
-          field={domain.certificateId}
-          label="TLS certificate"
-          description="The id of the certificate that covers the domain"
-          autoComplete="off"
+        <CertificateField
+          environmentName={environmentName}
+          host={(domain.host.value as string | undefined) ?? ""}
+          field={domain.certificateId as Field<string>}
         />
       </SimpleGrid>
       <TextField
@@ -287,5 +293,71 @@ export function RuntimeFields({
         </Fieldset>
       )}
     </Stack>
+  );
+}
+
+/**
+ * The TLS certificate for the domain: looked up as the domain is typed (GET certificates/match) and offered, chosen
+ * for the user when none is chosen yet; with none, the field says so and what to do.
+ */
+function CertificateField({
+  environmentName,
+  host,
+  field,
+}: {
+  environmentName: string;
+  host: string;
+  field: Field<string>;
+}) {
+  const form = useFormMetadata(field.formId);
+  const { answer, loading } = useCertificateMatch(environmentName, host);
+  const current = field.value ?? "";
+  const matched = answer?.kind === "match" ? answer.certificate : null;
+  // Chosen for the user when a look-up answers with one and none is chosen: only then, so a form being reset
+  // (after a save) is not changed again by an earlier answer.
+  const latest = useRef({ current, form, name: field.name });
+  latest.current = { current, form, name: field.name };
+  useEffect(() => {
+    const { current: chosen, form: owner, name } = latest.current;
+    if (matched && !chosen) owner.update({ name, value: matched.id as never });
+  }, [matched]);
+  const data = [
+    ...(matched ? [{ value: matched.id, label: certificateLabel(matched) }] : []),
+    ...(current && current !== matched?.id ? [{ value: current, label: current }] : []),
+  ];
+  const parent = host.slice(host.indexOf(".") + 1);
+  const createTls = (
+    <Anchor component={Link} to={servicePagePaths.create(environmentName, "tls")} size="xs">
+      Create a TLS certificate
+    </Anchor>
+  );
+  let description: React.ReactNode =
+    "Needed with a domain: typing one looks up the certificate that covers it";
+  if (loading) description = "Looking up the certificate that covers the domain…";
+  else if (answer?.kind === "match") {
+    description = `Covers ${host}: ${certificateLabel(answer.certificate)}`;
+  } else if (answer?.kind === "none") {
+    description = (
+      <span data-testid="certificate-none">
+        No certificate of this environment covers {host}.{" "}
+        {answer.wildcard ? `${answer.wildcard.domain} covers its subdomains, not ${host} itself. ` : ""}
+        {createTls} for {host}
+        {parent.includes(".") ? ` or *.${parent}` : ""} in this environment, then choose it here.
+      </span>
+    );
+  } else if (answer?.kind === "error") description = `Could not look up a certificate: ${answer.message}`;
+  return (
+    <SelectField
+      // Remounted when the form resets it (after a save): its input control would otherwise keep the old choice.
+      key={field.key}
+      field={field}
+      label="TLS certificate"
+      description={description}
+      data={data}
+      placeholder={host ? (data.length ? "Choose" : "None covers the domain") : "Type a domain first"}
+      allowDeselect
+      clearable
+      nothingFoundMessage="No certificate covers the domain"
+    />
   );
 }

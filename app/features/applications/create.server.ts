@@ -3,6 +3,7 @@ import { getFeatureFlags } from "~/features/feature-flags/flags.server";
 import { requirePermission } from "~/features/permissions/permissions.server";
 import { INCOMPLETE_CONFIG_HINT } from "~/features/services/create/cost-estimate.server";
 import { requireEnvironment } from "~/features/workspace/workspace.server";
+import type { PlatformClient } from "~/platform/client.server";
 import { listConnections } from "~/platform/connections.server";
 import { listChartRepositories, listServices } from "~/platform/services.server";
 import type { SourceChoices } from "./source-fields";
@@ -20,12 +21,31 @@ export async function loadCreateApplication(
   const client = await requireEnvironment(request, environmentName, context);
   const { api, tenantId, environment, headers } = client;
   await requirePermission(request, client, "services.configure", { environmentId: environment.id });
-  const flags = await getFeatureFlags(api, { tenantId, environmentId: environment.id });
+  const { choices, serviceNames } = await loadSourceChoices(api, tenantId, environment.id);
+  return data(
+    {
+      environmentName: environment.name,
+      choices,
+      serviceNames,
+      // The starting configuration has no image yet: the estimate comes once the form is complete.
+      estimate: { kind: "error" as const, message: INCOMPLETE_CONFIG_HINT },
+    },
+    { headers },
+  );
+}
+
+/**
+ * What an application form chooses from: the connections and chart repositories a source can use (chart
+ * repositories only with the private-chart-apps flag) and the environment's services (variables naming their
+ * attributes). The create page and the details page's configuration tab both use it.
+ */
+export async function loadSourceChoices(api: PlatformClient, tenantId: string, environmentId: string) {
+  const flags = await getFeatureFlags(api, { tenantId, environmentId });
   const [registries, github, chartRepositories, services] = await Promise.all([
     listConnections(api, tenantId, { category: "container-registry" }),
     listConnections(api, tenantId, { category: "github-app" }),
-    flags["private-chart-apps"] ? listChartRepositories(api, tenantId, environment.id) : null,
-    listServices(api, tenantId, environment.id, { pageSize: 200 }),
+    flags["private-chart-apps"] ? listChartRepositories(api, tenantId, environmentId) : null,
+    listServices(api, tenantId, environmentId, { pageSize: 200 }),
   ]);
   const choiceOf = (entry: { id: string; name: string }) => ({ value: entry.id, label: entry.name });
   const choices: SourceChoices = {
@@ -33,14 +53,5 @@ export async function loadCreateApplication(
     githubConnections: github.filter((entry) => entry.kind === "VERSION_CONTROL_TYPE_GITHUB").map(choiceOf),
     chartRepositories: chartRepositories?.map(choiceOf) ?? null,
   };
-  return data(
-    {
-      environmentName: environment.name,
-      choices,
-      serviceNames: services.infrastructure.map((service) => service.name),
-      // The starting configuration has no image yet: the estimate comes once the form is complete.
-      estimate: { kind: "error" as const, message: INCOMPLETE_CONFIG_HINT },
-    },
-    { headers },
-  );
+  return { choices, serviceNames: services.infrastructure.map((service) => service.name) };
 }

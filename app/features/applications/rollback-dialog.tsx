@@ -1,6 +1,6 @@
 import { Alert, Group, Loader, Modal, Stack, Text } from "@mantine/core";
 import { useFetcher } from "@remix-run/react";
-import { useEffect } from "react";
+import { useEffect, useRef } from "react";
 import type { ApplicationVersion } from "#contract/applications";
 import type { ConfigDiff } from "#contract/services";
 import { Button } from "~/components/button";
@@ -22,6 +22,15 @@ export function RollbackDialog({ path, onClose }: { path: string | null; onClose
     if (path) load(path);
   }, [load, path]);
   const answer = version.state === "idle" ? version.data : undefined;
+  // Once the rollback is accepted (the route redirects to the history, which shows it), the dialog closes.
+  const sent = useRef(false);
+  useEffect(() => {
+    if (rollback.state !== "idle") sent.current = true;
+    else if (sent.current) {
+      sent.current = false;
+      if (!rollback.data?.error) onClose();
+    }
+  }, [rollback.state, rollback.data, onClose]);
   return (
     <Modal opened={path !== null} onClose={onClose} title="Roll back to this version" size="lg">
       {!answer ? (

@@ -1,4 +1,4 @@
-import { useField, useFormMetadata, useInputControl, type FieldMetadata } from "@conform-to/react";
+import { useField, useFormMetadata, type FieldMetadata } from "@conform-to/react";
 import { Input, SegmentedControl, SimpleGrid, Stack, Textarea } from "@mantine/core";
 import { getTextareaProps } from "@conform-to/react";
 import { useEffect, useState } from "react";
@@ -199,8 +199,8 @@ function ListedField({
   query: Record<string, string> | null;
 }) {
   const { options, error, loading } = useSourceOptions(environmentName, list, query);
-  const control = useInputControl(field);
-  const current = control.value ?? "";
+  // Read from the field, not a second input control: two controls of one input swallow each other's changes.
+  const current = field.value ?? "";
   const data = current && !options.includes(current) ? [current, ...options] : options;
   return (
     <SelectField

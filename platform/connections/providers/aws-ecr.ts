@@ -115,7 +115,10 @@ export const awsEcr: Provider = {
     return listRepositories(await ecrAccess(credentials, context), credentials);
   },
 
-  /** DescribeImages of the tag: its digest, or ECR's ImageNotFoundException / RepositoryNotFoundException. */
+  /**
+   * DescribeImages of the tag: its digest, or ECR's ImageNotFoundException / RepositoryNotFoundException in the
+   * words a pull gives them (MANIFEST_UNKNOWN, NAME_UNKNOWN).
+   */
   async manifest(credentials, context, repository, tag) {
     const access = await ecrAccess(credentials, context);
     const { DescribeImagesCommand } = await import("@aws-sdk/client-ecr");
@@ -133,9 +136,18 @@ export const awsEcr: Provider = {
       return { digest, image };
     } catch (error) {
       if (error instanceof ProviderRefusal) throw error;
-      if (isAwsError(error, "ImageNotFoundException") || isAwsError(error, "RepositoryNotFoundException")) {
+      // As a pull from ECR's registry API reads (its v2 error codes), with ECR's own answer after it.
+      if (isAwsError(error, "ImageNotFoundException")) {
         const { name, message } = error as Error;
-        throw new ProviderRefusal(`Failed to pull image "${image}": ${name}: ${message}`);
+        throw new ProviderRefusal(
+          `Failed to pull image "${image}": MANIFEST_UNKNOWN: manifest unknown (ECR ${name}: ${message})`,
+        );
+      }
+      if (isAwsError(error, "RepositoryNotFoundException")) {
+        const { name, message } = error as Error;
+        throw new ProviderRefusal(
+          `Failed to pull image "${image}": NAME_UNKNOWN: repository name not known to registry (ECR ${name}: ${message})`,
+        );
       }
       if (isAccessDenied(error)) {
         throw new ProviderRefusal(

@@ -422,6 +422,20 @@ describe("Amazon ECR", () => {
     ]);
   });
 
+  it("reads a tag's manifest digest, and a missing tag or repository in a pull's words", async () => {
+    const registry = `${MOTO_ACCOUNT_ID}.dkr.ecr.${region}.amazonaws.com`;
+    const pulled = await awsEcr.manifest!(ecrKeys(deployerKeys), context(), "web", "v1");
+    expect(pulled).toEqual({ digest: pushed.web.v1, image: `${registry}/web:v1` });
+    await expect(awsEcr.manifest!(ecrKeys(deployerKeys), context(), "web", "9.9.9")).rejects.toThrow(
+      new RegExp(
+        `^Failed to pull image "${registry}/web:9\\.9\\.9": MANIFEST_UNKNOWN: manifest unknown \\(ECR ImageNotFoundException: `,
+      ),
+    );
+    await expect(awsEcr.manifest!(ecrKeys(deployerKeys), context(), "nothing", "v1")).rejects.toThrow(
+      /NAME_UNKNOWN: repository name not known to registry \(ECR RepositoryNotFoundException: /,
+    );
+  });
+
   it("lists a repository's tags with their digests and push times", async () => {
     const tags = await expectingNoLeak(secretsInPlay, () =>
       awsEcr.tags!(ecrKeys(deployerKeys), context(), "web"),

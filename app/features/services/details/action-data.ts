@@ -12,6 +12,8 @@ export const serviceIntents = [
   "discard-draft",
   "save-settings",
   "create-ticket",
+  "deploy-on-push",
+  "rotate-deploy-secret",
 ] as const;
 export type ServiceIntent = (typeof serviceIntents)[number];
 
@@ -26,6 +28,8 @@ export type ServiceActionData = {
   conflict?: Conflict;
   /** The Jira issue opened for the failed deployment. */
   ticket?: { key: string; url: string };
+  /** A deploy-on-push secret just made: answered once, to the member who made it (decision 034). */
+  secret?: string;
 };
 
 export function isServiceIntent(value: unknown): value is ServiceIntent {

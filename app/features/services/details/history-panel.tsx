@@ -74,6 +74,12 @@ export function HistoryPanel({ environmentName, service }: { environmentName: st
                     ) : null}
                   </Group>
                 </Group>
+                {entry.message ? (
+                  // What the deployment was for (a pushed commit and its message) or what the cloud said of it.
+                  <Text size="sm" style={{ whiteSpace: "pre-line" }} data-testid="history-message">
+                    {entry.message}
+                  </Text>
+                ) : null}
                 {entry.podNames.length ? (
                   <Text size="sm" ff="monospace">
                     Pods: {entry.podNames.join(", ")}

@@ -1,0 +1,45 @@
+import { Alert, Stack } from "@mantine/core";
+import type { Resource } from "#contract/services";
+import type { ServiceActionData } from "~/features/services/details/action-data";
+import { DeployOnPushPanel, type DeployOnPushState } from "./deploy-on-push-panel";
+import { ApplicationConfigPanel, type ApplicationEditChoices } from "./edit-panel";
+
+/** The configuration tab of an application: its form, and deploy on push when it builds from GitHub. */
+export function ApplicationConfigTab({
+  environmentName,
+  service,
+  editing,
+  deployOnPush,
+  actionData,
+}: {
+  environmentName: string;
+  service: Resource;
+  editing: { kind: "ok"; value: ApplicationEditChoices } | { kind: "error"; message: string };
+  deployOnPush: DeployOnPushState | null;
+  actionData: ServiceActionData | undefined;
+}) {
+  return (
+    <Stack gap="md">
+      {editing.kind === "ok" ? (
+        <ApplicationConfigPanel
+          environmentName={environmentName}
+          service={service}
+          editing={editing.value}
+          actionData={actionData}
+        />
+      ) : (
+        <Alert color="red" role="alert" title="The configuration could not be loaded">
+          {editing.message}
+        </Alert>
+      )}
+      {deployOnPush ? (
+        <DeployOnPushPanel
+          environmentName={environmentName}
+          serviceId={service.id}
+          state={deployOnPush}
+          actionData={actionData}
+        />
+      ) : null}
+    </Stack>
+  );
+}

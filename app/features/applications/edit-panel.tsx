@@ -1,0 +1,145 @@
+import { FormProvider, getFormProps, useForm } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { Alert, Group, Paper, Stack } from "@mantine/core";
+import { Form, useNavigation } from "@remix-run/react";
+import { isBusyStage, type Resource } from "#contract/services";
+import { Button } from "~/components/button";
+import { FormErrors } from "~/components/forms";
+import { Restricted, RestrictedFields } from "~/components/restricted";
+import { UnsavedChangesDialog } from "~/components/unsaved-changes-dialog";
+import { useFeatureFlag } from "~/features/feature-flags/use-feature-flags";
+import { useCanInCurrentEnvironment } from "~/features/permissions/permissions";
+import type { ServiceActionData } from "~/features/services/details/action-data";
+import { ConflictNotice } from "~/features/services/details/conflict-notice";
+import { DeploymentRunningNotice } from "~/features/services/details/deployment-running-notice";
+import {
+  useConflict,
+  useFollowVersion,
+  useFormBaseline,
+} from "~/features/services/details/use-form-baseline";
+import { useUnsavedChanges } from "~/hooks/use-unsaved-changes";
+import { RuntimeFields } from "./config-fields";
+import {
+  editableApplicationConfig,
+  editApplicationFieldsSchema,
+  editApplicationFormSchema,
+  type EditApplicationForm,
+} from "./edit-form";
+import { SourceFields, type SourceChoices } from "./source-fields";
+
+/** What the configuration tab of an application chooses from (loadSourceChoices). */
+export type ApplicationEditChoices = { choices: SourceChoices; serviceNames: string[] };
+
+/**
+ * An application's configuration on its details page: the create form's fields (source, ports, variables, size,
+ * scaling, health check, domain with its certificate, pre-deploy, sidecars), saved as a draft or saved and
+ * deployed. What was typed stays when the form or the platform refuses it.
+ */
+export function ApplicationConfigPanel({
+  environmentName,
+  service,
+  editing,
+  actionData,
+}: {
+  environmentName: string;
+  service: Resource;
+  editing: ApplicationEditChoices;
+  actionData: ServiceActionData | undefined;
+}) {
+  const mine = actionData?.form === "config" ? actionData : undefined;
+  const navigation = useNavigation();
+  const sidecarsEnabled = useFeatureFlag("multi-container");
+  // The draft when there is one: that is what a save edits.
+  const current = {
+    version: service.version,
+    config: editableApplicationConfig(service.draft?.config ?? service.config),
+  };
+  const baseline = useFormBaseline(service.version, current);
+  const [form, fields] = useForm<EditApplicationForm>({
+    id: `application-config-${baseline[0].version}`,
+    lastResult: mine?.result,
+    defaultValue: { config: baseline[0].values.config },
+    constraint: getZodConstraint(editApplicationFieldsSchema),
+    onValidate: ({ formData }) =>
+      parseWithZod(formData, { schema: editApplicationFormSchema, disableAutoCoercion: true }),
+    // Only the configuration makes the form dirty: not the version or Mantine's own inputs (its segmented
+    // controls' radios), which the form's starting values do not hold.
+    shouldDirtyConsider: (name) => name === "config",
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+  });
+  useFollowVersion(service.version, current, form.dirty, baseline);
+  const unsavedChanges = useUnsavedChanges(form.dirty, { formId: form.id });
+  const conflict = useConflict(mine, baseline[0].version);
+  const submitVersion = conflict?.version ?? baseline[0].version;
+  const saving = (intent: string) =>
+    navigation.state !== "idle" && navigation.formData?.get("intent") === intent;
+  const deploying = isBusyStage(service.stage);
+  const canConfigure = useCanInCurrentEnvironment("services.configure");
+  const canDeploy = useCanInCurrentEnvironment("services.deploy");
+  const config = fields.config.getFieldset();
+
+  return (
+    <Paper withBorder p="lg" maw={960}>
+      <FormProvider context={form.context}>
+        <Form method="post" preventScrollReset {...getFormProps(form)}>
+          <input type="hidden" name="version" value={submitVersion} />
+          <Stack gap="md">
+            {service.draft ? (
+              <Alert color="blue" title="A draft is waiting">
+                You are editing the saved draft. Deploy it from the Pre-deploy tab, or save and deploy here.
+              </Alert>
+            ) : null}
+            {deploying ? <DeploymentRunningNotice /> : null}
+            {conflict ? <ConflictNotice conflict={conflict} /> : null}
+            <FormErrors errors={conflict ? undefined : form.errors} id={form.errorId} />
+            <RestrictedFields allowed={canConfigure}>
+              <Stack gap="md">
+                <SourceFields
+                  source={config.source}
+                  environmentName={environmentName}
+                  choices={editing.choices}
+                />
+                <RuntimeFields
+                  config={fields.config}
+                  environmentName={environmentName}
+                  serviceNames={editing.serviceNames}
+                  sidecarsEnabled={sidecarsEnabled}
+                />
+              </Stack>
+            </RestrictedFields>
+            <Group justify="flex-end">
+              <Button variant="ghostSecondary" disabled={!form.dirty} onClick={() => form.reset()}>
+                Undo changes
+              </Button>
+              <Restricted allowed={canConfigure}>
+                <Button
+                  type="submit"
+                  name="intent"
+                  value="save-config-draft"
+                  variant="secondary"
+                  loading={saving("save-config-draft")}
+                  disabled={deploying}
+                >
+                  Save draft
+                </Button>
+              </Restricted>
+              <Restricted allowed={canConfigure && canDeploy}>
+                <Button
+                  type="submit"
+                  name="intent"
+                  value="save-config"
+                  loading={saving("save-config")}
+                  disabled={deploying}
+                >
+                  Save and deploy
+                </Button>
+              </Restricted>
+            </Group>
+          </Stack>
+        </Form>
+      </FormProvider>
+      <UnsavedChangesDialog blocker={unsavedChanges} />
+    </Paper>
+  );
+}
