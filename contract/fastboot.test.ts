@@ -7,7 +7,8 @@ import {
   fastbootStacks,
   type FastbootStack,
 } from "./fastboot";
-import { serviceConfigSchemas, serviceNameSchema } from "./services";
+import { serviceNameSchema } from "./services";
+import { serviceConfigSchemas } from "./service-configs";
 
 /** Services in launch order: each after everything it depends on (what the engine's job does, step by step). */
 function launchWaves(stack: FastbootStack): string[][] {

@@ -2,7 +2,8 @@ import * as z from "zod";
 import type { ApplicationConfig } from "./application-config";
 import { cloudProviderSchema } from "./cloud-providers";
 import { costEstimateSchema, environmentNameSchema } from "./environments";
-import type { ServiceConfig, ServiceType } from "./services";
+import type { ServiceType } from "./services";
+import type { ServiceConfig } from "./service-configs";
 import { stageSchema } from "./stages";
 import { requiredText } from "./validation";
 

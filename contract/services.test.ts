@@ -1,18 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { fieldErrorsOf } from "./errors";
 import {
-  cidrBlockSchema,
   createResourceRequestSchema,
   creatableServiceTypes,
-  defaultServiceConfigs,
   defaultServiceSettings,
   logQuerySchema,
   metricsQuerySchema,
-  serviceConfigSchemas,
   serviceErrorMessages,
   servicePaths,
   serviceSettingsSchema,
 } from "./services";
+import { cidrBlockSchema, defaultServiceConfigs, serviceConfigSchemas } from "./service-configs";
 
 /** The defaults with the fields a user must fill in filled in, as a create page submits them. */
 const filledIn = {

@@ -11,7 +11,8 @@ import {
   type ShouldRevalidateFunction,
 } from "@remix-run/react";
 import type * as z from "zod";
-import { defaultServiceConfigs, serviceTypeLabels } from "#contract/services";
+import { serviceTypeLabels } from "#contract/services";
+import { defaultServiceConfigs } from "#contract/service-configs";
 import { Button } from "~/components/button";
 import { FormErrors, TextField } from "~/components/forms";
 import { UnsavedChangesDialog } from "~/components/unsaved-changes-dialog";

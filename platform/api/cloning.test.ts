@@ -15,12 +15,12 @@ import {
 import { apiErrorSchema } from "#contract/error-body";
 import { apiErrorCodes, apiErrorMessages } from "#contract/errors";
 import {
-  defaultServiceConfigs,
   defaultServiceSettings,
   resourceListSchema,
   resourceResponseSchema,
   servicePaths,
 } from "#contract/services";
+import { defaultServiceConfigs } from "#contract/service-configs";
 import { environmentVariables, resources } from "../db/schema";
 import { openTestApi, testEngineConfig, type TestApi, type TestMember } from "./test-harness";
 

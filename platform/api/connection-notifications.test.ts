@@ -7,7 +7,8 @@ import {
   deliveryListSchema,
 } from "#contract/connections";
 import { apiErrorCodes } from "#contract/errors";
-import { defaultServiceConfigs, servicePaths } from "#contract/services";
+import { servicePaths } from "#contract/services";
+import { defaultServiceConfigs } from "#contract/service-configs";
 import { auditEvents, connections, notificationDeliveries } from "../db/schema";
 import { startSlackServer, type SlackServer } from "../notifications/test-chat-servers";
 import { insertConnection } from "../notifications/test-connections";

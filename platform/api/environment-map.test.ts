@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defaultApplicationConfig, type ApplicationConfig } from "#contract/application-config";
 import { environmentMapSchema } from "#contract/infrastructure-map";
-import { defaultServiceConfigs, defaultServiceSettings, servicePaths } from "#contract/services";
+import { defaultServiceSettings, servicePaths } from "#contract/services";
+import { defaultServiceConfigs } from "#contract/service-configs";
 import { resources } from "../db/schema";
 import { openTestApi, type TestApi, type TestMember } from "./test-harness";
 

@@ -5,7 +5,6 @@ import {
   certificateResponseSchema,
   chartRepositoryListSchema,
   chartRepositoryResponseSchema,
-  defaultServiceConfigs,
   defaultServiceSettings,
   loadBalancerListSchema,
   observabilityProviderResponseSchema,
@@ -13,6 +12,7 @@ import {
   serviceErrorMessages,
   servicePaths,
 } from "#contract/services";
+import { defaultServiceConfigs } from "#contract/service-configs";
 import { chartRepositories, environments, observabilityProviders, resources } from "../db/schema";
 import { insertConnection } from "../notifications/test-connections";
 import { openTestApi, uniqueName, type TestApi, type TestMember } from "./test-harness";

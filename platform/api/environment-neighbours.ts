@@ -14,8 +14,8 @@ import {
   serviceSettingsSchema,
   isBusyStage,
   type ObservabilityProvider,
-  type ServiceConfig,
 } from "#contract/services";
+import { type ServiceConfig } from "#contract/service-configs";
 import type { Stage } from "#contract/stages";
 import { applicationConfigFieldsSchema } from "#contract/application-config";
 import { findConnection } from "../connections/records";

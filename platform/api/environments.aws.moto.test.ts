@@ -9,7 +9,8 @@ import {
   environmentPaths,
   environmentResponseSchema,
 } from "#contract/environments";
-import { defaultServiceConfigs, resourceResponseSchema, servicePaths } from "#contract/services";
+import { resourceResponseSchema, servicePaths } from "#contract/services";
+import { defaultServiceConfigs } from "#contract/service-configs";
 import { MOTO_ACCOUNT_ID, motoCredentials, startMotoServer } from "../../tests/setup/moto-server";
 import { defaultTerraformConfig } from "../config";
 import { environments } from "../db/schema";

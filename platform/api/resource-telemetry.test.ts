@@ -3,13 +3,13 @@ import { count, eq } from "drizzle-orm";
 import { apiErrorCodes } from "#contract/errors";
 import {
   alarmListSchema,
-  defaultServiceConfigs,
   defaultServiceSettings,
   logListSchema,
   metricsSchema,
   serviceErrorMessages,
   servicePaths,
 } from "#contract/services";
+import { defaultServiceConfigs } from "#contract/service-configs";
 import { resourceLogs, resources } from "../db/schema";
 import { openTestApi, uniqueName, type TestApi, type TestMember } from "./test-harness";
 

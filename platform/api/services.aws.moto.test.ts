@@ -2,12 +2,12 @@ import { ListQueuesCommand, SQSClient } from "@aws-sdk/client-sqs";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import {
-  defaultServiceConfigs,
   resourceResponseSchema,
   serviceErrorMessages,
   servicePaths,
   type Resource,
 } from "#contract/services";
+import { defaultServiceConfigs } from "#contract/service-configs";
 import { MOTO_ACCOUNT_ID, motoCredentials, startMotoServer } from "../../tests/setup/moto-server";
 import { defaultTerraformConfig } from "../config";
 import { environments } from "../db/schema";

@@ -2,10 +2,10 @@ import { afterAll, expect, it } from "vitest";
 import {
   attributeResponseSchema,
   costEstimateSchema,
-  defaultServiceConfigs,
   resourceResponseSchema,
   servicePaths,
 } from "#contract/services";
+import { defaultServiceConfigs } from "#contract/service-configs";
 import { openTestApi } from "./test-harness";
 
 /* The services API over the default (simulated) driver: a deployment runs its real plan end to end. */

@@ -4,7 +4,6 @@ import { environmentListSchema, environmentPaths, environmentResponseSchema } fr
 import {
   MAX_RETRIES,
   SERVERLESS_UPLOAD_MAX_BYTES,
-  defaultServiceConfigs,
   defaultServiceSettings,
   resourceListSchema,
   resourceResponseSchema,
@@ -12,6 +11,7 @@ import {
   servicePaths,
   type Resource,
 } from "#contract/services";
+import { defaultServiceConfigs } from "#contract/service-configs";
 import { engineJobs, resourceHistory, resourceLogs, resources } from "../db/schema";
 import { DEPLOY_JOB_KIND } from "../engine/deploys";
 import { fakeDriver } from "../services/test-driver";

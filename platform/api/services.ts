@@ -14,14 +14,13 @@ import {
   resourceListSchema,
   resourceResponseSchema,
   retryResponseSchema,
-  serverlessConfigSchema,
   serverlessUploadResponseSchema,
-  serviceConfigSchemas,
   serviceErrorMessages,
   updateResourceRequestSchema,
   type ServiceSettings,
   type ServiceType,
 } from "#contract/services";
+import { serverlessConfigSchema, serviceConfigSchemas } from "#contract/service-configs";
 import { apiErrorCodes } from "#contract/errors";
 import type { ApplicationConfig } from "#contract/application-config";
 import {

@@ -13,7 +13,8 @@ import { CreateBucketCommand, PutBucketTaggingCommand, S3Client } from "@aws-sdk
 import { CreateQueueCommand, ListQueuesCommand, SQSClient } from "@aws-sdk/client-sqs";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { defaultServiceConfigs, resourceResponseSchema, servicePaths } from "#contract/services";
+import { resourceResponseSchema, servicePaths } from "#contract/services";
+import { defaultServiceConfigs } from "#contract/service-configs";
 import {
   terraformExportErrorMessages,
   terraformExportPaths,

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectionPaths, connectionResponseSchema, ticketResponseSchema } from "#contract/connections";
 import { apiErrorSchema } from "#contract/error-body";
-import { defaultServiceConfigs, resourceResponseSchema, servicePaths } from "#contract/services";
+import { resourceResponseSchema, servicePaths } from "#contract/services";
+import { defaultServiceConfigs } from "#contract/service-configs";
 import { startFakeJira, type FakeJira } from "../connections/test-servers";
 import { fakeDriver } from "../services/test-driver";
 import { openTestApi, uniqueName, type TestApi, type TestMember } from "./test-harness";

@@ -1,11 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { CloudProvider } from "#contract/cloud-providers";
-import {
-  defaultServiceConfigs,
-  defaultServiceSettings,
-  type ServiceSettings,
-  type ServiceType,
-} from "#contract/services";
+import { defaultServiceSettings, type ServiceSettings, type ServiceType } from "#contract/services";
+import { defaultServiceConfigs } from "#contract/service-configs";
 import type { Database } from "../db/index";
 import { environments, organizations, resources, usageSegments } from "../db/schema";
 import type { CloudDriver, DriverResource } from "../engine/driver";

@@ -4,13 +4,8 @@ import type { FeatureFlagName } from "#contract/feature-flags";
 import { builtInRoles, roleNames, type RoleName } from "#contract/permissions";
 import { defaultApplicationConfig } from "#contract/application-config";
 import { applicationSettingsOf } from "../applications/config";
-import {
-  defaultServiceConfigs,
-  defaultServiceSettings,
-  type ServiceConfig,
-  type ServiceSettings,
-  type ServiceType,
-} from "#contract/services";
+import { defaultServiceSettings, type ServiceSettings, type ServiceType } from "#contract/services";
+import { defaultServiceConfigs, type ServiceConfig } from "#contract/service-configs";
 import { backfillDemoUsage } from "../cost/demo-history";
 import { createDeploys } from "../engine/deploys";
 import type { CloudDriver } from "../engine/driver";

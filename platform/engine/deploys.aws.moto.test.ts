@@ -11,7 +11,8 @@ import {
 } from "@aws-sdk/client-sqs";
 import { and, desc, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { defaultServiceConfigs, defaultServiceSettings, type ServiceType } from "#contract/services";
+import { defaultServiceSettings, type ServiceType } from "#contract/services";
+import { defaultServiceConfigs } from "#contract/service-configs";
 import {
   MOTO_ACCOUNT_ID,
   motoCredentials,

@@ -6,7 +6,8 @@ import { StopDBInstanceCommand } from "@aws-sdk/client-rds";
 import { CreateQueueCommand, DeleteQueueCommand, ListQueuesCommand } from "@aws-sdk/client-sqs";
 import { asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { defaultServiceConfigs, defaultServiceSettings, type ServiceType } from "#contract/services";
+import { defaultServiceSettings, type ServiceType } from "#contract/services";
+import { defaultServiceConfigs } from "#contract/service-configs";
 import {
   MOTO_ACCOUNT_ID,
   motoCredentials,

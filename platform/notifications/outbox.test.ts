@@ -2,13 +2,8 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { NotificationRules } from "#contract/connections";
 import { environmentPaths, environmentResponseSchema } from "#contract/environments";
-import {
-  MAX_RETRIES,
-  defaultServiceConfigs,
-  resourceResponseSchema,
-  serviceErrorMessages,
-  servicePaths,
-} from "#contract/services";
+import { MAX_RETRIES, resourceResponseSchema, serviceErrorMessages, servicePaths } from "#contract/services";
+import { defaultServiceConfigs } from "#contract/service-configs";
 import { openTestApi, uniqueName, type TestMember } from "../api/test-harness";
 import { notificationDeliveries } from "../db/schema";
 import { fakeDriver } from "../services/test-driver";

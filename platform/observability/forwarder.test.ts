@@ -1,11 +1,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  defaultServiceConfigs,
-  defaultServiceSettings,
-  observabilitySchema,
-  servicePaths,
-} from "#contract/services";
+import { defaultServiceSettings, observabilitySchema, servicePaths } from "#contract/services";
+import { defaultServiceConfigs } from "#contract/service-configs";
 import { openTestApi, uniqueName, type TestMember } from "../api/test-harness";
 import { observabilityProviders, resources } from "../db/schema";
 import { insertConnection } from "../notifications/test-connections";

@@ -1,6 +1,7 @@
 import { applicationConfigFieldsSchema } from "#contract/application-config";
 import type { EnvironmentMap } from "#contract/infrastructure-map";
-import type { ServiceConfig, ServiceType } from "#contract/services";
+import type { ServiceType } from "#contract/services";
+import type { ServiceConfig } from "#contract/service-configs";
 import type { Stage } from "#contract/stages";
 import { certificateOf } from "../api/environment-neighbours";
 import { clusterOf } from "../cost/kubernetes";

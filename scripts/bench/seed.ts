@@ -11,14 +11,12 @@ import { createHash, randomUUID } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { eq, sql } from "drizzle-orm";
 import {
-  cacheEngines,
-  databaseEngines,
-  serviceConfigSchemas,
   serviceSettingsSchema,
   defaultServiceSettings,
   type ServiceSettings,
   type ServiceType,
 } from "#contract/services";
+import { cacheEngines, databaseEngines, serviceConfigSchemas } from "#contract/service-configs";
 import { defaultApplicationConfig } from "#contract/application-config";
 import type { Stage } from "#contract/stages";
 import { openDb } from "../../platform/db/index";

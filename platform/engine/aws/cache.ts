@@ -1,5 +1,5 @@
 import type { CacheCluster, ReplicationGroup } from "@aws-sdk/client-elasticache";
-import type { ServiceConfig } from "#contract/services";
+import type { ServiceConfig } from "#contract/service-configs";
 import { isAwsError } from "../../terraform/services/service-scanner";
 import type { DriverResource } from "../driver";
 import { configOf } from "../simulated/resource";

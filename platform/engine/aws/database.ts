@@ -1,5 +1,5 @@
 import type { DBInstance, ModifyDBInstanceMessage } from "@aws-sdk/client-rds";
-import type { ServiceConfig } from "#contract/services";
+import type { ServiceConfig } from "#contract/service-configs";
 import { isAwsError } from "../../terraform/services/service-scanner";
 import type { DriverResource } from "../driver";
 import { configOf } from "../simulated/resource";

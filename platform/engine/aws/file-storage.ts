@@ -1,6 +1,6 @@
 import type { BucketLocationConstraint, Transition } from "@aws-sdk/client-s3";
 import type * as S3Sdk from "@aws-sdk/client-s3";
-import type { ServiceConfig } from "#contract/services";
+import type { ServiceConfig } from "#contract/service-configs";
 import { configOf } from "../simulated/resource";
 import { ownedBy, partitionOf, tagList, tagRecord, tagsOf } from "./naming";
 import type { ApplyResult, DestroyResult, Observation, ProvisionContext, Provisioner } from "./provisioner";

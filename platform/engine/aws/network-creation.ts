@@ -1,5 +1,5 @@
 import type * as Ec2Sdk from "@aws-sdk/client-ec2";
-import type { ServiceConfig } from "#contract/services";
+import type { ServiceConfig } from "#contract/service-configs";
 import { tagList, tagsOf } from "./naming";
 import type { ProvisionContext } from "./provisioner";
 import { ProvisionError, unlessMissing, type Step, type StepOutcome } from "./common";

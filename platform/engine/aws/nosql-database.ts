@@ -1,6 +1,6 @@
 import type { KeySchemaElement, TableDescription } from "@aws-sdk/client-dynamodb";
 import type * as DynamoDbSdk from "@aws-sdk/client-dynamodb";
-import type { ServiceConfig } from "#contract/services";
+import type { ServiceConfig } from "#contract/service-configs";
 import { configOf } from "../simulated/resource";
 import { ownedBy, tagList, tagRecord, tagsOf } from "./naming";
 import type { ApplyResult, DestroyResult, Observation, ProvisionContext, Provisioner } from "./provisioner";

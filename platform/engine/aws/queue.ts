@@ -1,5 +1,5 @@
 import type * as SqsSdk from "@aws-sdk/client-sqs";
-import type { ServiceConfig } from "#contract/services";
+import type { ServiceConfig } from "#contract/service-configs";
 import type { DriverResource } from "../driver";
 import { configOf } from "../simulated/resource";
 import { awsNameOf, ownedBy, tagsOf } from "./naming";

@@ -5,7 +5,8 @@ import {
   GetQueueAttributesCommand,
   SetQueueAttributesCommand,
 } from "@aws-sdk/client-sqs";
-import { defaultServiceConfigs, defaultServiceSettings, type ServiceType } from "#contract/services";
+import { defaultServiceSettings, type ServiceType } from "#contract/services";
+import { defaultServiceConfigs } from "#contract/service-configs";
 import { motoCredentials, startMotoServer, type MotoServer } from "../../../tests/setup/moto-server";
 import { createAwsClients, type AwsClients } from "../../terraform/aws-clients";
 import type { DriverResource, NewLogLine } from "../driver";

@@ -1,6 +1,6 @@
 import type { CertificateDetail } from "@aws-sdk/client-acm";
 import type * as AcmSdk from "@aws-sdk/client-acm";
-import type { ServiceConfig } from "#contract/services";
+import type { ServiceConfig } from "#contract/service-configs";
 import { configOf } from "../simulated/resource";
 import { clientTokenOf, ownedBy, tagList, tagRecord, tagsOf } from "./naming";
 import type { ApplyResult, DestroyResult, Observation, ProvisionContext, Provisioner } from "./provisioner";

@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
 import {
   alarmSchema,
-  defaultServiceConfigs,
   defaultServiceSettings,
   metricsSchema,
   serviceTypes,
   type ServiceType,
 } from "#contract/services";
+import { defaultServiceConfigs } from "#contract/service-configs";
 import { costEstimateSchema } from "#contract/environments";
 import type { DriverResource } from "../driver";
 import { createSimulatedDriver } from "./driver";

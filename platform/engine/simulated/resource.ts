@@ -1,4 +1,5 @@
-import { defaultServiceConfigs, type ServiceConfig, type ServiceType } from "#contract/services";
+import { type ServiceType } from "#contract/services";
+import { defaultServiceConfigs, type ServiceConfig } from "#contract/service-configs";
 import type { DriverResource } from "../driver";
 import { digits, randomFrom } from "./random";
 

@@ -1,6 +1,6 @@
 import { useField, useFormMetadata } from "@conform-to/react";
 import { SimpleGrid } from "@mantine/core";
-import { cacheEngines, cacheNodeSizes } from "#contract/services";
+import { cacheEngines, cacheNodeSizes } from "#contract/service-configs";
 import { NumberField, SelectField, SwitchField } from "~/components/forms";
 import { optionsOf, type ConfigFieldsProps } from "./config-field";
 

@@ -1,5 +1,6 @@
 import type { FieldMetadata } from "@conform-to/react";
-import type { CreatableServiceType, ServiceConfig } from "#contract/services";
+import type { CreatableServiceType } from "#contract/services";
+import type { ServiceConfig } from "#contract/service-configs";
 
 /** The `config` fieldset of a create form of one type: `config.getFieldset().engine` is named `config.engine`. */
 export type ConfigField<T extends CreatableServiceType> = FieldMetadata<

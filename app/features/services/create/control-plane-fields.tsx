@@ -1,5 +1,5 @@
 import { SimpleGrid } from "@mantine/core";
-import { kubernetesVersions } from "#contract/services";
+import { kubernetesVersions } from "#contract/service-configs";
 import { SelectField, SwitchField } from "~/components/forms";
 import { optionsOf, type ConfigFieldsProps } from "./config-field";
 

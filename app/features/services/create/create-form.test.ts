@@ -1,6 +1,7 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { describe, expect, it } from "vitest";
-import { creatableServiceTypes, defaultServiceConfigs } from "#contract/services";
+import { creatableServiceTypes } from "#contract/services";
+import { defaultServiceConfigs } from "#contract/service-configs";
 import {
   alternativeNameIndexOf,
   createRequestOf,

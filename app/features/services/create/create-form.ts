@@ -1,12 +1,11 @@
 import * as z from "zod";
 import {
   creatableServiceTypes,
-  serviceConfigSchemas,
   serviceNameSchema,
   type CreatableServiceType,
   type CreateResourceRequest,
-  type ServiceConfig,
 } from "#contract/services";
+import { serviceConfigSchemas, type ServiceConfig } from "#contract/service-configs";
 
 /** SPEC §4: Save keeps a draft; Create creates and deploys. */
 export const createIntents = ["save", "create"] as const;

@@ -1,6 +1,6 @@
 import { useField, useFormMetadata } from "@conform-to/react";
 import { SimpleGrid } from "@mantine/core";
-import { databaseEngines, databaseInstanceSizes } from "#contract/services";
+import { databaseEngines, databaseInstanceSizes } from "#contract/service-configs";
 import { NumberField, SelectField, SwitchField, TextField } from "~/components/forms";
 import { optionsOf, type ConfigFieldsProps } from "./config-field";
 

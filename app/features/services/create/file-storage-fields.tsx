@@ -1,5 +1,5 @@
 import { SimpleGrid } from "@mantine/core";
-import { storageClasses } from "#contract/services";
+import { storageClasses } from "#contract/service-configs";
 import { SelectField, SwitchField, TextField } from "~/components/forms";
 import { optionsOf, type ConfigFieldsProps } from "./config-field";
 

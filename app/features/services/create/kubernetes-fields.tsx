@@ -1,5 +1,5 @@
 import { SimpleGrid } from "@mantine/core";
-import { kubernetesNodeTypes, kubernetesVersions } from "#contract/services";
+import { kubernetesNodeTypes, kubernetesVersions } from "#contract/service-configs";
 import { NumberField, SelectField } from "~/components/forms";
 import { optionsOf, type ConfigFieldsProps } from "./config-field";
 

@@ -1,5 +1,5 @@
 import { SimpleGrid, Stack } from "@mantine/core";
-import { serverlessRuntimes } from "#contract/services";
+import { serverlessRuntimes } from "#contract/service-configs";
 import { NumberField, SelectField, TextField } from "~/components/forms";
 import { ArchiveUpload } from "./archive-upload";
 import { optionsOf, type ConfigFieldsProps } from "./config-field";

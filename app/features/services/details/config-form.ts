@@ -1,5 +1,6 @@
 import * as z from "zod";
-import { serviceConfigSchemas, type ServiceType } from "#contract/services";
+import { type ServiceType } from "#contract/services";
+import { serviceConfigSchemas } from "#contract/service-configs";
 
 /** How one configuration key is edited: the generic renderer picks the input from the schema's type. */
 export type ConfigFieldKind =
