@@ -15,8 +15,7 @@ import type { ServiceActionData } from "~/features/services/details/action-data"
 import { isServiceIntent } from "~/features/services/details/action-data";
 import { AttributesPanel } from "~/features/services/details/attributes-panel";
 import { conflictOf, isStaleVersion } from "~/features/services/details/conflict";
-import { configFormSchema } from "~/features/services/details/config-form";
-import { ConfigPanel } from "~/features/services/details/config-panel";
+import { configFormSchema } from "~/features/services/details/config-form.server";
 import { CostPanel } from "~/features/services/details/cost-panel";
 import { deleteServiceSchema } from "~/features/services/details/delete-service";
 import {
@@ -25,7 +24,7 @@ import {
 } from "~/features/services/details/dynamic-settings";
 import { HistoryPanel } from "~/features/services/details/history-panel";
 import { buildLogSearch } from "~/features/services/details/log-query";
-import { LogsPanel, MonitorPanel, MonitoringPanel } from "~/features/services/details/lazy-panels";
+import { ConfigPanel, LogsPanel, MonitorPanel, MonitoringPanel } from "~/features/services/details/lazy-panels";
 import { OverviewPanel } from "~/features/services/details/overview-panel";
 import { PreDeployPanel } from "~/features/services/details/pre-deploy-panel";
 import { ServiceHeader } from "~/features/services/details/service-header";

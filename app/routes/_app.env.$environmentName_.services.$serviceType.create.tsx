@@ -23,9 +23,9 @@ import {
   type AnyCreateServiceForm,
   createRequestOf,
   createServiceFormSchema,
-  expandListFields,
   parseCreatableServiceType,
 } from "~/features/services/create/create-form";
+import { expandListFields } from "~/features/services/create/list-fields";
 import { loadServiceCostEstimate } from "~/features/services/create/cost-estimate.server";
 import { createPageDescriptions } from "~/features/services/create/descriptions";
 import { ServiceConfigFields } from "~/features/services/create/service-config-fields";

@@ -3,13 +3,12 @@ import { describe, expect, it } from "vitest";
 import { creatableServiceTypes } from "#contract/services";
 import { defaultServiceConfigs } from "#contract/service-configs";
 import {
-  alternativeNameIndexOf,
   createRequestOf,
-  expandListFields,
   createServiceFormSchema,
   estimateConfigSchema,
   parseCreatableServiceType,
 } from "./create-form";
+import { alternativeNameIndexOf, expandListFields } from "./list-fields";
 
 function formDataOf(entries: Record<string, string | string[]>) {
   const formData = new FormData();

@@ -2,7 +2,7 @@ import { useField, useFormMetadata } from "@conform-to/react";
 import { List, SimpleGrid, Stack, Text } from "@mantine/core";
 import { SelectField, TextField, TextareaField } from "~/components/forms";
 import { optionsOf, type ConfigFieldsProps } from "./config-field";
-import { ALTERNATIVE_NAMES_TEXT_FIELD, alternativeNameIndexOf } from "./create-form";
+import { ALTERNATIVE_NAMES_TEXT_FIELD, alternativeNameIndexOf } from "./list-fields";
 
 /** The contract's limit on alternative names. */
 const MAX_ALTERNATIVE_NAMES = 10;

@@ -3,7 +3,7 @@ import { useEffect, useRef } from "react";
 import type { ServiceType } from "#contract/services";
 import type { CostEstimateResult } from "~/features/environments/cost-estimate";
 import { servicePagePaths } from "../paths";
-import { expandListFields } from "./create-form";
+import { expandListFields } from "./list-fields";
 
 /** The pause after the last change before the estimate is asked for again. */
 const ESTIMATE_DEBOUNCE_MS = 500;

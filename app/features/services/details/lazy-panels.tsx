@@ -30,6 +30,10 @@ const Logs = lazy(() =>
   })),
 );
 
+// The configuration tab's form carries every type's configuration rules (contract/service-configs.ts): it loads with
+// that tab too.
+const Config = lazy(() => import("./config-panel").then((panels) => ({ default: panels.ConfigPanel })));
+
 function PanelLoading() {
   return (
     <Center py="xl" role="status" aria-label="Loading the tab">
@@ -68,5 +72,13 @@ export function LogsPanel(props: ComponentProps<typeof Logs>) {
         <Logs {...props} />
       </Suspense>
     </>
+  );
+}
+
+export function ConfigPanel(props: ComponentProps<typeof Config>) {
+  return (
+    <Suspense fallback={<PanelLoading />}>
+      <Config {...props} />
+    </Suspense>
   );
 }
