@@ -1,11 +1,10 @@
 import { FormProvider, getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { Alert, Group, Paper, Stack } from "@mantine/core";
-import { Form, useNavigation } from "@remix-run/react";
+import { Alert, Paper, Stack } from "@mantine/core";
+import { Form } from "@remix-run/react";
 import { isBusyStage, type Resource } from "#contract/services";
-import { Button } from "~/components/button";
 import { FormErrors } from "~/components/forms";
-import { Restricted, RestrictedFields } from "~/components/restricted";
+import { RestrictedFields } from "~/components/restricted";
 import { UnsavedChangesDialog } from "~/components/unsaved-changes-dialog";
 import { useFeatureFlag } from "~/features/feature-flags/use-feature-flags";
 import { useCanInCurrentEnvironment } from "~/features/permissions/permissions";
@@ -26,6 +25,7 @@ import {
   type EditApplicationForm,
 } from "./edit-form";
 import { SourceFields, type SourceChoices } from "./source-fields";
+import { ConfigSaveButtons } from "~/features/services/details/config-save-buttons";
 
 /** What the configuration tab of an application chooses from (loadSourceChoices). */
 export type ApplicationEditChoices = { choices: SourceChoices; serviceNames: string[] };
@@ -47,7 +47,6 @@ export function ApplicationConfigPanel({
   actionData: ServiceActionData | undefined;
 }) {
   const mine = actionData?.form === "config" ? actionData : undefined;
-  const navigation = useNavigation();
   const sidecarsEnabled = useFeatureFlag("multi-container");
   // The draft when there is one: that is what a save edits.
   const current = {
@@ -72,11 +71,8 @@ export function ApplicationConfigPanel({
   const unsavedChanges = useUnsavedChanges(form.dirty, { formId: form.id });
   const conflict = useConflict(mine, baseline[0].version);
   const submitVersion = conflict?.version ?? baseline[0].version;
-  const saving = (intent: string) =>
-    navigation.state !== "idle" && navigation.formData?.get("intent") === intent;
   const deploying = isBusyStage(service.stage);
   const canConfigure = useCanInCurrentEnvironment("services.configure");
-  const canDeploy = useCanInCurrentEnvironment("services.deploy");
   const config = fields.config.getFieldset();
 
   return (
@@ -108,34 +104,7 @@ export function ApplicationConfigPanel({
                 />
               </Stack>
             </RestrictedFields>
-            <Group justify="flex-end">
-              <Button variant="ghostSecondary" disabled={!form.dirty} onClick={() => form.reset()}>
-                Undo changes
-              </Button>
-              <Restricted allowed={canConfigure}>
-                <Button
-                  type="submit"
-                  name="intent"
-                  value="save-config-draft"
-                  variant="secondary"
-                  loading={saving("save-config-draft")}
-                  disabled={deploying}
-                >
-                  Save draft
-                </Button>
-              </Restricted>
-              <Restricted allowed={canConfigure && canDeploy}>
-                <Button
-                  type="submit"
-                  name="intent"
-                  value="save-config"
-                  loading={saving("save-config")}
-                  disabled={deploying}
-                >
-                  Save and deploy
-                </Button>
-              </Restricted>
-            </Group>
+            <ConfigSaveButtons service={service} dirty={form.dirty} onUndo={() => form.reset()} />
           </Stack>
         </Form>
       </FormProvider>

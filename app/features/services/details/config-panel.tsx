@@ -1,12 +1,11 @@
 import { getFormProps, getInputProps, useForm, type FieldMetadata } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { Alert, Group, Paper, SimpleGrid, Stack } from "@mantine/core";
-import { Form, useNavigation } from "@remix-run/react";
+import { Alert, Paper, SimpleGrid, Stack } from "@mantine/core";
+import { Form } from "@remix-run/react";
 import { useMemo } from "react";
 import * as z from "zod";
 import { isBusyStage, type Resource } from "#contract/services";
 import { serviceConfigSchemas } from "#contract/service-configs";
-import { Button } from "~/components/button";
 import { FormErrors, NumberField, SelectField, SwitchField, TextField } from "~/components/forms";
 import { UnsavedChangesDialog } from "~/components/unsaved-changes-dialog";
 import { useUnsavedChanges } from "~/hooks/use-unsaved-changes";
@@ -15,8 +14,9 @@ import { configFields, configFormDefaults, configFormSchema, type ConfigField } 
 import { ConflictNotice } from "./conflict-notice";
 import { DeploymentRunningNotice } from "./deployment-running-notice";
 import { useConflict, useFollowVersion, useFormBaseline } from "./use-form-baseline";
-import { Restricted, RestrictedFields } from "~/components/restricted";
+import { RestrictedFields } from "~/components/restricted";
 import { useCanInCurrentEnvironment } from "~/features/permissions/permissions";
+import { ConfigSaveButtons } from "./config-save-buttons";
 
 /** The service's configuration as a form built from its type's schema, saved as a draft or applied at once. */
 export function ConfigPanel({
@@ -27,7 +27,6 @@ export function ConfigPanel({
   actionData: ServiceActionData | undefined;
 }) {
   const mine = actionData?.form === "config" ? actionData : undefined;
-  const navigation = useNavigation();
   // The draft when there is one: that is what a save edits.
   const current = {
     version: service.version,
@@ -59,11 +58,8 @@ export function ConfigPanel({
   const configFieldset = formFields.config.getFieldset();
   const conflict = useConflict(mine, baseline[0].version);
   const submitVersion = conflict?.version ?? baseline[0].version;
-  const saving = (intent: string) =>
-    navigation.state !== "idle" && navigation.formData?.get("intent") === intent;
   const deploying = isBusyStage(service.stage);
   const canConfigure = useCanInCurrentEnvironment("services.configure");
-  const canDeploy = useCanInCurrentEnvironment("services.deploy");
 
   return (
     <Paper withBorder p="lg" maw={820}>
@@ -89,34 +85,7 @@ export function ConfigPanel({
               ))}
             </SimpleGrid>
           </RestrictedFields>
-          <Group justify="flex-end">
-            <Button variant="ghostSecondary" disabled={!form.dirty} onClick={() => form.reset()}>
-              Undo changes
-            </Button>
-            <Restricted allowed={canConfigure}>
-              <Button
-                type="submit"
-                name="intent"
-                value="save-config-draft"
-                variant="secondary"
-                loading={saving("save-config-draft")}
-                disabled={deploying}
-              >
-                Save draft
-              </Button>
-            </Restricted>
-            <Restricted allowed={canConfigure && canDeploy}>
-              <Button
-                type="submit"
-                name="intent"
-                value="save-config"
-                loading={saving("save-config")}
-                disabled={deploying}
-              >
-                Save and deploy
-              </Button>
-            </Restricted>
-          </Group>
+          <ConfigSaveButtons service={service} dirty={form.dirty} onUndo={() => form.reset()} />
         </Stack>
       </Form>
       <UnsavedChangesDialog blocker={unsavedChanges} />

@@ -1,0 +1,54 @@
+import { Group } from "@mantine/core";
+import { useNavigation } from "@remix-run/react";
+import { isBusyStage, type Resource } from "#contract/services";
+import { Button } from "~/components/button";
+import { Restricted } from "~/components/restricted";
+import { useCanInCurrentEnvironment } from "~/features/permissions/permissions";
+
+/** A configuration form's Undo changes, Save draft and Save and deploy, for every type and for applications. */
+export function ConfigSaveButtons({
+  service,
+  dirty,
+  onUndo,
+}: {
+  service: Resource;
+  dirty: boolean;
+  onUndo: () => void;
+}) {
+  const navigation = useNavigation();
+  const saving = (intent: string) =>
+    navigation.state !== "idle" && navigation.formData?.get("intent") === intent;
+  const deploying = isBusyStage(service.stage);
+  const canConfigure = useCanInCurrentEnvironment("services.configure");
+  const canDeploy = useCanInCurrentEnvironment("services.deploy");
+  return (
+    <Group justify="flex-end">
+      <Button variant="ghostSecondary" disabled={!dirty} onClick={onUndo}>
+        Undo changes
+      </Button>
+      <Restricted allowed={canConfigure}>
+        <Button
+          type="submit"
+          name="intent"
+          value="save-config-draft"
+          variant="secondary"
+          loading={saving("save-config-draft")}
+          disabled={deploying}
+        >
+          Save draft
+        </Button>
+      </Restricted>
+      <Restricted allowed={canConfigure && canDeploy}>
+        <Button
+          type="submit"
+          name="intent"
+          value="save-config"
+          loading={saving("save-config")}
+          disabled={deploying}
+        >
+          Save and deploy
+        </Button>
+      </Restricted>
+    </Group>
+  );
+}
