@@ -1,4 +1,4 @@
-import { Group, Paper, Stack, Table, Text, Title, VisuallyHidden } from "@mantine/core";
+import { Paper, Stack, Table, Text, Title, VisuallyHidden } from "@mantine/core";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData, useNavigation, useRevalidator } from "@remix-run/react";
 import { errorCodes } from "#contract/errors";
@@ -29,6 +29,7 @@ import { isPlatformError } from "~/platform/client.server";
 import { throwRouteError } from "~/platform/route-errors.server";
 import { listServices, retryService } from "~/platform/services.server";
 import { dataWithToast, redirectWithToast } from "~/toast.server";
+import { ListPager } from "~/components/list-pager";
 
 export const meta: MetaFunction = ({ params }) => [
   { title: `Infrastructure · ${params.environmentName ?? "Environment"} · Cloud Console` },
@@ -154,36 +155,13 @@ export default function InfrastructurePage() {
               </Stack>
             </Paper>
           )}
-          <Group justify="space-between">
-            <Text size="sm" c="dimmed" aria-live="polite">
-              {total === 1 ? "1 resource" : `${total} resources`}
-              {pages > 1 ? ` · page ${page} of ${pages}` : ""}
-            </Text>
-            {pages > 1 ? (
-              <Group gap="xs" component="nav" aria-label="Pages">
-                <Button
-                  component={Link}
-                  to={servicePagePaths.infrastructure(environmentName, { ...filters, page: page - 1 })}
-                  variant="secondary"
-                  size="small"
-                  disabled={page <= 1}
-                  aria-disabled={page <= 1}
-                >
-                  Previous
-                </Button>
-                <Button
-                  component={Link}
-                  to={servicePagePaths.infrastructure(environmentName, { ...filters, page: page + 1 })}
-                  variant="secondary"
-                  size="small"
-                  disabled={page >= pages}
-                  aria-disabled={page >= pages}
-                >
-                  Next
-                </Button>
-              </Group>
-            ) : null}
-          </Group>
+          <ListPager
+            total={total}
+            noun="resource"
+            page={page}
+            pages={pages}
+            pathOf={(page) => servicePagePaths.infrastructure(environmentName, { ...filters, page })}
+          />
         </>
       )}
     </Stack>

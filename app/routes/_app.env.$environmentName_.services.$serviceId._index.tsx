@@ -24,7 +24,12 @@ import {
 } from "~/features/services/details/dynamic-settings";
 import { HistoryPanel } from "~/features/services/details/history-panel";
 import { buildLogSearch } from "~/features/services/details/log-query";
-import { ConfigPanel, LogsPanel, MonitorPanel, MonitoringPanel } from "~/features/services/details/lazy-panels";
+import {
+  ConfigPanel,
+  LogsPanel,
+  MonitorPanel,
+  MonitoringPanel,
+} from "~/features/services/details/lazy-panels";
 import { OverviewPanel } from "~/features/services/details/overview-panel";
 import { PreDeployPanel } from "~/features/services/details/pre-deploy-panel";
 import { ServiceHeader } from "~/features/services/details/service-header";

@@ -18,6 +18,7 @@ import { requireEnvironment } from "~/features/workspace/workspace.server";
 import { usePolling } from "~/hooks/use-polling";
 import { listServices } from "~/platform/services.server";
 import { throwRouteError } from "~/platform/route-errors.server";
+import { ListPager } from "~/components/list-pager";
 
 export const meta: MetaFunction = ({ params }) => [
   { title: `Services · ${params.environmentName ?? "Environment"} · Cloud Console` },
@@ -97,36 +98,13 @@ export default function ServicesPage() {
           {services.length ? (
             <>
               <ServicesTable environmentName={environmentName} services={services} />
-              <Group justify="space-between">
-                <Text size="sm" c="dimmed" aria-live="polite">
-                  {total === 1 ? "1 service" : `${total} services`}
-                  {pages > 1 ? ` · page ${page} of ${pages}` : ""}
-                </Text>
-                {pages > 1 ? (
-                  <Group gap="xs" component="nav" aria-label="Pages">
-                    <Button
-                      component={Link}
-                      to={servicePagePaths.list(environmentName, { ...filters, page: page - 1 })}
-                      variant="secondary"
-                      size="small"
-                      disabled={page <= 1}
-                      aria-disabled={page <= 1}
-                    >
-                      Previous
-                    </Button>
-                    <Button
-                      component={Link}
-                      to={servicePagePaths.list(environmentName, { ...filters, page: page + 1 })}
-                      variant="secondary"
-                      size="small"
-                      disabled={page >= pages}
-                      aria-disabled={page >= pages}
-                    >
-                      Next
-                    </Button>
-                  </Group>
-                ) : null}
-              </Group>
+              <ListPager
+                total={total}
+                noun="service"
+                page={page}
+                pages={pages}
+                pathOf={(page) => servicePagePaths.list(environmentName, { ...filters, page })}
+              />
             </>
           ) : (
             <Paper withBorder p="xl">
