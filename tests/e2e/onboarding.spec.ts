@@ -151,3 +151,44 @@ test("dismissing onboarding ends it for the organization: another session goes h
   await expect(otherPage).toHaveURL(/\/environments\/create$/);
   await other.close();
 });
+
+test("a new organization fastboots a web application with PostgreSQL from onboarding and the checklist ticks it", async ({
+  page,
+}) => {
+  // The stack's three services deploy one after the other (scaled by ENGINE_TIME_SCALE): a slow machine needs time.
+  test.setTimeout(240_000);
+  await signUpAndCreateOrganization(page, "Mercury Works");
+  await expect(page).toHaveURL(/\/onboarding$/);
+  const step = page.getByTestId("onboarding-step");
+  await step.getByRole("link", { name: "Skip this step" }).click();
+  await expect(page).toHaveURL(/\/onboarding\?step=environment$/);
+
+  // Fastboot instead of the plain form.
+  await step.getByRole("link", { name: "Fastboot a starter stack" }).click();
+  await expect(page).toHaveURL(/\/fastboot\/configure\?returnTo=/);
+  await waitForHydration(page);
+  await page.getByRole("radio", { name: "Web application with PostgreSQL" }).check();
+  await page.getByRole("textbox", { name: "Environment name" }).fill("production");
+  await page.getByRole("button", { name: "Create and launch" }).click();
+  await expect(page).toHaveURL(/\/fastboot\/[0-9a-f-]{36}$/);
+
+  // Watched to completion: the application's URL, and its overview shows it.
+  await expect(page.getByTestId("fastboot-done")).toBeVisible({ timeout: 200_000 });
+  const url = await page
+    .getByTestId("fastboot-done")
+    .getByRole("link", { name: /^https:\/\// })
+    .textContent();
+  expect(url).toMatch(/^https:\/\/.+\/web$/);
+  await page.getByRole("link", { name: "Open web's overview" }).click();
+  await expect(page.getByTestId("service-title")).toHaveText("web");
+  await expect(page.getByTestId("service-endpoint")).toContainText(url ?? "missing");
+
+  // Back in onboarding, the checklist ticks the environment and the deployed application, nothing else.
+  await page.getByTestId("onboarding-banner").getByRole("link", { name: "Back to onboarding" }).click();
+  await page.goto("/onboarding/overview");
+  await expectTicked(page, ["environment", "application"]);
+
+  // Onboarding is still in progress: home is the overview.
+  await page.goto("/");
+  await expect(page).toHaveURL(/\/onboarding\/overview$/);
+});
