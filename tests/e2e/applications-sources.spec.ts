@@ -14,9 +14,9 @@ import {
   motoAws,
   unique,
 } from "../setup/aws-connection";
-import { chooseOption, createEnvironmentThroughForm, uniqueEnvironmentName } from "../setup/environments";
+import { chooseOption } from "../setup/environments";
 import { waitForHydration } from "../setup/hydration";
-import { signIn } from "../setup/sign-in";
+import { openApplicationCreatePage, setUpApplicationEnvironment } from "../setup/applications";
 
 // Each test connects what its source needs, creates its own environment and waits for deployments (scaled by
 // ENGINE_TIME_SCALE): a slow machine needs minutes.
@@ -49,19 +49,6 @@ test.beforeAll(async () => {
 test.afterAll(async () => {
   await github.close();
 });
-
-async function setUp(page: Page, purpose: string) {
-  const environment = uniqueEnvironmentName(purpose);
-  await signIn(page, "ada@example.com");
-  await createEnvironmentThroughForm(page, environment);
-  return environment;
-}
-
-async function openCreatePage(page: Page, environment: string) {
-  await page.goto(`/env/${environment}/applications/create`);
-  await waitForHydration(page);
-  await expect(page.getByRole("heading", { level: 2, name: "Create application" })).toBeVisible();
-}
 
 async function chooseSource(page: Page, label: string) {
   await page.getByRole("radiogroup", { name: "Source" }).getByText(label, { exact: true }).click();
@@ -113,7 +100,7 @@ async function connectGitHub(page: Page, name: string) {
 
 /** Creates and deploys an application from the GitHub test server's storefront; ends on its details page. */
 async function deployFromGitHub(page: Page, environment: string, connectionName: string, name: string) {
-  await openCreatePage(page, environment);
+  await openApplicationCreatePage(page, environment);
   await chooseSource(page, "GitHub repository");
   await chooseOption(page, "GitHub connection", connectionName);
   await chooseOption(page, "Repository", "storefront");
@@ -133,13 +120,13 @@ test("an image from the connected ECR registry deploys; a tag missing from ECR f
   const digest = await pushImage(ecr, repository, "1.4.2", "a");
   await pushImage(ecr, repository, "1.5.0", "b");
 
-  const environment = await setUp(page, "app-ecr");
+  const environment = await setUpApplicationEnvironment(page, "app-ecr");
   const accountName = `AWS ${unique("apps")}`;
   const registryName = `ECR ${unique("apps")}`;
   await connectAwsWithAccessKeys(page, accountName, await createAccessKey());
   await connectEcrRegistry(page, registryName, accountName);
 
-  await openCreatePage(page, environment);
+  await openApplicationCreatePage(page, environment);
   await chooseSource(page, "Image from a connected registry");
   await chooseOption(page, "Registry", registryName);
   await chooseOption(page, "Repository", repository);
@@ -154,7 +141,7 @@ test("an image from the connected ECR registry deploys; a tag missing from ECR f
   await expect(live).toContainText(`Digest: ${digest}`);
 
   // A tag listed when chosen, gone from ECR when the deployment pulls it.
-  await openCreatePage(page, environment);
+  await openApplicationCreatePage(page, environment);
   await chooseSource(page, "Image from a connected registry");
   await chooseOption(page, "Registry", registryName);
   await chooseOption(page, "Repository", repository);
@@ -174,7 +161,7 @@ test("an image from the connected ECR registry deploys; a tag missing from ECR f
 test("an application from a GitHub repository is built through the test server, its build logs shown", async ({
   page,
 }) => {
-  const environment = await setUp(page, "app-github");
+  const environment = await setUpApplicationEnvironment(page, "app-github");
   const connectionName = `GitHub ${unique("build")}`;
   await connectGitHub(page, connectionName);
   await deployFromGitHub(page, environment, connectionName, "storefront");
@@ -192,7 +179,7 @@ test("deploy on push: the secret is shown once, a signed push deploys its commit
   page,
   request,
 }) => {
-  const environment = await setUp(page, "app-push");
+  const environment = await setUpApplicationEnvironment(page, "app-push");
   const connectionName = `GitHub ${unique("push")}`;
   await connectGitHub(page, connectionName);
   await deployFromGitHub(page, environment, connectionName, "shop-web");
@@ -276,7 +263,7 @@ test("deploy on push: the secret is shown once, a signed push deploys its commit
 test("the image is changed on the configuration tab and deployed, then the first version is rolled back to", async ({
   page,
 }) => {
-  const environment = await setUp(page, "app-edit");
+  const environment = await setUpApplicationEnvironment(page, "app-edit");
   // The environment's certificate for the domain the application will answer on.
   await page.goto(`/env/${environment}/services/tls/create`);
   await waitForHydration(page);
@@ -285,7 +272,7 @@ test("the image is changed on the configuration tab and deployed, then the first
   await page.getByRole("button", { name: "Create", exact: true }).click();
   await expect(page.getByTestId("service-title")).toHaveText("shop-cert");
 
-  await openCreatePage(page, environment);
+  await openApplicationCreatePage(page, environment);
   await page.getByRole("textbox", { name: "Image", exact: true }).fill("nginx:1.27");
   await page.getByRole("textbox", { name: "Name", exact: true }).fill("web");
   await page.getByRole("button", { name: "Deploy", exact: true }).click();

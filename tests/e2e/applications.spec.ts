@@ -1,28 +1,14 @@
-import { expect, test, type Page } from "@playwright/test";
-import { createEnvironmentThroughForm, uniqueEnvironmentName } from "../setup/environments";
+import { expect, test } from "@playwright/test";
 import { waitForHydration } from "../setup/hydration";
-import { signIn } from "../setup/sign-in";
+import { openApplicationCreatePage, setUpApplicationEnvironment } from "../setup/applications";
 
 // Each test signs in, creates its own environment and waits for deployments (scaled by ENGINE_TIME_SCALE).
 test.setTimeout(180_000);
 
-async function setUp(page: Page, purpose: string) {
-  const environment = uniqueEnvironmentName(purpose);
-  await signIn(page, "ada@example.com");
-  await createEnvironmentThroughForm(page, environment);
-  return environment;
-}
-
-async function openCreatePage(page: Page, environment: string) {
-  await page.goto(`/env/${environment}/applications/create`);
-  await waitForHydration(page);
-  await expect(page.getByRole("heading", { level: 2, name: "Create application" })).toBeVisible();
-}
-
 test("nginx:1.27 deploys from the Create menu, its URL and running pods on the overview", async ({
   page,
 }) => {
-  const environment = await setUp(page, "app-nginx");
+  const environment = await setUpApplicationEnvironment(page, "app-nginx");
   await page.goto(`/env/${environment}/services`);
   await waitForHydration(page);
   await page.getByRole("button", { name: "Create service" }).click();
@@ -44,15 +30,15 @@ test("nginx:1.27 deploys from the Create menu, its URL and running pods on the o
 });
 
 test("the shortcut opens the current environment's create page", async ({ page }) => {
-  const environment = await setUp(page, "app-short");
+  const environment = await setUpApplicationEnvironment(page, "app-short");
   await page.goto("/applications/create");
   await expect(page).toHaveURL(new RegExp(`/env/${environment}/applications/create$`));
   await expect(page.getByRole("heading", { level: 2, name: "Create application" })).toBeVisible();
 });
 
 test("validation messages show on the fields and what was typed stays", async ({ page }) => {
-  const environment = await setUp(page, "app-valid");
-  await openCreatePage(page, environment);
+  const environment = await setUpApplicationEnvironment(page, "app-valid");
+  await openApplicationCreatePage(page, environment);
   await page.getByRole("textbox", { name: "Image", exact: true }).fill("Not An Image");
   await page.getByRole("textbox", { name: "Name", exact: true }).fill("Web App");
   await page.getByRole("textbox", { name: "Replicas", exact: true }).fill("99");
@@ -77,8 +63,8 @@ test("validation messages show on the fields and what was typed stays", async ({
 test("an earlier version is rolled back to after its diff is shown, and the history shows the rollback", async ({
   page,
 }) => {
-  const environment = await setUp(page, "app-rollback");
-  await openCreatePage(page, environment);
+  const environment = await setUpApplicationEnvironment(page, "app-rollback");
+  await openApplicationCreatePage(page, environment);
   await page.getByRole("textbox", { name: "Image", exact: true }).fill("nginx:1.27");
   await page.getByRole("textbox", { name: "Name", exact: true }).fill("web");
   await page.getByRole("button", { name: "Deploy", exact: true }).click();

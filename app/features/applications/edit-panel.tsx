@@ -1,16 +1,13 @@
 import { FormProvider, getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { Alert, Paper, Stack } from "@mantine/core";
+import { Paper, Stack } from "@mantine/core";
 import { Form } from "@remix-run/react";
-import { isBusyStage, type Resource } from "#contract/services";
-import { FormErrors } from "~/components/forms";
+import type { Resource } from "#contract/services";
 import { RestrictedFields } from "~/components/restricted";
 import { UnsavedChangesDialog } from "~/components/unsaved-changes-dialog";
 import { useFeatureFlag } from "~/features/feature-flags/use-feature-flags";
 import { useCanInCurrentEnvironment } from "~/features/permissions/permissions";
 import type { ServiceActionData } from "~/features/services/details/action-data";
-import { ConflictNotice } from "~/features/services/details/conflict-notice";
-import { DeploymentRunningNotice } from "~/features/services/details/deployment-running-notice";
 import {
   useConflict,
   useFollowVersion,
@@ -25,7 +22,7 @@ import {
   type EditApplicationForm,
 } from "./edit-form";
 import { SourceFields, type SourceChoices } from "./source-fields";
-import { ConfigSaveButtons } from "~/features/services/details/config-save-buttons";
+import { ConfigFormNotices, ConfigSaveButtons } from "~/features/services/details/config-save-buttons";
 
 /** What the configuration tab of an application chooses from (loadSourceChoices). */
 export type ApplicationEditChoices = { choices: SourceChoices; serviceNames: string[] };
@@ -71,7 +68,6 @@ export function ApplicationConfigPanel({
   const unsavedChanges = useUnsavedChanges(form.dirty, { formId: form.id });
   const conflict = useConflict(mine, baseline[0].version);
   const submitVersion = conflict?.version ?? baseline[0].version;
-  const deploying = isBusyStage(service.stage);
   const canConfigure = useCanInCurrentEnvironment("services.configure");
   const config = fields.config.getFieldset();
 
@@ -81,14 +77,12 @@ export function ApplicationConfigPanel({
         <Form method="post" preventScrollReset {...getFormProps(form)}>
           <input type="hidden" name="version" value={submitVersion} />
           <Stack gap="md">
-            {service.draft ? (
-              <Alert color="blue" title="A draft is waiting">
-                You are editing the saved draft. Deploy it from the Pre-deploy tab, or save and deploy here.
-              </Alert>
-            ) : null}
-            {deploying ? <DeploymentRunningNotice /> : null}
-            {conflict ? <ConflictNotice conflict={conflict} /> : null}
-            <FormErrors errors={conflict ? undefined : form.errors} id={form.errorId} />
+            <ConfigFormNotices
+              service={service}
+              conflict={conflict}
+              errors={form.errors}
+              errorId={form.errorId}
+            />
             <RestrictedFields allowed={canConfigure}>
               <Stack gap="md">
                 <SourceFields

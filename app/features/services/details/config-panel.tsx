@@ -1,22 +1,20 @@
 import { getFormProps, getInputProps, useForm, type FieldMetadata } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { Alert, Paper, SimpleGrid, Stack } from "@mantine/core";
+import { Paper, SimpleGrid, Stack } from "@mantine/core";
 import { Form } from "@remix-run/react";
 import { useMemo } from "react";
 import * as z from "zod";
-import { isBusyStage, type Resource } from "#contract/services";
+import type { Resource } from "#contract/services";
 import { serviceConfigSchemas } from "#contract/service-configs";
-import { FormErrors, NumberField, SelectField, SwitchField, TextField } from "~/components/forms";
+import { NumberField, SelectField, SwitchField, TextField } from "~/components/forms";
 import { UnsavedChangesDialog } from "~/components/unsaved-changes-dialog";
 import { useUnsavedChanges } from "~/hooks/use-unsaved-changes";
 import type { ServiceActionData } from "./action-data";
 import { configFields, configFormDefaults, configFormSchema, type ConfigField } from "./config-form";
-import { ConflictNotice } from "./conflict-notice";
-import { DeploymentRunningNotice } from "./deployment-running-notice";
 import { useConflict, useFollowVersion, useFormBaseline } from "./use-form-baseline";
 import { RestrictedFields } from "~/components/restricted";
 import { useCanInCurrentEnvironment } from "~/features/permissions/permissions";
-import { ConfigSaveButtons } from "./config-save-buttons";
+import { ConfigFormNotices, ConfigSaveButtons } from "./config-save-buttons";
 
 /** The service's configuration as a form built from its type's schema, saved as a draft or applied at once. */
 export function ConfigPanel({
@@ -58,7 +56,6 @@ export function ConfigPanel({
   const configFieldset = formFields.config.getFieldset();
   const conflict = useConflict(mine, baseline[0].version);
   const submitVersion = conflict?.version ?? baseline[0].version;
-  const deploying = isBusyStage(service.stage);
   const canConfigure = useCanInCurrentEnvironment("services.configure");
 
   return (
@@ -66,14 +63,12 @@ export function ConfigPanel({
       <Form method="post" preventScrollReset {...getFormProps(form)}>
         <input type="hidden" name="version" value={submitVersion} />
         <Stack gap="md">
-          {service.draft ? (
-            <Alert color="blue" title="A draft is waiting">
-              You are editing the saved draft. Deploy it from the Pre-deploy tab, or save and deploy here.
-            </Alert>
-          ) : null}
-          {deploying ? <DeploymentRunningNotice /> : null}
-          {conflict ? <ConflictNotice conflict={conflict} /> : null}
-          <FormErrors errors={conflict ? undefined : form.errors} id={form.errorId} />
+          <ConfigFormNotices
+            service={service}
+            conflict={conflict}
+            errors={form.errors}
+            errorId={form.errorId}
+          />
           <RestrictedFields allowed={canConfigure}>
             <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
               {fields.map((field) => (
