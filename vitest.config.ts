@@ -1,6 +1,20 @@
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
+const platformTests = "platform/**/*.test.ts";
+const databaseTemplate = "platform/db/test-db-template.ts";
+/**
+ * When the platform suite runs on PostgreSQL (TEST_DATABASE_URL, as `npm test` does where PostgreSQL 15 is
+ * installed), these also run on PGlite, the embedded default: the migrations, the job runner's locking, a restart
+ * from a data dir, and the API end to end with tenant isolation.
+ */
+const pgliteParity = [
+  "platform/**/jobs.test.ts",
+  "platform/**/cloning.restart.test.ts",
+  "platform/**/app.test.ts",
+  "platform/**/tenant-isolation.test.ts",
+];
+
 export default defineConfig({
   resolve: {
     alias: {
@@ -9,9 +23,34 @@ export default defineConfig({
     },
   },
   test: {
-    include: ["{app,contract,platform,scripts,tests/unit}/**/*.test.{ts,tsx}"],
     environment: "node",
     testTimeout: 20_000,
     hookTimeout: 60_000,
+    // Vitest's default is one fewer than the cores: a single worker on a 2-core machine.
+    maxWorkers: 2,
+    minWorkers: 1,
+    projects: [
+      {
+        extends: true,
+        test: { name: "unit", include: ["{app,contract,scripts,tests/unit}/**/*.test.{ts,tsx}"] },
+      },
+      {
+        extends: true,
+        test: { name: "platform", include: [platformTests], globalSetup: [databaseTemplate] },
+      },
+      ...(process.env.TEST_DATABASE_URL
+        ? [
+            {
+              extends: true as const,
+              test: {
+                name: "platform-pglite",
+                include: pgliteParity,
+                globalSetup: [databaseTemplate],
+                env: { TEST_DATABASE_URL: "" },
+              },
+            },
+          ]
+        : []),
+    ],
   },
 });

@@ -46,6 +46,11 @@ export async function openDb({
     mkdirSync(directory, { recursive: true });
     client = new PGlite(directory);
   }
+  return openPglite(client);
+}
+
+/** The platform database over an open PGlite client, with pending migrations applied. */
+export async function openPglite(client: PGlite): Promise<OpenDatabase> {
   const db = drizzlePglite(client, { schema });
   await migratePglite(db, { migrationsFolder });
   return { db: db as unknown as Database, driver: "pglite", close: () => client.close() };

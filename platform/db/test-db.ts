@@ -1,33 +1,34 @@
 import { randomUUID } from "node:crypto";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import pg from "pg";
-import { openDb, type OpenDatabase } from "./index";
+import { PGlite } from "@electric-sql/pglite";
+import { inject } from "vitest";
+import { openDb, openPglite, type OpenDatabase } from "./index";
+import { adminQuery } from "./test-db-template";
+
+let dump: Promise<Blob> | undefined;
 
 /**
  * A fresh, migrated database for one test file: PGlite in memory by default, or a new database on the
  * PostgreSQL server named by TEST_DATABASE_URL (dropped again on close), so the same tests prove both drivers.
+ * Both are copies of the run's migrated template (test-db-template.ts), so no file runs the migrations again.
  */
 export async function openTestDb(): Promise<OpenDatabase> {
   const serverUrl = process.env.TEST_DATABASE_URL;
-  if (!serverUrl) return openDb({ dataDir: "memory" });
-  const name = `test_${randomUUID().replaceAll("-", "")}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  const opened = await openDb({ databaseUrl: url.toString(), dataDir: "memory" });
+  if (!serverUrl) {
+    const dumpFile = inject("testDbDump");
+    if (!dumpFile) return openDb({ dataDir: "memory" });
+    dump ??= readFile(dumpFile).then((bytes) => new Blob([bytes]));
+    return openPglite(new PGlite({ loadDataDir: await dump }));
+  }
+  const { name, url } = await createDatabase(serverUrl);
+  const opened = await openDb({ databaseUrl: url, dataDir: "memory" });
   return {
     ...opened,
     close: async () => {
       await opened.close();
-      const cleanup = new pg.Client({ connectionString: serverUrl });
-      await cleanup.connect();
-      await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await cleanup.end();
+      await adminQuery(serverUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     },
   };
 }
@@ -48,20 +49,19 @@ export async function openReopenableTestDb(): Promise<{
       dispose: () => rm(dataDir, { recursive: true, force: true }),
     };
   }
+  const { name, url } = await createDatabase(serverUrl);
+  return {
+    open: () => openDb({ databaseUrl: url, dataDir: "memory" }),
+    dispose: () => adminQuery(serverUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
+  };
+}
+
+/** A new database on the server: a copy of the run's migrated template when there is one. */
+async function createDatabase(serverUrl: string): Promise<{ name: string; url: string }> {
   const name = `test_${randomUUID().replaceAll("-", "")}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
+  const template = inject("testDbTemplate");
+  await adminQuery(serverUrl, `CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ""}`);
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
-  return {
-    open: () => openDb({ databaseUrl: url.toString(), dataDir: "memory" }),
-    dispose: async () => {
-      const cleanup = new pg.Client({ connectionString: serverUrl });
-      await cleanup.connect();
-      await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await cleanup.end();
-    },
-  };
+  return { name, url: url.toString() };
 }
