@@ -2,6 +2,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { defineConfig } from "@playwright/test";
+import { READY_TIMEOUT_MS } from "./scripts/lib/processes.mjs";
 import { motoServerCommand } from "./tests/setup/moto-server";
 
 // One fresh data dir per run, shared by the config's copies in the worker processes through the environment.
@@ -53,7 +54,9 @@ export default defineConfig({
       // The app and the platform start at once; the script says "ready" once both answer.
       wait: { stdout: /^start: ready at /m },
       reuseExistingServer: false,
-      timeout: 180_000,
+      // start.mjs itself waits as long for the app and the platform (a first start migrates and seeds), so it never
+      // gives up first.
+      timeout: READY_TIMEOUT_MS,
       stdout: "pipe",
       stderr: "pipe",
       env: {

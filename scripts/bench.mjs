@@ -17,7 +17,7 @@ import { URLSearchParams } from "node:url";
 import { describe, isRedirect, request } from "./bench/http.mjs";
 import { firstVisitBytes } from "./bench/assets.mjs";
 import { platformAccessToken, signInToApp } from "./bench/sign-in.mjs";
-import { ensurePortFree, startStack, waitUntilHealthy } from "./bench/stack.mjs";
+import { ensurePortFree, startStack } from "./bench/stack.mjs";
 
 const settings = {
   iterations: positiveInteger("BENCH_ITERATIONS", 50),
@@ -216,10 +216,10 @@ async function main() {
     appPort: settings.appPort,
     platformPort: settings.platformPort,
     logFile: path.join(workDir, "stack.log"),
+    readyTimeoutMs: START_TIMEOUT_MS,
   });
   try {
-    await waitUntilHealthy(`${platformUrl}/api/healthz`, stack, START_TIMEOUT_MS);
-    await waitUntilHealthy(`${appUrl}/healthz`, stack, 60_000);
+    await stack.ready;
   } catch (error) {
     throw new Error(`${error.message}\n--- stack output ---\n${stack.tail()}`);
   }

@@ -17,7 +17,6 @@ import {
   percentile,
   residentBytes,
   serviceIdOf,
-  stackProcesses,
   startFreshStack,
 } from "./bench/run.mjs";
 import { signInToApp } from "./bench/sign-in.mjs";
@@ -126,7 +125,7 @@ async function main() {
     // What the details page's polling requests: the page's URL with .data (no search: the Overview tab).
     const url = `${run.appUrl}/env/${ENVIRONMENT}/services/${serviceId}.data`;
 
-    const pids = stackProcesses(run.stack);
+    const { pids } = run;
     const rssAtStart = memory(pids);
     const cpuAtStart = { app: cpuSeconds(pids.app), platform: cpuSeconds(pids.platform) };
     const rssPeak = { ...rssAtStart };

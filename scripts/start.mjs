@@ -1,12 +1,14 @@
 // `npm start`: builds when needed, then starts the embedded platform and the app (scripts/app-server.mjs) at once
-// and reports ready when both answer.
+// and reports ready when both answer: "start: ready at <url>" on stdout (Playwright waits for it) and, when started
+// with an IPC channel (scripts/bench/stack.mjs), a message with the ids of the processes it started. It waits
+// READY_TIMEOUT_MS (scripts/lib/processes.mjs, 180 s, as long as Playwright's web server allows) for both to answer.
 // `npm run platform` (--platform-only): the embedded platform alone. With PLATFORM_API_URL and AUTH0_DOMAIN
 // set (external platform and Auth0), only the app starts.
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { embeddedEnvironments, isExternalMode } from "./lib/embedded.mjs";
-import { supervise, waitForHttp } from "./lib/processes.mjs";
+import { announceReady, READY_TIMEOUT_MS, supervise, waitForHttp } from "./lib/processes.mjs";
 
 const startedAt = Date.now();
 const platformOnly = process.argv.includes("--platform-only");
@@ -32,35 +34,38 @@ function buildWhenNeeded() {
 
 buildWhenNeeded();
 const processes = supervise();
+const platformServer = ["--enable-source-maps", "build/platform/server.js"];
 const appServer = ["--enable-source-maps", path.resolve("scripts/app-server.mjs"), "build/server/index.js"];
 
 try {
   if (isExternalMode()) {
-    processes.start("app", process.execPath, appServer, {
+    const app = processes.start("app", process.execPath, appServer, {
       ...process.env,
       NODE_ENV: "production",
     });
-    await waitForHttp(`http://localhost:${process.env.PORT ?? 3000}/healthz`);
+    await waitForHttp(`http://localhost:${process.env.PORT ?? 3000}/healthz`, READY_TIMEOUT_MS);
+    announceReady({ app: app.pid });
     console.info(
       `start: app ready in ${Date.now() - startedAt} ms (external platform ${process.env.PLATFORM_API_URL})`,
     );
   } else {
     const environments = embeddedEnvironments();
-    processes.start("platform", process.execPath, ["--enable-source-maps", "build/platform/server.js"], {
+    const platform = processes.start("platform", process.execPath, platformServer, {
       ...environments.platform,
       NODE_ENV: "production",
     });
     // The app boots without the platform (it calls it per request), so both start at once: ready when both are.
-    if (!platformOnly) {
-      processes.start("app", process.execPath, appServer, {
-        ...environments.app,
-        NODE_ENV: "production",
-      });
-    }
+    const app = platformOnly
+      ? undefined
+      : processes.start("app", process.execPath, appServer, {
+          ...environments.app,
+          NODE_ENV: "production",
+        });
     await Promise.all([
-      waitForHttp(`${environments.platformUrl}/api/healthz`),
-      platformOnly ? undefined : waitForHttp(`${environments.appUrl}/healthz`),
+      waitForHttp(`${environments.platformUrl}/api/healthz`, READY_TIMEOUT_MS),
+      app && waitForHttp(`${environments.appUrl}/healthz`, READY_TIMEOUT_MS),
     ]);
+    announceReady({ platform: platform.pid, app: app?.pid });
     if (platformOnly) {
       console.info(`start: platform ready at ${environments.platformUrl} in ${Date.now() - startedAt} ms`);
     } else {

@@ -2,13 +2,13 @@
 // a stack on a fresh temporary data dir (demo data seeded by the platform itself), signed in as a demo user, and
 // the resident memory of the stack's processes.
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, request } from "./http.mjs";
-import { ensurePortFree, startStack, waitUntilHealthy } from "./stack.mjs";
+import { ensurePortFree, startStack } from "./stack.mjs";
 
-/** The first start builds when the sources changed, which takes a while. */
+/** The first start builds when the sources changed, which takes a while (then start.mjs waits for both to answer). */
 const START_TIMEOUT_MS = 10 * 60_000;
 
 /** An integer setting from the environment; a bad value stops the run with a message naming the variable. */
@@ -30,7 +30,8 @@ export function percentile(sorted, p) {
 
 /**
  * Starts `node scripts/start.mjs` on a fresh data dir under a new temporary directory named after `tool`, and waits
- * until the platform and the app answer. Stopping it (also on Ctrl-C) removes the data dir; the log stays.
+ * until the platform and the app answer. `pids` are the app's and the platform's processes (`{ app, platform }`), as
+ * start.mjs announces them. Stopping it (also on Ctrl-C) removes the data dir; the log stays.
  */
 export async function startFreshStack({
   tool,
@@ -47,7 +48,7 @@ export async function startFreshStack({
   const appUrl = `http://localhost:${appPort}`;
   const platformUrl = `http://localhost:${platformPort}`;
   console.info(`${tool}: starting the stack: app ${appUrl}, platform ${platformUrl} (output in ${logFile})`);
-  const stack = startStack({ dataDir, appPort, platformPort, logFile });
+  const stack = startStack({ dataDir, appPort, platformPort, logFile, readyTimeoutMs: START_TIMEOUT_MS });
   const stop = async () => {
     await stack.stop();
     rmSync(dataDir, { recursive: true, force: true });
@@ -58,38 +59,14 @@ export async function startFreshStack({
       stop().finally(() => process.exit(130));
     });
   }
+  let pids;
   try {
-    await waitUntilHealthy(`${platformUrl}/api/healthz`, stack, START_TIMEOUT_MS);
-    await waitUntilHealthy(`${appUrl}/healthz`, stack, 60_000);
+    pids = await stack.ready;
   } catch (error) {
     await stop();
     throw new Error(`${error.message}\n--- stack output ---\n${stack.tail()}`);
   }
-  return { stack, workDir, appUrl, platformUrl, stop };
-}
-
-/**
- * The app's and the platform's processes: the children start.mjs (`stack.child`) spawned, told apart by their
- * command lines (remix-serve, build/platform/server.js).
- */
-export function stackProcesses(stack) {
-  const found = {};
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      // Field 4 of /proc/<pid>/stat is the parent; the command (field 2) may hold spaces, so split after it.
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      const parent = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      if (parent !== stack.child.pid) continue;
-      const command = readFileSync(`/proc/${entry}/cmdline`, "utf8").split("\0").join(" ");
-      if (command.includes("@remix-run/serve")) found.app = Number(entry);
-      if (command.includes("build/platform/server.js")) found.platform = Number(entry);
-    } catch {
-      // the process ended meanwhile
-    }
-  }
-  if (!found.app || !found.platform) throw new Error("could not find the app's and the platform's processes");
-  return found;
+  return { stack, pids, workDir, appUrl, platformUrl, stop };
 }
 
 const clockTicksPerSecond = Number(spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).stdout) || 100;

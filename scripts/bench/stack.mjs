@@ -1,8 +1,10 @@
 // Runs `node scripts/start.mjs` (which builds first when the sources changed) as its own process group, with its
-// output in a log file, and stops the whole group again.
+// output in a log file, and stops the whole group again. start.mjs says over an IPC channel when the stack answers,
+// and the ids of the app's and the platform's processes (scripts/lib/processes.mjs): nothing here guesses them.
 import { spawn } from "node:child_process";
 import { createWriteStream, readFileSync } from "node:fs";
 import { createServer } from "node:net";
+import { waitForReady } from "../lib/processes.mjs";
 
 /** Variables that would point the stack elsewhere (external platform, PostgreSQL, another data dir): not passed on. */
 const OVERRIDDEN = [
@@ -22,16 +24,24 @@ const OVERRIDDEN = [
   "SEED_DEMO_DATA",
 ];
 
-export function startStack({ dataDir, appPort, platformPort, logFile }) {
+/**
+ * Starts the stack in `cwd` (the repository by default). `ready` resolves to `{ app, platform }`, the ids of the
+ * processes start.mjs started, once both answer; it rejects when the stack exits first or after `readyTimeoutMs`.
+ */
+export function startStack({ dataDir, appPort, platformPort, logFile, readyTimeoutMs, cwd = process.cwd() }) {
   const env = { ...process.env };
   for (const name of OVERRIDDEN) delete env[name];
   Object.assign(env, { DATA_DIR: dataDir, PORT: String(appPort), PLATFORM_PORT: String(platformPort) });
   const log = createWriteStream(logFile);
   const child = spawn(process.execPath, ["scripts/start.mjs"], {
+    cwd,
     env,
     detached: true,
-    stdio: ["ignore", "pipe", "pipe"],
+    stdio: ["ignore", "pipe", "pipe", "ipc"],
   });
+  const ready = waitForReady(child, readyTimeoutMs);
+  // Whoever awaits `ready` hears of a failure; nobody else should.
+  ready.catch(() => {});
   child.stdout.pipe(log);
   child.stderr.pipe(log);
   const exited = new Promise((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));
@@ -39,6 +49,7 @@ export function startStack({ dataDir, appPort, platformPort, logFile }) {
 
   return {
     child,
+    ready,
     exited,
     /** The last lines of the stack's output, for error messages. */
     tail(lines = 40) {
@@ -68,25 +79,6 @@ export function startStack({ dataDir, appPort, platformPort, logFile }) {
       signalGroup("SIGKILL");
     },
   };
-}
-
-/** Polls `url` until it answers 2xx; fails when the stack exits first or after `timeoutMs`. */
-export async function waitUntilHealthy(url, stack, timeoutMs) {
-  const deadline = Date.now() + timeoutMs;
-  let exit;
-  stack.exited.then((value) => (exit = value));
-  while (Date.now() < deadline) {
-    if (exit)
-      throw new Error(`the stack exited (${exit.signal ?? `exit code ${exit.code}`}) before ${url} answered`);
-    try {
-      const response = await fetch(url, { signal: AbortSignal.timeout(2_000) });
-      if (response.ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  throw new Error(`${url} did not answer within ${timeoutMs / 1000} s`);
 }
 
 /** Fails when something listens on `port` already: its answers would be measured instead of this stack's. */
