@@ -16,13 +16,14 @@ import { Restricted } from "./restricted";
 export function ConfirmByNameDialog({
   title,
   triggerLabel = "Delete",
-  allowed = true,
+  allowed,
   defaultOpened = false,
   children,
 }: {
   title: string;
   triggerLabel?: string;
-  allowed?: boolean;
+  /** Whether the user may act (a permission); if not, the button is restricted and says why. */
+  allowed: boolean;
   /** Open from the start, as when the page comes back with this form's answer. */
   defaultOpened?: boolean;
   children: (close: () => void) => ReactNode;

@@ -5,9 +5,15 @@ import { deleteEnvironmentSchema } from "./delete-environment";
 import { environmentPagePaths } from "./paths";
 
 /** "Delete environment": a dialog that deletes only once the environment's name has been typed. */
-export function DeleteEnvironmentButton({ environmentName }: { environmentName: string }) {
+export function DeleteEnvironmentButton({
+  environmentName,
+  allowed,
+}: {
+  environmentName: string;
+  allowed: boolean;
+}) {
   return (
-    <ConfirmByNameDialog title="Delete environment" triggerLabel="Delete environment">
+    <ConfirmByNameDialog title="Delete environment" triggerLabel="Delete environment" allowed={allowed}>
       {(close) => <DeleteEnvironmentForm environmentName={environmentName} onCancel={close} />}
     </ConfirmByNameDialog>
   );
