@@ -16,7 +16,7 @@ import {
 } from "~/features/environments/use-clone-state-refresh";
 import { useFeatureFlag } from "~/features/feature-flags/use-feature-flags";
 import { errorCodes } from "#contract/errors";
-import { Restricted, RestrictedButton } from "~/components/restricted";
+import { Restricted } from "~/components/restricted";
 import { useCan } from "~/features/permissions/permissions";
 import { requireEnvironment } from "~/features/workspace/workspace.server";
 import { getEnvironment } from "~/platform/environments.server";
@@ -88,11 +88,7 @@ export default function EnvironmentScope() {
               </Button>
             </Restricted>
           )}
-          {canDelete ? (
-            <DeleteEnvironmentButton environmentName={environment.name} />
-          ) : (
-            <RestrictedButton variant="danger">Delete environment</RestrictedButton>
-          )}
+          <DeleteEnvironmentButton environmentName={environment.name} allowed={canDelete} />
         </Group>
       </Group>
       {environment.deletion ? (

@@ -16,7 +16,7 @@ import { auditActions } from "#contract/audit";
 import { errorCodes } from "#contract/errors";
 import { AuditTable } from "~/features/audit/audit-table";
 import { auditLogPaths, buildAuditSearch, searchWith } from "~/features/audit/audit-filters";
-import { TimeRangeFields } from "~/features/audit/lazy-time-range";
+import { DateRangeFields } from "~/components/lazy-date-range-fields";
 import { listAuditEvents } from "~/platform/audit.server";
 import { isPlatformError } from "~/platform/client.server";
 import { listEnvironmentSummaries } from "~/platform/environments.server";
@@ -106,7 +106,7 @@ export default function AuditLog() {
               error={errors.environmentId?.[0]}
             />
           </Group>
-          <TimeRangeFields from={values.from} to={values.to} errors={errors} />
+          <DateRangeFields from={values.from} to={values.to} errors={errors} precision="second" />
           <Group justify="flex-end">
             <Anchor component={Link} to={auditLogPaths.page} size="sm">
               Clear filters

@@ -1,5 +1,5 @@
 import { auditEventQuerySchema, type AuditEventQuery, type AuditFilter } from "#contract/audit";
-import { toIsoDateTime } from "~/features/services/details/log-query";
+import { toIsoDateTime } from "~/components/utc-date-time";
 
 /** The filter form's values as the page shows them again (strings, as they came in the query). */
 export type AuditFilterValues = {

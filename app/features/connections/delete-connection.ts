@@ -1,11 +1,10 @@
 import * as z from "zod";
+import { confirmationByName } from "~/components/confirm-by-name";
 
 /** Deleting a connection asks for its name, typed exactly, as the confirmation. */
 export function deleteConnectionSchema(connectionName: string) {
   return z.object({
     intent: z.literal("delete"),
-    confirmation: z
-      .string({ error: "Type the connection's name to confirm" })
-      .refine((typed) => typed === connectionName, `Type ${connectionName} to confirm`),
+    confirmation: confirmationByName(connectionName, "connection"),
   });
 }

@@ -4,7 +4,7 @@
 import chartsStyles from "@mantine/charts/styles.css";
 import { Center, Loader } from "@mantine/core";
 import { lazy, Suspense, type ComponentProps } from "react";
-import { loadStyleSheet } from "~/features/services/details/lazy-panels";
+import { loadStyleSheet } from "~/components/load-style-sheet";
 
 const Chart = lazy(() =>
   Promise.all([import("./cost-chart"), loadStyleSheet(chartsStyles)]).then(([module]) => ({

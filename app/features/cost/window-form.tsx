@@ -2,8 +2,8 @@ import { Alert, Button, Group, Select, Stack } from "@mantine/core";
 import { Form } from "@remix-run/react";
 import { useState } from "react";
 import { costWindowLabels, costWindows, type CostWindow } from "#contract/cost";
+import { DateRangeFields } from "~/components/lazy-date-range-fields";
 import type { CostSearchValues } from "./cost-search";
-import { DateRangeFields } from "./lazy-date-range";
 
 const windowOptions = costWindows.map((window) => ({ value: window, label: costWindowLabels[window] }));
 
@@ -56,7 +56,7 @@ export function WindowForm({
           </Button>
         </Group>
         {window === "custom" ? (
-          <DateRangeFields from={values.from} to={values.to} errors={fieldErrors} />
+          <DateRangeFields from={values.from} to={values.to} errors={fieldErrors} precision="day" />
         ) : null}
         {Object.keys(fieldErrors).length ? (
           <Alert color="red" title="Cannot show this window" role="alert">

@@ -6,19 +6,7 @@ import chartsStyles from "@mantine/charts/styles.css";
 import datesStyles from "@mantine/dates/styles.css";
 import { Center, Loader } from "@mantine/core";
 import { lazy, Suspense, type ComponentProps } from "react";
-
-/** Resolves once the style sheet is in the document and loaded, so a tab never shows unstyled. */
-export function loadStyleSheet(href: string): Promise<void> {
-  if (typeof document === "undefined") return Promise.resolve();
-  if (document.querySelector(`link[rel="stylesheet"][href="${href}"]`)) return Promise.resolve();
-  return new Promise((resolve) => {
-    const link = document.createElement("link");
-    link.rel = "stylesheet";
-    link.href = href;
-    link.onload = link.onerror = () => resolve();
-    document.head.append(link);
-  });
-}
+import { loadStyleSheet } from "~/components/load-style-sheet";
 
 const monitoringModule = () =>
   Promise.all([import("./monitoring-panel"), loadStyleSheet(chartsStyles)]).then(([panels]) => panels);

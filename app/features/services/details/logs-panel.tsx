@@ -10,23 +10,16 @@ import {
   Text,
   TextInput,
 } from "@mantine/core";
-import { DateTimePicker } from "@mantine/dates";
 import { Form, useFetcher, useNavigate } from "@remix-run/react";
 import { useEffect, useMemo, useState } from "react";
-import { DATE_RANGE, type LogLine, type Resource } from "#contract/services";
+import type { LogLine, Resource } from "#contract/services";
 import { Button } from "~/components/button";
+import { DateRangeFields } from "~/components/date-range-fields";
 import { mantineClasses } from "~/components/mantine-classes";
 import { usePolling } from "~/hooks/use-polling";
 import { servicePagePaths } from "../paths";
 import { SEARCH_LOGS_LOG_LIMIT, TAIL_LOGS_FETCH_INTERVAL_MS, TAIL_LOGS_LOG_LIMIT } from "./dynamic-settings";
-import {
-  appendTail,
-  logLevelOptions,
-  tailCursor,
-  toPickerValue,
-  type LogSearch,
-  type LogsFeed,
-} from "./log-query";
+import { appendTail, logLevelOptions, tailCursor, type LogSearch, type LogsFeed } from "./log-query";
 import { serviceDetailsPaths } from "./paths";
 import type { LoadedPart } from "./telemetry";
 import type { DetailsView } from "./view";
@@ -163,8 +156,6 @@ function SearchLogs({ logs }: { logs: Extract<LogsData, { logType: "SEARCH" }> }
   const { search, results } = logs;
   const { values } = search;
   const errors = search.kind === "invalid" ? search.fieldErrors : {};
-  const [from, setFrom] = useState<string | null>(toPickerValue(values.from) || null);
-  const [to, setTo] = useState<string | null>(toPickerValue(values.to) || null);
   const podOptions = [...new Set([...logs.podNames, ...values.podNames])];
   return (
     <Stack gap="md">
@@ -193,30 +184,13 @@ function SearchLogs({ logs }: { logs: Extract<LogsData, { logType: "SEARCH" }> }
               error={errors.podNames?.[0]}
             />
           </Group>
-          <Group align="flex-start" grow>
-            <DateTimePicker
-              label="Start (UTC)"
-              name="from"
-              value={from}
-              onChange={setFrom}
-              minDate={DATE_RANGE.min}
-              maxDate={DATE_RANGE.max}
-              withSeconds
-              clearable
-              error={errors.from?.[0]}
-            />
-            <DateTimePicker
-              label="End (UTC)"
-              name="to"
-              value={to}
-              onChange={setTo}
-              minDate={DATE_RANGE.min}
-              maxDate={DATE_RANGE.max}
-              withSeconds
-              clearable
-              error={errors.to?.[0]}
-            />
-          </Group>
+          <DateRangeFields
+            from={values.from}
+            to={values.to}
+            errors={errors}
+            precision="second"
+            labels={{ from: "Start", to: "End" }}
+          />
           <Group justify="flex-end">
             <Button type="submit">Search</Button>
           </Group>

@@ -1,12 +1,9 @@
-import { getFormProps, getInputProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
-import { Alert, Anchor, Group, Modal, NativeSelect, Stack, Text, TextInput, Title } from "@mantine/core";
+import { Alert, Anchor, Group, NativeSelect, Stack, Text, Title } from "@mantine/core";
 import { Form, Link, useNavigation } from "@remix-run/react";
-import { useState } from "react";
 import { isBusyStage, serviceTypeLabels, type Resource } from "#contract/services";
 import { Button } from "~/components/button";
-import { FormErrors } from "~/components/forms";
-import { Restricted, RestrictedButton } from "~/components/restricted";
+import { ConfirmByNameDialog, ConfirmByNameForm } from "~/components/confirm-by-name-dialog";
+import { Restricted } from "~/components/restricted";
 import { formatUsd } from "~/features/environments/cost";
 import { StageBadge } from "~/features/environments/stage-badge";
 import { useCanInCurrentEnvironment } from "~/features/permissions/permissions";
@@ -73,11 +70,7 @@ export function ServiceHeader({
           {busy ? null : (
             <IntentButton intent="relaunch" label={service.hasDraft ? "Deploy changes" : "Relaunch"} />
           )}
-          {canDelete ? (
-            <DeleteServiceButton serviceName={service.name} actionData={actionData} />
-          ) : (
-            <RestrictedButton variant="danger">Delete</RestrictedButton>
-          )}
+          <DeleteServiceButton serviceName={service.name} actionData={actionData} allowed={canDelete} />
         </Group>
       </Group>
       {failed && service.message ? (
@@ -166,26 +159,17 @@ function IntentButton({
 function DeleteServiceButton({
   serviceName,
   actionData,
+  allowed,
 }: {
   serviceName: string;
   actionData: ServiceActionData | undefined;
+  allowed: boolean;
 }) {
-  const [opened, setOpened] = useState(actionData?.form === "delete");
+  const answer = actionData?.form === "delete" ? actionData : undefined;
   return (
-    <>
-      <Button variant="danger" onClick={() => setOpened(true)}>
-        Delete
-      </Button>
-      <Modal opened={opened} onClose={() => setOpened(false)} title="Delete service" centered>
-        {opened ? (
-          <DeleteServiceForm
-            serviceName={serviceName}
-            actionData={actionData?.form === "delete" ? actionData : undefined}
-            onCancel={() => setOpened(false)}
-          />
-        ) : null}
-      </Modal>
-    </>
+    <ConfirmByNameDialog title="Delete service" allowed={allowed} defaultOpened={answer !== undefined}>
+      {(close) => <DeleteServiceForm serviceName={serviceName} actionData={answer} onCancel={close} />}
+    </ConfirmByNameDialog>
   );
 }
 
@@ -199,51 +183,24 @@ function DeleteServiceForm({
   onCancel: () => void;
 }) {
   const navigation = useNavigation();
-  const schema = deleteServiceSchema(serviceName);
-  const [typed, setTyped] = useState("");
-  const [form, fields] = useForm({
-    id: "delete-service",
-    lastResult: actionData?.result,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
-    shouldValidate: "onSubmit",
-  });
-  const { key, ...confirmationProps } = getInputProps(fields.confirmation, { type: "text" });
   return (
-    <Form method="post" {...getFormProps(form)}>
-      <input type="hidden" name="serviceName" value={serviceName} />
-      <Stack gap="md">
-        <Text>
+    <ConfirmByNameForm
+      Form={Form}
+      id="delete-service"
+      name={serviceName}
+      schema={deleteServiceSchema(serviceName)}
+      intent="delete"
+      submitLabel="Delete service"
+      lastResult={actionData?.result}
+      submitting={navigation.state !== "idle" && navigation.formData?.get("intent") === "delete"}
+      onCancel={onCancel}
+      hiddenFields={<input type="hidden" name="serviceName" value={serviceName} />}
+      description={
+        <>
           This deletes <strong>{serviceName}</strong> and the cloud resources it runs on. It cannot be undone.
-        </Text>
-        <FormErrors
-          errors={form.errors ?? (actionData?.error ? [actionData.error] : undefined)}
-          id={form.errorId}
-        />
-        <TextInput
-          key={key}
-          {...confirmationProps}
-          label={`Type ${serviceName} to confirm`}
-          autoComplete="off"
-          data-autofocus
-          onChange={(event) => setTyped(event.currentTarget.value)}
-          error={fields.confirmation.errors?.[0]}
-        />
-        <Group justify="flex-end" gap="sm">
-          <Button variant="secondary" onClick={onCancel}>
-            Cancel
-          </Button>
-          <Button
-            type="submit"
-            name="intent"
-            value="delete"
-            variant="danger"
-            disabled={typed !== serviceName}
-            loading={navigation.state !== "idle" && navigation.formData?.get("intent") === "delete"}
-          >
-            Delete service
-          </Button>
-        </Group>
-      </Stack>
-    </Form>
+        </>
+      }
+      formErrors={actionData?.error ? [actionData.error] : undefined}
+    />
   );
 }

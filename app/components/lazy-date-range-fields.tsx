@@ -1,9 +1,11 @@
-// The date pickers (@mantine/dates, dayjs) and their style sheet load when a custom range is chosen, not with the
-// first visit (docs/decisions/014-first-visit-bytes.md), as the audit log's do; the server still renders them.
+// The date pickers (@mantine/dates, dayjs) and their style sheet load with the page or the choice that shows them
+// (the audit log, a cost page's custom range), not with the first visit (docs/decisions/014-first-visit-bytes.md);
+// the server still renders them.
 import datesStyles from "@mantine/dates/styles.css";
 import { Center, Loader } from "@mantine/core";
-import { lazy, Suspense, type ComponentProps } from "react";
-import { loadStyleSheet } from "~/features/services/details/lazy-panels";
+import { lazy, Suspense } from "react";
+import type { DateRangeFieldsProps } from "./date-range-fields";
+import { loadStyleSheet } from "./load-style-sheet";
 
 const Fields = lazy(() =>
   Promise.all([import("./date-range-fields"), loadStyleSheet(datesStyles)]).then(([module]) => ({
@@ -11,7 +13,7 @@ const Fields = lazy(() =>
   })),
 );
 
-export function DateRangeFields(props: ComponentProps<typeof Fields>) {
+export function DateRangeFields(props: DateRangeFieldsProps) {
   return (
     <>
       <link rel="stylesheet" href={datesStyles} />
