@@ -73,6 +73,8 @@ export default defineConfig({
         ENGINE_FAILURE_INJECTION: "true",
         // Deployments and clone steps at a fifth of their demo durations: a deploy takes seconds.
         ENGINE_TIME_SCALE: "0.2",
+        // Busy pages look again every 500 ms instead of SPEC's 5 s: a state the engine reached shows at once.
+        POLL_INTERVAL_MS: "500",
         // Usage accrued and budgets checked every 2 s (a minute by default): a new budget's alerts show at once.
         COST_ACCRUAL_INTERVAL_MS: "2000",
       },
