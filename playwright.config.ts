@@ -6,6 +6,8 @@ import { motoServerCommand } from "./tests/setup/moto-server";
 
 // One fresh data dir per run, shared by the config's copies in the worker processes through the environment.
 process.env.E2E_DATA_DIR ??= mkdtempSync(path.join(tmpdir(), "cloud-console-e2e-"));
+// The demo users' app sessions, signed in once a run by the global set-up and reused by signIn().
+process.env.E2E_AUTH_DIR ??= mkdtempSync(path.join(tmpdir(), "cloud-console-e2e-auth-"));
 
 const appPort = Number(process.env.E2E_APP_PORT ?? 3310);
 const platformPort = Number(process.env.E2E_PLATFORM_PORT ?? 4310);
@@ -17,6 +19,8 @@ export const motoEndpoint = `http://127.0.0.1:${motoPort}`;
 
 export default defineConfig({
   testDir: "tests/e2e",
+  // After the web servers are up: signs each demo user in once and saves the session (tests/setup/sign-in.ts).
+  globalSetup: "./tests/setup/sign-in.global-setup.ts",
   fullyParallel: true,
   workers: 2,
   retries: 0,

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { waitForHydration } from "../setup/hydration";
-import { createEnvironmentThroughForm, openEnvironment, uniqueEnvironmentName } from "../setup/environments";
+import { createEnvironment, openEnvironment, uniqueEnvironmentName } from "../setup/environments";
 import { signIn } from "../setup/sign-in";
 
 // A clone passes its steps in real time (a few seconds each) and the page looks again every 5 s.
@@ -30,7 +30,7 @@ test("an environment is cloned and the clone is followed through launch to revie
   const source = uniqueEnvironmentName("source");
   const clone = uniqueEnvironmentName("clone");
   await signIn(page, "ada@example.com");
-  await createEnvironmentThroughForm(page, source);
+  await createEnvironment(page, source);
   await openEnvironment(page, source, "variables");
   await page.getByRole("button", { name: "Add variable" }).click();
   const dialog = page.getByRole("dialog", { name: "Add variable" });
@@ -96,7 +96,7 @@ test("a failed clone shows the step that failed with its details, and can be lef
   // The embedded platform fails a clone at the step its name names (ENGINE_FAILURE_INJECTION, set for e2e).
   const clone = uniqueEnvironmentName("fail-launch-resources");
   await signIn(page, "ada@example.com");
-  await createEnvironmentThroughForm(page, source);
+  await createEnvironment(page, source);
   await startClone(page, source, clone);
 
   await expect(page.getByRole("button", { name: "Launch resources" })).toBeVisible({ timeout: 30_000 });
