@@ -3,7 +3,8 @@ import { waitForHydration } from "../setup/hydration";
 import { createEnvironment, openEnvironment, uniqueEnvironmentName } from "../setup/environments";
 import { signIn } from "../setup/sign-in";
 
-// A clone passes its steps in real time (a few seconds each) and the page looks again every 5 s.
+// A clone passes its steps at ENGINE_TIME_SCALE (a second or so each) and the page looks again every
+// POLL_INTERVAL_MS (500 ms here, SPEC's 5 s by default; playwright.config.ts).
 test.setTimeout(120_000);
 
 const step = (page: Page, state: string) => page.getByTestId(`clone-step-${state}`);

@@ -2,7 +2,7 @@ import { expect, test } from "@playwright/test";
 import { createEnvironment, openEnvironment, uniqueEnvironmentName } from "../setup/environments";
 import { signIn } from "../setup/sign-in";
 
-// Each test creates its environment through the UI first.
+// Each test creates its environment first (through the create page's action, not its form).
 test.setTimeout(60_000);
 
 test("the configuration is edited behind the unsaved-changes guard and saved", async ({ page }) => {

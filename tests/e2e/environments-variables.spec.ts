@@ -37,7 +37,7 @@ async function importEnvFile(page: Page, content: string) {
   return dialog;
 }
 
-// Each test creates its environment through the UI first.
+// Each test creates its environment first (through the create page's action, not its form).
 test.setTimeout(60_000);
 
 test("variables are added, revealed, edited and deleted by hand", async ({ page }) => {

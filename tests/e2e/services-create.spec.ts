@@ -4,7 +4,7 @@ import { chooseOption, createEnvironment, uniqueEnvironmentName } from "../setup
 import { waitForHydration } from "../setup/hydration";
 import { signIn } from "../setup/sign-in";
 
-// Each test signs in and creates its own environment through the UI first.
+// Each test signs in and creates its own environment first (through the create page's action).
 test.setTimeout(90_000);
 
 async function openCreatePage(page: Page, environment: string, serviceType: string, title: string) {

@@ -3,8 +3,8 @@ import { createEnvironment, uniqueEnvironmentName } from "../setup/environments"
 import { waitForHydration } from "../setup/hydration";
 import { signIn } from "../setup/sign-in";
 
-// Each test creates its environment and a queue (a type whose defaults are complete) through the UI, then
-// waits for the engine (ENGINE_TIME_SCALE in playwright.config.ts) to deploy it.
+// Each test creates its environment (through the create page's action) and a queue (a type whose defaults are
+// complete, through the UI), then waits for the engine (ENGINE_TIME_SCALE in playwright.config.ts) to deploy it.
 test.setTimeout(150_000);
 
 const RETRY_LIMIT =
