@@ -7,6 +7,8 @@ import { motoServerCommand } from "./tests/setup/moto-server";
 
 // One fresh data dir per run, shared by the config's copies in the worker processes through the environment.
 process.env.E2E_DATA_DIR ??= mkdtempSync(path.join(tmpdir(), "cloud-console-e2e-"));
+// The demo users' app sessions, signed in once a run by the global set-up and reused by signIn().
+process.env.E2E_AUTH_DIR ??= mkdtempSync(path.join(tmpdir(), "cloud-console-e2e-auth-"));
 
 const appPort = Number(process.env.E2E_APP_PORT ?? 3310);
 const platformPort = Number(process.env.E2E_PLATFORM_PORT ?? 4310);
@@ -18,6 +20,8 @@ export const motoEndpoint = `http://127.0.0.1:${motoPort}`;
 
 export default defineConfig({
   testDir: "tests/e2e",
+  // After the web servers are up: signs each demo user in once and saves the session (tests/setup/sign-in.ts).
+  globalSetup: "./tests/setup/sign-in.global-setup.ts",
   fullyParallel: true,
   workers: 2,
   retries: 0,
@@ -76,6 +80,8 @@ export default defineConfig({
         ENGINE_FAILURE_INJECTION: "true",
         // Deployments and clone steps at a fifth of their demo durations: a deploy takes seconds.
         ENGINE_TIME_SCALE: "0.2",
+        // Busy pages look again every 500 ms instead of SPEC's 5 s: a state the engine reached shows at once.
+        POLL_INTERVAL_MS: "500",
         // Usage accrued and budgets checked every 2 s (a minute by default): a new budget's alerts show at once.
         COST_ACCRUAL_INTERVAL_MS: "2000",
       },

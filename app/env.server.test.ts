@@ -13,7 +13,14 @@ describe("parseAppEnv", () => {
       audience: "http://localhost:4000/api",
       clientId: "cloud-console",
       production: false,
+      pollIntervalMs: 5000,
     });
+  });
+
+  it("reads the busy poll interval the tests shorten (SPEC's 5 s stays the default)", () => {
+    const base = { SESSION_SECRET: secret, AUTH0_CLIENT_SECRET: "c" };
+    expect(parseAppEnv({ ...base, POLL_INTERVAL_MS: "500" }).pollIntervalMs).toBe(500);
+    expect(() => parseAppEnv({ ...base, POLL_INTERVAL_MS: "fast" })).toThrow(/POLL_INTERVAL_MS/);
   });
 
   it("treats a bare Auth0 domain as https and keeps rotated session secrets", () => {

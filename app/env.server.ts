@@ -36,6 +36,8 @@ const schema = z.object({
   ERROR_REPORTING_URL: z.url().optional(),
   /** Client-side (post_client_item) token sent with each report; it reaches the browser, so never a server token. */
   ERROR_REPORTING_TOKEN: z.string().min(1).optional(),
+  /** How often a page looks again while the platform works (SPEC's job polling: 5 s); tests shorten it. */
+  POLL_INTERVAL_MS: z.coerce.number().int().min(100).max(300_000).default(5000),
 });
 
 export type AppEnv = {
@@ -54,6 +56,8 @@ export type AppEnv = {
   analytics: { host: string; key: string; flagVariant: "prod" | "dev" } | null;
   /** endpoint null: errors are reported to the console only. */
   errorReporting: { endpoint: string | null; token: string | null };
+  /** The busy poll interval the browser uses (POLL_INTERVAL_MS, SPEC's 5 s by default). */
+  pollIntervalMs: number;
 };
 
 /** Validates the app's configuration; the error names every bad variable so start-up fails fast and clearly. */
@@ -93,6 +97,7 @@ export function parseAppEnv(source: Record<string, string | undefined>): AppEnv 
       endpoint: value.ERROR_REPORTING_URL ?? null,
       token: value.ERROR_REPORTING_TOKEN ?? null,
     },
+    pollIntervalMs: value.POLL_INTERVAL_MS,
   };
 }
 

@@ -22,6 +22,7 @@ import { useEffect, type ReactNode } from "react";
 import { ErrorPage } from "~/components/error-page";
 import { AnalyticsProvider } from "~/features/analytics/analytics-provider";
 import { publicAnalyticsConfig } from "~/features/analytics/analytics.server";
+import { getEnv } from "~/env.server";
 import { publicErrorReportingConfig } from "~/features/error-reporting/error-reporting.server";
 import { useErrorReporting } from "~/features/error-reporting/use-error-reporting";
 import { isSidebarCollapsed } from "~/components/layout/sidebar-state";
@@ -64,6 +65,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
       unsupportedDevice: isUnsupportedDevice(request.headers),
       analytics: publicAnalyticsConfig(),
       errorReporting: publicErrorReportingConfig(),
+      // How often busy pages look again (useRevalidateWhileBusy): SPEC's 5 s unless POLL_INTERVAL_MS says so.
+      pollIntervalMs: getEnv().pollIntervalMs,
     },
     { headers },
   );

@@ -8,11 +8,8 @@ import {
   isCloneStepRunning,
 } from "~/features/environments/clone-steps";
 import { environmentPagePaths } from "~/features/environments/paths";
-import {
-  RUNNING_CLONE_STEP_REFRESH_MS,
-  useCloneStateRefresh,
-} from "~/features/environments/use-clone-state-refresh";
 import { requireEnvironment } from "~/features/workspace/workspace.server";
+import { useRevalidateWhileBusy } from "~/hooks/use-revalidate-while";
 import { userMessageOf } from "~/platform/action-errors.server";
 import { isPlatformError } from "~/platform/client.server";
 import { exitCloning, launchClonedResources } from "~/platform/environments.server";
@@ -58,13 +55,12 @@ export default function EnvironmentClonePage() {
   const environment = scope?.environment;
   const cloneState = scope?.cloneState ?? null;
   const inProgress = environment?.cloningStage === "STAGE_IN_PROGRESS";
-  useCloneStateRefresh({
-    enabled:
-      inProgress &&
+  // While the platform works through a step, the page looks again at the busy poll interval.
+  useRevalidateWhileBusy(
+    inProgress &&
       cloneState !== null &&
       (isCloneStepRunning(cloneState.infraState) || areCloneResourcesDeploying(cloneState)),
-    intervalMs: RUNNING_CLONE_STEP_REFRESH_MS,
-  });
+  );
   if (!environment) return null;
   if (cloneState) return <CloneProgress state={cloneState} environmentName={environment.name} />;
   return (

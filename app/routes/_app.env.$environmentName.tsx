@@ -10,15 +10,13 @@ import { EnvironmentTabs } from "~/features/environments/environment-tabs";
 import { environmentPagePaths, sectionOfPath, type EnvironmentSection } from "~/features/environments/paths";
 import { StageBadge } from "~/features/environments/stage-badge";
 import { ExportTerraformButton } from "~/features/environments/terraform-export-button";
-import {
-  CLONE_STATE_REFRESH_MS,
-  useCloneStateRefresh,
-} from "~/features/environments/use-clone-state-refresh";
+import { CLONE_STATE_REFRESH_MS } from "~/features/environments/use-clone-state-refresh";
 import { useFeatureFlag } from "~/features/feature-flags/use-feature-flags";
 import { errorCodes } from "#contract/errors";
 import { Restricted } from "~/components/restricted";
 import { useCan } from "~/features/permissions/permissions";
 import { requireEnvironment } from "~/features/workspace/workspace.server";
+import { useRevalidateWhile } from "~/hooks/use-revalidate-while";
 import { getEnvironment } from "~/platform/environments.server";
 import { throwRouteError } from "~/platform/route-errors.server";
 
@@ -51,7 +49,8 @@ export default function EnvironmentScope() {
   const canExport =
     mayExport && environment.cloudProvider === "AWS" && environment.cloudConnectionId !== null;
   const cloning = isCloning(environment.cloningStage, cloneState?.infraState);
-  useCloneStateRefresh({ enabled: inProgress, intervalMs: CLONE_STATE_REFRESH_MS });
+  // The loader fetches the cloning state only while the stage is in progress (SPEC §4): this refreshes it.
+  useRevalidateWhile(inProgress, CLONE_STATE_REFRESH_MS);
 
   const sections: EnvironmentSection[] = ["overview", "config", "addons", "variables"];
   if (environment.clonedFrom || cloneState) sections.push("clone");

@@ -1,6 +1,6 @@
 import { Paper, Stack, Table, Text, Title, VisuallyHidden } from "@mantine/core";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, Link, useLoaderData, useNavigation, useRevalidator } from "@remix-run/react";
+import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
 import { errorCodes } from "#contract/errors";
 import { creatableServiceTypes, isBusyStage, serviceTypeLabels } from "#contract/services";
 import { Button } from "~/components/button";
@@ -23,7 +23,7 @@ import { hasFilters, pageCount, parseServiceListFilters } from "~/features/servi
 import { servicePagePaths } from "~/features/services/paths";
 import { ServiceFilters } from "~/features/services/service-filters";
 import { requireEnvironment } from "~/features/workspace/workspace.server";
-import { usePolling } from "~/hooks/use-polling";
+import { useRevalidateWhileBusy } from "~/hooks/use-revalidate-while";
 import { userMessageOf } from "~/platform/action-errors.server";
 import { isPlatformError } from "~/platform/client.server";
 import { throwRouteError } from "~/platform/route-errors.server";
@@ -34,9 +34,6 @@ import { ListPager } from "~/components/list-pager";
 export const meta: MetaFunction = ({ params }) => [
   { title: `Infrastructure · ${params.environmentName ?? "Environment"} · Cloud Console` },
 ];
-
-/** How often the list refreshes while the engine works on any of its resources. */
-const BUSY_POLL_INTERVAL_MS = 5000;
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const { api, tenantId, environment, headers } = await requireEnvironment(
@@ -94,14 +91,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
 
 export default function InfrastructurePage() {
   const { environmentName, filters, groups, total, page, pageSize } = useLoaderData<typeof loader>();
-  const revalidator = useRevalidator();
-  const busy = groups.some((group) => group.rows.some((row) => isBusyStage(row.stage)));
-  usePolling(
-    () => {
-      if (revalidator.state === "idle") revalidator.revalidate();
-    },
-    { intervalMs: BUSY_POLL_INTERVAL_MS, enabled: busy, leading: false },
-  );
+  // The list refreshes while the engine works on any of its resources.
+  useRevalidateWhileBusy(groups.some((group) => group.rows.some((row) => isBusyStage(row.stage))));
   const pages = pageCount(total, pageSize);
 
   return (

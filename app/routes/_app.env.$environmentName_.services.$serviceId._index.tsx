@@ -1,7 +1,7 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Stack, Tabs } from "@mantine/core";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Link, useActionData, useLoaderData, useRevalidator } from "@remix-run/react";
+import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import * as z from "zod";
 import { errorCodes } from "#contract/errors";
 import { isBusyStage, type Resource } from "#contract/services";
@@ -18,10 +18,7 @@ import { conflictOf, isStaleVersion } from "~/features/services/details/conflict
 import { configFormSchema } from "~/features/services/details/config-form.server";
 import { CostPanel } from "~/features/services/details/cost-panel";
 import { deleteServiceSchema } from "~/features/services/details/delete-service";
-import {
-  BUSY_SERVICE_POLL_INTERVAL_MS,
-  TAIL_LOGS_LOG_LIMIT,
-} from "~/features/services/details/dynamic-settings";
+import { TAIL_LOGS_LOG_LIMIT } from "~/features/services/details/dynamic-settings";
 import { HistoryPanel } from "~/features/services/details/history-panel";
 import { buildLogSearch } from "~/features/services/details/log-query";
 import {
@@ -37,7 +34,7 @@ import { SettingsPanel } from "~/features/services/details/settings-panel";
 import { mergeSettings, settingsFormSchema, settingsKeyOf } from "~/features/services/details/settings-forms";
 import { readDetailsView, serviceTabLabels } from "~/features/services/details/view";
 import { requireEnvironment } from "~/features/workspace/workspace.server";
-import { usePolling } from "~/hooks/use-polling";
+import { useRevalidateWhileBusy } from "~/hooks/use-revalidate-while";
 import { userMessageOf } from "~/platform/action-errors.server";
 import { isPlatformError, type PlatformClient } from "~/platform/client.server";
 import { createTicket, listConnections } from "~/platform/connections.server";
@@ -440,15 +437,9 @@ export default function ServiceDetailsPage() {
   const loaded = useLoaderData<typeof loader>();
   const { service, environmentName, view } = loaded;
   const actionData = useActionData<ServiceActionData>();
-  const revalidator = useRevalidator();
   // Revalidation keeps forms as they are (they follow a new version only while clean), so polling may run
   // while someone edits.
-  usePolling(
-    () => {
-      if (revalidator.state === "idle") revalidator.revalidate();
-    },
-    { enabled: isBusyStage(service.stage), intervalMs: BUSY_SERVICE_POLL_INTERVAL_MS, leading: false },
-  );
+  useRevalidateWhileBusy(isBusyStage(service.stage));
   const tabPath = (tab: (typeof serviceDetailTabs)[number]) =>
     servicePagePaths.details(environmentName, service.id, { tab });
 

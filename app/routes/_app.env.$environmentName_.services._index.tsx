@@ -1,6 +1,6 @@
 import { Group, Paper, Stack, Text, Title } from "@mantine/core";
 import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Link, useLoaderData, useRevalidator } from "@remix-run/react";
+import { Link, useLoaderData } from "@remix-run/react";
 import { errorCodes } from "#contract/errors";
 import { isBusyStage, serviceTypes } from "#contract/services";
 import { Button } from "~/components/button";
@@ -15,7 +15,7 @@ import { servicePagePaths } from "~/features/services/paths";
 import { ServiceFilters } from "~/features/services/service-filters";
 import { ServicesTable, serviceRowOf } from "~/features/services/services-table";
 import { requireEnvironment } from "~/features/workspace/workspace.server";
-import { usePolling } from "~/hooks/use-polling";
+import { useRevalidateWhileBusy } from "~/hooks/use-revalidate-while";
 import { listServices } from "~/platform/services.server";
 import { throwRouteError } from "~/platform/route-errors.server";
 import { ListPager } from "~/components/list-pager";
@@ -23,9 +23,6 @@ import { ListPager } from "~/components/list-pager";
 export const meta: MetaFunction = ({ params }) => [
   { title: `Services · ${params.environmentName ?? "Environment"} · Cloud Console` },
 ];
-
-/** How often the list refreshes while the engine works on any of its services. */
-const BUSY_POLL_INTERVAL_MS = 5000;
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const { api, tenantId, environment, headers } = await requireEnvironment(
@@ -53,14 +50,8 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
 
 export default function ServicesPage() {
   const { environmentName, filters, services, total, page, pageSize } = useLoaderData<typeof loader>();
-  const revalidator = useRevalidator();
-  const busy = services.some((service) => isBusyStage(service.stage));
-  usePolling(
-    () => {
-      if (revalidator.state === "idle") revalidator.revalidate();
-    },
-    { intervalMs: BUSY_POLL_INTERVAL_MS, enabled: busy, leading: false },
-  );
+  // The list refreshes while the engine works on any of its services.
+  useRevalidateWhileBusy(services.some((service) => isBusyStage(service.stage)));
   const filtered = hasFilters(filters);
   const pages = pageCount(total, pageSize);
 

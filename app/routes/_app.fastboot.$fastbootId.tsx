@@ -1,6 +1,6 @@
 import { Alert, Anchor, Group, Loader, Paper, Stack, Table, Text, Title } from "@mantine/core";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, Link, useLoaderData, useNavigation, useRevalidator } from "@remix-run/react";
+import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
 import { errorCodes } from "#contract/errors";
 import type { FastbootResource } from "#contract/fastboot";
 import { Button } from "~/components/button";
@@ -8,7 +8,7 @@ import { StageBadge } from "~/features/environments/stage-badge";
 import { fastbootPagePaths } from "~/features/fastboot/paths";
 import { progressSummary } from "~/features/fastboot/progress";
 import { servicePagePaths } from "~/features/services/paths";
-import { usePolling } from "~/hooks/use-polling";
+import { useRevalidateWhileBusy } from "~/hooks/use-revalidate-while";
 import { isPlatformError } from "~/platform/client.server";
 import { userMessageOf } from "~/platform/action-errors.server";
 import { getFastboot } from "~/platform/fastboot.server";
@@ -20,9 +20,6 @@ import { dataWithToast, redirectWithToast } from "~/toast.server";
 export const meta: MetaFunction<typeof loader> = ({ data: loaded }) => [
   { title: `Fastboot ${loaded?.fastboot.environment.name ?? ""} · Cloud Console` },
 ];
-
-/** How often the page refreshes while the engine works, like the services list. */
-const POLL_INTERVAL_MS = 5000;
 
 /** Where a fastboot stands (issue 17): each service's stage as it moves, failures with logs and retry, the URL. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
@@ -65,13 +62,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
 
 export default function FastbootProgress() {
   const { fastboot } = useLoaderData<typeof loader>();
-  const revalidator = useRevalidator();
-  usePolling(
-    () => {
-      if (revalidator.state === "idle") revalidator.revalidate();
-    },
-    { intervalMs: POLL_INTERVAL_MS, enabled: fastboot.status === "deploying", leading: false },
-  );
+  // The page refreshes while the engine works, like the services list.
+  useRevalidateWhileBusy(fastboot.status === "deploying");
   const environmentName = fastboot.environment.name;
 
   return (

@@ -58,6 +58,7 @@ export function createEngine({
     endpoint: config.terraform?.awsEndpoint,
     appUrl: config.appUrl,
     now,
+    timeScale: config.engine.timeScale,
   });
   const deploys = createDeploys({
     driver,

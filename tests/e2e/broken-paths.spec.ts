@@ -1,8 +1,8 @@
 import { expect, test } from "@playwright/test";
 import { platformUrl } from "../../playwright.config";
-import { createEnvironmentThroughForm, uniqueEnvironmentName } from "../setup/environments";
+import { createEnvironment, uniqueEnvironmentName } from "../setup/environments";
 import { waitForHydration } from "../setup/hydration";
-import { signIn, submitLogin } from "../setup/sign-in";
+import { signIn, signInThroughForm, submitLogin } from "../setup/sign-in";
 
 // Paths a new user walks into (issue 11, section 7): each leads somewhere useful instead of an error or a blank.
 
@@ -94,7 +94,7 @@ test.describe("without JavaScript", () => {
     const environment = uniqueEnvironmentName("nojs");
     const setup = await browser.newPage({ javaScriptEnabled: true });
     await signIn(setup, "ada@example.com");
-    await createEnvironmentThroughForm(setup, environment);
+    await createEnvironment(setup, environment);
     await setup.close();
 
     await signIn(page, "ada@example.com", `/env/${environment}/variables`);
@@ -154,7 +154,7 @@ test.describe("without JavaScript", () => {
   });
 
   test("the user menu switches organization and logs out", async ({ page }) => {
-    await signIn(page, "ada@example.com");
+    await signInThroughForm(page, "ada@example.com");
     await expect(page.getByTestId("current-organization")).toHaveText("Acme Corp");
     await page.getByLabel("Account menu of Ada Lovelace").click();
     await page.getByRole("link", { name: "Switch organization" }).click();

@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { startFakeJira, type FakeJira } from "../../platform/connections/test-servers";
-import { createEnvironmentThroughForm, uniqueEnvironmentName } from "../setup/environments";
+import { createEnvironment, uniqueEnvironmentName } from "../setup/environments";
 import { waitForHydration } from "../setup/hydration";
 import { signIn } from "../setup/sign-in";
 
@@ -28,7 +28,7 @@ test("a failed deployment becomes a Jira ticket through ada's Jira connection", 
   const environment = uniqueEnvironmentName("jira");
   const name = `Jira ${environment}`;
   await signIn(page, EMAIL);
-  await createEnvironmentThroughForm(page, environment);
+  await createEnvironment(page, environment);
 
   await page.goto("/settings/connections");
   await waitForHydration(page);

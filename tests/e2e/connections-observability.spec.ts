@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { startTestServer, type TestServer } from "../../platform/connections/test-servers";
-import { createEnvironmentThroughForm, uniqueEnvironmentName } from "../setup/environments";
+import { createEnvironment, uniqueEnvironmentName } from "../setup/environments";
 import { waitForHydration } from "../setup/hydration";
 import { signIn } from "../setup/sign-in";
 
@@ -38,7 +38,7 @@ test("ada links Datadog to an environment: its services' metrics are posted, and
   const environment = uniqueEnvironmentName("metrics");
   const name = `Datadog ${environment}`;
   await signIn(page, "ada@example.com");
-  await createEnvironmentThroughForm(page, environment);
+  await createEnvironment(page, environment);
 
   await page.goto("/settings/connections/create/observability?kind=datadog");
   await waitForHydration(page);

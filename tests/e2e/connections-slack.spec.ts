@@ -1,7 +1,7 @@
 import { expect, test, type Page } from "@playwright/test";
 import { appUrl } from "../../playwright.config";
 import { startTestServer, type TestServer } from "../../platform/connections/test-servers";
-import { createEnvironmentThroughForm, uniqueEnvironmentName } from "../setup/environments";
+import { createEnvironment, uniqueEnvironmentName } from "../setup/environments";
 import { waitForHydration } from "../setup/hydration";
 import { signIn } from "../setup/sign-in";
 
@@ -52,7 +52,7 @@ test("ada connects a Slack webhook for one environment; a failed deployment's me
   const environment = uniqueEnvironmentName("slack");
   const name = `Slack ${environment}`;
   await signIn(page, "ada@example.com");
-  await createEnvironmentThroughForm(page, environment);
+  await createEnvironment(page, environment);
 
   await page.goto("/settings/connections");
   await waitForHydration(page);

@@ -1,9 +1,10 @@
 import { expect, test, type Page } from "@playwright/test";
 import { waitForHydration } from "../setup/hydration";
-import { createEnvironmentThroughForm, openEnvironment, uniqueEnvironmentName } from "../setup/environments";
+import { createEnvironment, openEnvironment, uniqueEnvironmentName } from "../setup/environments";
 import { signIn } from "../setup/sign-in";
 
-// A clone passes its steps in real time (a few seconds each) and the page looks again every 5 s.
+// A clone passes its steps at ENGINE_TIME_SCALE (a second or so each) and the page looks again every
+// POLL_INTERVAL_MS (500 ms here, SPEC's 5 s by default; playwright.config.ts).
 test.setTimeout(120_000);
 
 const step = (page: Page, state: string) => page.getByTestId(`clone-step-${state}`);
@@ -30,7 +31,7 @@ test("an environment is cloned and the clone is followed through launch to revie
   const source = uniqueEnvironmentName("source");
   const clone = uniqueEnvironmentName("clone");
   await signIn(page, "ada@example.com");
-  await createEnvironmentThroughForm(page, source);
+  await createEnvironment(page, source);
   await openEnvironment(page, source, "variables");
   await page.getByRole("button", { name: "Add variable" }).click();
   const dialog = page.getByRole("dialog", { name: "Add variable" });
@@ -96,7 +97,7 @@ test("a failed clone shows the step that failed with its details, and can be lef
   // The embedded platform fails a clone at the step its name names (ENGINE_FAILURE_INJECTION, set for e2e).
   const clone = uniqueEnvironmentName("fail-launch-resources");
   await signIn(page, "ada@example.com");
-  await createEnvironmentThroughForm(page, source);
+  await createEnvironment(page, source);
   await startClone(page, source, clone);
 
   await expect(page.getByRole("button", { name: "Launch resources" })).toBeVisible({ timeout: 30_000 });

@@ -1,14 +1,14 @@
 import { expect, test } from "@playwright/test";
-import { createEnvironmentThroughForm, openEnvironment, uniqueEnvironmentName } from "../setup/environments";
+import { createEnvironment, openEnvironment, uniqueEnvironmentName } from "../setup/environments";
 import { signIn } from "../setup/sign-in";
 
-// Each test creates its environment through the UI first.
+// Each test creates its environment first (through the create page's action, not its form).
 test.setTimeout(60_000);
 
 test("the configuration is edited behind the unsaved-changes guard and saved", async ({ page }) => {
   const environment = uniqueEnvironmentName("config");
   await signIn(page, "ada@example.com");
-  await createEnvironmentThroughForm(page, environment);
+  await createEnvironment(page, environment);
   await openEnvironment(page, environment, "config");
 
   const description = page.getByLabel("Description");
@@ -47,7 +47,7 @@ test("the configuration is edited behind the unsaved-changes guard and saved", a
 test("add-ons are switched, re-estimated and saved", async ({ page }) => {
   const environment = uniqueEnvironmentName("addons");
   await signIn(page, "ada@example.com");
-  await createEnvironmentThroughForm(page, environment);
+  await createEnvironment(page, environment);
   await openEnvironment(page, environment, "addons");
 
   const estimate = page.getByRole("region", { name: "Estimated monthly cost with these add-ons" });

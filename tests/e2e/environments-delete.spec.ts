@@ -1,14 +1,14 @@
 import { expect, test } from "@playwright/test";
-import { createEnvironmentThroughForm, openEnvironment, uniqueEnvironmentName } from "../setup/environments";
+import { createEnvironment, openEnvironment, uniqueEnvironmentName } from "../setup/environments";
 import { signIn } from "../setup/sign-in";
 
-// Each test creates its environment through the UI first.
+// Each test creates its environment first (through the create page's action, not its form).
 test.setTimeout(60_000);
 
 test("an environment is deleted once its name is typed, and the list says so", async ({ page }) => {
   const environment = uniqueEnvironmentName("doomed");
   await signIn(page, "ada@example.com");
-  await createEnvironmentThroughForm(page, environment);
+  await createEnvironment(page, environment);
   await openEnvironment(page, environment);
 
   await page.getByRole("button", { name: "Delete environment" }).click();
@@ -32,7 +32,7 @@ test("the platform's refusal (409) comes back as an error toast and the environm
 }) => {
   const environment = uniqueEnvironmentName("protected");
   await signIn(page, "ada@example.com");
-  await createEnvironmentThroughForm(page, environment);
+  await createEnvironment(page, environment);
   await openEnvironment(page, environment, "config");
   await page.getByText("Deletion protection").click();
   await page.getByRole("button", { name: "Save configuration" }).click();

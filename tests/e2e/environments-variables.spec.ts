@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { expect, test, type Page } from "@playwright/test";
-import { createEnvironmentThroughForm, openEnvironment, uniqueEnvironmentName } from "../setup/environments";
+import { createEnvironment, openEnvironment, uniqueEnvironmentName } from "../setup/environments";
 import { signIn } from "../setup/sign-in";
 
 const MASK = "••••••••";
@@ -37,13 +37,13 @@ async function importEnvFile(page: Page, content: string) {
   return dialog;
 }
 
-// Each test creates its environment through the UI first.
+// Each test creates its environment first (through the create page's action, not its form).
 test.setTimeout(60_000);
 
 test("variables are added, revealed, edited and deleted by hand", async ({ page }) => {
   const environment = uniqueEnvironmentName("vars");
   await signIn(page, "ada@example.com");
-  await createEnvironmentThroughForm(page, environment);
+  await createEnvironment(page, environment);
   await openEnvironment(page, environment, "variables");
   await expect(page.getByTestId("variables-empty")).toBeVisible();
 
@@ -101,7 +101,7 @@ test("a .env file is previewed as new, changed and unchanged names before it is 
 }) => {
   const environment = uniqueEnvironmentName("dotenv");
   await signIn(page, "ada@example.com");
-  await createEnvironmentThroughForm(page, environment);
+  await createEnvironment(page, environment);
   await openEnvironment(page, environment, "variables");
 
   let dialog = await importEnvFile(page, "# first import\nENVIRONMENT=staging\nDEBUG=false\n");

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { createEnvironmentThroughForm, uniqueEnvironmentName } from "../setup/environments";
+import { createEnvironment, uniqueEnvironmentName } from "../setup/environments";
 import { waitForHydration } from "../setup/hydration";
 import { signIn } from "../setup/sign-in";
 
@@ -28,7 +28,7 @@ test("the infrastructure overview lists a certificate, a load balancer and a fai
 }) => {
   const environment = uniqueEnvironmentName("infra");
   await signIn(page, "ada@example.com");
-  await createEnvironmentThroughForm(page, environment);
+  await createEnvironment(page, environment);
 
   // Nothing yet: both pages say so and offer to create.
   await page.goto(`/env/${environment}/infrastructure`);

@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
-import { createEnvironmentThroughForm, openEnvironment, uniqueEnvironmentName } from "../setup/environments";
+import { createEnvironment, openEnvironment, uniqueEnvironmentName } from "../setup/environments";
 import { waitForHydration } from "../setup/hydration";
-import { signIn } from "../setup/sign-in";
+import { signIn, signInThroughForm } from "../setup/sign-in";
 
 test("pages carry the security headers and no script may be evaluated from strings", async ({ page }) => {
   const response = await page.goto("/404");
@@ -38,7 +38,7 @@ const FOREIGN_ORIGIN = `http://localhost:${Number(process.env.E2E_APP_PORT ?? 33
 test("a form auto-submitted from a page on another port cannot delete an environment", async ({ page }) => {
   await signIn(page, "ada@example.com");
   const name = uniqueEnvironmentName("csrf");
-  await createEnvironmentThroughForm(page, name);
+  await createEnvironment(page, name);
 
   const target = new URL(`/env/${name}/delete`, page.url()).href;
   await page.route(`${FOREIGN_ORIGIN}/attack.html`, (route) =>
@@ -120,7 +120,8 @@ test("a copy of the session cookie taken before logout stops working at logout",
   context,
   browser,
 }) => {
-  await signIn(page, "ada@example.com");
+  // A sign-in of its own: logging out revokes what it granted, which the saved session must not lose.
+  await signInThroughForm(page, "ada@example.com");
   const session = (await context.cookies()).find((cookie) => cookie.name === "__session");
   expect(session).toBeDefined();
   const thief = await browser.newContext();

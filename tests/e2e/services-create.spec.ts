@@ -1,10 +1,10 @@
 import { expect, test, type Page } from "@playwright/test";
 import { zipSync } from "fflate";
-import { chooseOption, createEnvironmentThroughForm, uniqueEnvironmentName } from "../setup/environments";
+import { chooseOption, createEnvironment, uniqueEnvironmentName } from "../setup/environments";
 import { waitForHydration } from "../setup/hydration";
 import { signIn } from "../setup/sign-in";
 
-// Each test signs in and creates its own environment through the UI first.
+// Each test signs in and creates its own environment first (through the create page's action).
 test.setTimeout(90_000);
 
 async function openCreatePage(page: Page, environment: string, serviceType: string, title: string) {
@@ -24,7 +24,7 @@ async function submitAndExpectDetails(page: Page, button: "Create" | "Save", nam
 async function setUp(page: Page, purpose: string) {
   const environment = uniqueEnvironmentName(purpose);
   await signIn(page, "ada@example.com");
-  await createEnvironmentThroughForm(page, environment);
+  await createEnvironment(page, environment);
   return environment;
 }
 

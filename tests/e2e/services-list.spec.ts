@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { createEnvironmentThroughForm, uniqueEnvironmentName } from "../setup/environments";
+import { createEnvironment, uniqueEnvironmentName } from "../setup/environments";
 import { waitForHydration } from "../setup/hydration";
 import { signIn } from "../setup/sign-in";
 
@@ -21,7 +21,7 @@ function servicesTable(page: Page) {
 test("an environment without services offers to create the first one", async ({ page }) => {
   const environment = uniqueEnvironmentName("svc-empty");
   await signIn(page, "ada@example.com");
-  await createEnvironmentThroughForm(page, environment);
+  await createEnvironment(page, environment);
   await page.goto(`/env/${environment}/services`);
   await waitForHydration(page);
   await expect(page.getByRole("heading", { name: "No services yet" })).toBeVisible();
@@ -42,7 +42,7 @@ test("an environment without services offers to create the first one", async ({ 
 test("services are listed, filtered by type and stage, and searched", async ({ page }) => {
   const environment = uniqueEnvironmentName("svc-list");
   await signIn(page, "ada@example.com");
-  await createEnvironmentThroughForm(page, environment);
+  await createEnvironment(page, environment);
   await saveDraft(page, environment, "queue", "billing-jobs");
   await saveDraft(page, environment, "cache", "billing-cache");
   await saveDraft(page, environment, "queue", "mail-jobs");

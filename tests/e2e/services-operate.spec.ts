@@ -1,10 +1,10 @@
 import { expect, test, type Page } from "@playwright/test";
-import { createEnvironmentThroughForm, uniqueEnvironmentName } from "../setup/environments";
+import { createEnvironment, uniqueEnvironmentName } from "../setup/environments";
 import { waitForHydration } from "../setup/hydration";
 import { signIn } from "../setup/sign-in";
 
-// Each test creates its environment and a queue (a type whose defaults are complete) through the UI, then
-// waits for the engine (ENGINE_TIME_SCALE in playwright.config.ts) to deploy it.
+// Each test creates its environment (through the create page's action) and a queue (a type whose defaults are
+// complete, through the UI), then waits for the engine (ENGINE_TIME_SCALE in playwright.config.ts) to deploy it.
 test.setTimeout(150_000);
 
 const RETRY_LIMIT =
@@ -47,7 +47,7 @@ test("a deploy is followed to completion, its logs and metrics read, an attribut
 }) => {
   const environment = uniqueEnvironmentName("svc-op");
   await signIn(page, "ada@example.com");
-  await createEnvironmentThroughForm(page, environment);
+  await createEnvironment(page, environment);
   const serviceId = await createQueue(page, environment, "orders");
 
   // The page polls while the engine works, without a reload.
@@ -125,7 +125,7 @@ test("a deploy is followed to completion, its logs and metrics read, an attribut
 test("a failing deployment is retried until the retry limit", async ({ page }) => {
   const environment = uniqueEnvironmentName("svc-fail");
   await signIn(page, "ada@example.com");
-  await createEnvironmentThroughForm(page, environment);
+  await createEnvironment(page, environment);
   await createQueue(page, environment, "jobs-fail-deploy");
 
   for (let retry = 1; retry <= 3; retry++) {
@@ -147,7 +147,7 @@ test("settings are guarded while edited, and a save on a stale version shows the
 }) => {
   const environment = uniqueEnvironmentName("svc-edit");
   await signIn(page, "ada@example.com");
-  await createEnvironmentThroughForm(page, environment);
+  await createEnvironment(page, environment);
   const serviceId = await createQueue(page, environment, "events");
   await expectStage(page, "Completed");
 
@@ -221,7 +221,7 @@ test("a deployed service's metrics are drawn as lines in the theme's colour", as
 test("a configuration change saved as a draft is reviewed before deploy, then deployed", async ({ page }) => {
   const environment = uniqueEnvironmentName("svc-draft");
   await signIn(page, "ada@example.com");
-  await createEnvironmentThroughForm(page, environment);
+  await createEnvironment(page, environment);
   await createQueue(page, environment, "events");
   await expectStage(page, "Completed");
 
@@ -255,7 +255,7 @@ test("while a deployment runs, the settings and configuration cannot be saved, a
 }) => {
   const environment = uniqueEnvironmentName("svc-busy");
   await signIn(page, "ada@example.com");
-  await createEnvironmentThroughForm(page, environment);
+  await createEnvironment(page, environment);
   // A network whose deployment fails keeps every other service of the environment waiting for it.
   const networkId = await createService(page, environment, "network", "net-fail-deploy");
   await expectStage(page, "Failed");

@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { platformUrl } from "../../playwright.config";
-import { openUserMenu, signIn, submitLogin } from "../setup/sign-in";
+import { openUserMenu, signIn, signInThroughForm, submitLogin } from "../setup/sign-in";
 
 test("a visitor is sent to the identity provider and lands in Acme Corp with its environments", async ({
   page,
@@ -56,7 +56,7 @@ test("an unknown path goes to /404", async ({ page }) => {
 });
 
 test("logout ends both sessions: the next visit asks for the password again", async ({ page }) => {
-  await signIn(page, "ada@example.com");
+  await signInThroughForm(page, "ada@example.com");
   await openUserMenu(page);
   await page.getByRole("menuitem", { name: "Logout" }).click();
   await expect(page).toHaveURL(new RegExp(`^${platformUrl}/`));
@@ -68,7 +68,7 @@ test("logout ends both sessions: the next visit asks for the password again", as
 });
 
 test("/auth/logout asks before signing out", async ({ page }) => {
-  await signIn(page, "bob@example.com");
+  await signInThroughForm(page, "bob@example.com");
   await page.goto("/auth/logout");
   await page.getByRole("button", { name: "Logout" }).click();
   await expect(page.getByLabel("Password")).toBeVisible();

@@ -1,5 +1,5 @@
 import { expect, type Page } from "@playwright/test";
-import { createEnvironmentThroughForm, uniqueEnvironmentName } from "./environments";
+import { createEnvironment, uniqueEnvironmentName } from "./environments";
 import { waitForHydration } from "./hydration";
 import { signIn } from "./sign-in";
 
@@ -7,7 +7,7 @@ import { signIn } from "./sign-in";
 export async function setUpApplicationEnvironment(page: Page, purpose: string) {
   const environment = uniqueEnvironmentName(purpose);
   await signIn(page, "ada@example.com");
-  await createEnvironmentThroughForm(page, environment);
+  await createEnvironment(page, environment);
   return environment;
 }
 

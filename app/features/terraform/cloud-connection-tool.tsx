@@ -1,6 +1,7 @@
 import { Anchor, Stack, Text, Title } from "@mantine/core";
 import { useFetcher, useNavigation } from "@remix-run/react";
 import { showToast } from "~/components/toaster";
+import { usePollInterval } from "~/hooks/use-revalidate-while";
 import type { loader as jobLoader } from "~/routes/cloud-connection.jobs.$jobId";
 import { AwsConnectForm } from "./aws-connect-form";
 import type { ConnectActionData } from "./job-poll";
@@ -33,10 +34,12 @@ export function CloudConnectionTool({
 }) {
   const navigation = useNavigation();
   const fetcher = useFetcher<typeof jobLoader>();
+  const pollIntervalMs = usePollInterval();
   const { jobId, job, redirectUrl } = useCloudConnectionJob(actionData?.job, {
     load: (id) => fetcher.load(cloudConnectionPaths.job(id)),
     result: fetcher.data,
     notify: showToast,
+    pollIntervalMs,
   });
 
   // Before the browser has read its storage (the server's HTML, or no JavaScript at all), a job the form just

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ProviderRefusal } from "../../connections/refusals";
 import { CloudStepError } from "../driver";
-import { cloudStepErrorOf, isTransientAwsError } from "./driver";
+import { cloudStepErrorOf, isTransientAwsError, scaledWaitMs } from "./driver";
 import { ProvisionError } from "./common";
 
 /** An error as the AWS SDK throws it: AWS's code as its name, the answer's status in $metadata. */
@@ -72,5 +72,17 @@ describe("AWS failures of a deployment step", () => {
         [],
       ).transient,
     ).toBe(true);
+  });
+});
+
+describe("the provisioners' waits at the engine's time scale", () => {
+  it("keeps AWS's pace at 1 and shortens every wait below it, never under a quarter second", () => {
+    expect(scaledWaitMs(60_000, 1)).toBe(60_000);
+    expect(scaledWaitMs(61_000, 1)).toBe(61_000);
+    expect(scaledWaitMs(30_000, 0.2)).toBe(6_000);
+    expect(scaledWaitMs(60_000, 0.1)).toBe(6_000);
+    expect(scaledWaitMs(15_000, 0)).toBe(250);
+    expect(scaledWaitMs(0, 0.2)).toBe(0);
+    expect(scaledWaitMs(100, 0)).toBe(100);
   });
 });

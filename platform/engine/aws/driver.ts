@@ -131,7 +131,22 @@ export type AwsDriverOptions = {
   /** The app's address, for the messages of a refused connection. */
   appUrl: string;
   now?: () => Date;
+  /**
+   * ENGINE_TIME_SCALE: multiplies the provisioners' waits between calls (a DB instance's 30 s, an EKS cluster's
+   * 60 s, a deleted queue's name's 61 s...), like every simulated step; 1 keeps AWS's own pace. moto_server
+   * answers at once, so tests need not sit through them.
+   */
+  timeScale?: number;
 };
+
+/** The shortest a scaled wait becomes (unless it was shorter): AWS is asked again at most this often. */
+const MIN_SCALED_WAIT_MS = 250;
+
+/** A provisioner's wait at the engine's time scale; unchanged at 1. */
+export function scaledWaitMs(waitMs: number, timeScale: number): number {
+  if (timeScale === 1) return waitMs;
+  return Math.max(Math.min(waitMs, MIN_SCALED_WAIT_MS), Math.round(waitMs * timeScale));
+}
 
 /** What the driver needs of the organization a connection belongs to (its role's external id). */
 export type AwsOrganization = { id: string; name: string; awsExternalId: string };
@@ -142,6 +157,7 @@ export function createAwsDriver({
   endpoint,
   appUrl,
   now = () => new Date(),
+  timeScale = 1,
 }: AwsDriverOptions) {
   const granted = new Map<string, { connection: Promise<AwsConnection>; until: number }>();
 
@@ -237,6 +253,13 @@ export function createAwsDriver({
     }
   }
 
+  /** A step that waits, waiting at the engine's time scale. */
+  function scaled<Step extends { done: boolean; waitMs?: number }>(step: Step): Step {
+    return step.done || step.waitMs === undefined
+      ? step
+      : { ...step, waitMs: scaledWaitMs(step.waitMs, timeScale) };
+  }
+
   /** Says what the step waits for, once per change, in the deployment's logs. */
   function withProgress<Step extends { done: boolean; progress?: string }>(
     context: DeployContext,
@@ -266,13 +289,13 @@ export function createAwsDriver({
           const { result, lines } = await run(row, organization, context, (provisioner, provision) =>
             provisioner.apply(provision),
           );
-          return { ...result, lines: withProgress(context, result, lines) };
+          return { ...scaled(result), lines: withProgress(context, result, lines) };
         },
         async destroy(context) {
           const { result, lines } = await run(row, organization, context, (provisioner, provision) =>
             provisioner.destroy(provision),
           );
-          return { ...result, lines: withProgress(context, result, lines) };
+          return { ...scaled(result), lines: withProgress(context, result, lines) };
         },
         async observe(context) {
           const { result } = await run(row, organization, context, (provisioner, provision) =>

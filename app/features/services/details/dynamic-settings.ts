@@ -15,6 +15,3 @@ export const SEARCH_LOGS_LOG_LIMIT = 200;
 export const INFINITE_SCROLL_LOG_LIMIT = 100;
 /** surrounding-logs log limit: lines shown around one result. */
 export const SURROUNDING_LOGS_LOG_LIMIT = 50;
-
-/** How often a service in a busy stage is reloaded (the product's 5-second job polling). */
-export const BUSY_SERVICE_POLL_INTERVAL_MS = 5000;

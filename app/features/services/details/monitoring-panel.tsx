@@ -12,9 +12,9 @@ import {
   Text,
   Title,
 } from "@mantine/core";
-import { useNavigate, useRevalidator } from "@remix-run/react";
+import { useNavigate } from "@remix-run/react";
 import { metricRanges, type Alarm, type MetricRange, type Metrics } from "#contract/services";
-import { usePolling } from "~/hooks/use-polling";
+import { useRevalidateWhile } from "~/hooks/use-revalidate-while";
 import { HEALTH_METRICS_FETCH_INTERVAL_MS } from "./dynamic-settings";
 import { serviceDetailsPaths } from "./paths";
 import { axisLabel, currentValues, severityColors, sortAlarms, type Telemetry } from "./telemetry";
@@ -183,13 +183,7 @@ function AlarmRow({ alarm }: { alarm: Alarm }) {
 
 /** The compact health view: each metric's current value and the alarms, firing ones first; kept fresh. */
 export function MonitorPanel({ telemetry }: { telemetry: Telemetry }) {
-  const revalidator = useRevalidator();
-  usePolling(
-    () => {
-      if (revalidator.state === "idle") revalidator.revalidate();
-    },
-    { enabled: true, intervalMs: HEALTH_METRICS_FETCH_INTERVAL_MS, leading: false },
-  );
+  useRevalidateWhile(true, HEALTH_METRICS_FETCH_INTERVAL_MS);
   return (
     <Stack gap="md">
       {telemetry.metrics.kind === "error" ? (
