@@ -5,8 +5,8 @@ import { apiErrorCodes, apiErrorMessages } from "#contract/errors";
 import { healthSchema } from "#contract/identity";
 import type { Database } from "../db/index";
 import { createApiApp } from "./app";
-import { openTestApi, testPlatformConfig, type TestApi } from "./test-harness";
-import { createTestTokenIssuer } from "./test-tokens";
+import { openTestApi, testPlatformConfig, type TestApi } from "../testing/http-harness";
+import { createTestTokenIssuer } from "../testing/tokens";
 
 let api: TestApi;
 beforeAll(async () => {

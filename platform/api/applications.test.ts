@@ -20,9 +20,9 @@ import {
   startFakeRegistry,
   type FakeRegistry,
   type TestServer,
-} from "../connections/test-servers";
+} from "../testing/provider-servers";
 import { connections } from "../db/schema";
-import { openTestApi, type TestMember } from "./test-harness";
+import { openTestApi, type TestMember } from "../testing/http-harness";
 
 /* Applications (issue 15) over the simulated cloud: sources checked, built or pulled for real against test servers. */
 const api = await openTestApi();

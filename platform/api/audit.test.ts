@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditCsvColumns, auditEventListSchema, auditPaths, type AuditEventQuery } from "#contract/audit";
 import { auditEvents } from "../db/schema";
-import { openTestApi, type TestApi, type TestMember } from "./test-harness";
+import { openTestApi, type TestApi, type TestMember } from "../testing/http-harness";
 
 let api: TestApi;
 beforeAll(async () => {

@@ -9,8 +9,8 @@ import { generateTerraformPaths } from "#contract/tools";
 import { memberships } from "../db/schema";
 import { revokeGrant } from "../identity/adapter";
 import { createAccessTokenVerifier } from "./auth";
-import { openTestApi, type TestApi, type TestMember } from "./test-harness";
-import { createTestTokenIssuer } from "./test-tokens";
+import { openTestApi, type TestApi, type TestMember } from "../testing/http-harness";
+import { createTestTokenIssuer } from "../testing/tokens";
 
 let api: TestApi;
 let member: TestMember;

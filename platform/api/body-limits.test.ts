@@ -3,7 +3,7 @@ import { apiErrorSchema } from "#contract/error-body";
 import { environmentPaths } from "#contract/environments";
 import { SERVERLESS_UPLOAD_MAX_BYTES, servicePaths } from "#contract/services";
 import { JSON_BODY_MAX_BYTES } from "./body-limits";
-import { openTestApi, type TestApi, type TestMember } from "./test-harness";
+import { openTestApi, type TestApi, type TestMember } from "../testing/http-harness";
 
 let api: TestApi;
 let member: TestMember;

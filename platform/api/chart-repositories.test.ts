@@ -7,10 +7,10 @@ import {
   chartVersionListSchema,
 } from "#contract/chart-repositories";
 import { chartRepositoryResponseSchema, servicePaths } from "#contract/services";
-import { sampleIndex } from "../charts/test-indexes";
+import { sampleIndex } from "../testing/chart-indexes";
 import { chartRepositories } from "../db/schema";
-import { closedPortUrl, startTestServer, type TestServer } from "../connections/test-servers";
-import { openTestApi, type TestApi, type TestMember } from "./test-harness";
+import { closedPortUrl, startTestServer, type TestServer } from "../testing/provider-servers";
+import { openTestApi, type TestApi, type TestMember } from "../testing/http-harness";
 
 let api: TestApi;
 let member: TestMember;

@@ -22,7 +22,7 @@ import {
 } from "#contract/services";
 import { defaultServiceConfigs } from "#contract/service-configs";
 import { environmentVariables, resources } from "../db/schema";
-import { openTestApi, testEngineConfig, type TestApi, type TestMember } from "./test-harness";
+import { openTestApi, testEngineConfig, type TestApi, type TestMember } from "../testing/http-harness";
 
 let api: TestApi;
 beforeAll(async () => {

@@ -10,12 +10,12 @@ import { apiErrorCodes } from "#contract/errors";
 import { servicePaths } from "#contract/services";
 import { defaultServiceConfigs } from "#contract/service-configs";
 import { auditEvents, connections, notificationDeliveries } from "../db/schema";
-import { startSlackServer, type SlackServer } from "../notifications/test-chat-servers";
-import { insertConnection } from "../notifications/test-connections";
+import { startSlackServer, type SlackServer } from "../testing/chat-servers";
+import { insertConnection } from "../testing/notification-connections";
 import { createDeliveryWorker } from "../notifications/worker";
-import { fakeDriver } from "../services/test-driver";
+import { fakeDriver } from "../testing/driver";
 import { DELIVERY_LIST_LIMIT } from "./connection-notifications";
-import { openTestApi, type TestMember } from "./test-harness";
+import { openTestApi, type TestMember } from "../testing/http-harness";
 
 const api = await openTestApi({ appUrl: "https://console.acme.test" }, { driver: fakeDriver() });
 let slack: SlackServer;

@@ -15,7 +15,7 @@ import {
 import { apiErrorSchema } from "#contract/error-body";
 import { defaultTerraformConfig } from "../config";
 import { auditEvents, connections, environments, observabilityProviders, organizations } from "../db/schema";
-import { openTestApi, type TestApi, type TestMember } from "./test-harness";
+import { openTestApi, type TestApi, type TestMember } from "../testing/http-harness";
 
 const GOOD_KEY = "dd-key-0123456789abcdef-good";
 const WRONG_KEY = "dd-key-0123456789abcdef-wrong";

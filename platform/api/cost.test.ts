@@ -15,8 +15,8 @@ import { checkBudgets } from "../cost/budgets";
 import { forecastMonthEnd } from "../cost/forecast";
 import { nodeCapacity } from "../cost/usage";
 import { budgetAlerts, notificationDeliveries, resources, usageSegments } from "../db/schema";
-import { insertConnection } from "../notifications/test-connections";
-import { openTestApi, type TestMember } from "./test-harness";
+import { insertConnection } from "../testing/notification-connections";
+import { openTestApi, type TestMember } from "../testing/http-harness";
 
 /*
  * The cost API on a known series: a service of $730 a month ($1 an hour, $24 a day) running since 2031-04-01, seen

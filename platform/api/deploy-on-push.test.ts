@@ -12,7 +12,7 @@ import {
 import { apiErrorCodes } from "#contract/errors";
 import { defaultServiceSettings } from "#contract/services";
 import { sealSecrets } from "../connections/records";
-import { startFakeGitHub, type TestServer } from "../connections/test-servers";
+import { startFakeGitHub, type TestServer } from "../testing/provider-servers";
 import {
   connections,
   deployHooks,
@@ -26,8 +26,8 @@ import { pushedCommitOf } from "../deploy-on-push/pushed-commits";
 import { PUSH_DEPLOY_JOB_KIND } from "../deploy-on-push/pushes";
 import { signatureOf } from "../deploy-on-push/signature";
 import { DEPLOY_JOB_KIND } from "../engine/deploys";
-import { fakeDriver } from "../services/test-driver";
-import { openTestApi, uniqueName, type TestApi, type TestMember } from "./test-harness";
+import { fakeDriver } from "../testing/driver";
+import { openTestApi, uniqueName, type TestApi, type TestMember } from "../testing/http-harness";
 
 let api: TestApi;
 let member: TestMember;

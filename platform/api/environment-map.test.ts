@@ -4,7 +4,7 @@ import { environmentMapSchema } from "#contract/infrastructure-map";
 import { defaultServiceSettings, servicePaths } from "#contract/services";
 import { defaultServiceConfigs } from "#contract/service-configs";
 import { resources } from "../db/schema";
-import { openTestApi, type TestApi, type TestMember } from "./test-harness";
+import { openTestApi, type TestApi, type TestMember } from "../testing/http-harness";
 
 let api: TestApi;
 let member: TestMember;

@@ -14,8 +14,8 @@ import {
 } from "#contract/services";
 import { defaultServiceConfigs } from "#contract/service-configs";
 import { chartRepositories, environments, observabilityProviders, resources } from "../db/schema";
-import { insertConnection } from "../notifications/test-connections";
-import { openTestApi, uniqueName, type TestApi, type TestMember } from "./test-harness";
+import { insertConnection } from "../testing/notification-connections";
+import { openTestApi, uniqueName, type TestApi, type TestMember } from "../testing/http-harness";
 
 let api: TestApi;
 let member: TestMember;

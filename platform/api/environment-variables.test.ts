@@ -11,7 +11,7 @@ import {
 import { apiErrorSchema } from "#contract/error-body";
 import { apiErrorCodes, apiErrorMessages } from "#contract/errors";
 import { environmentVariables } from "../db/schema";
-import { openTestApi, type TestApi, type TestMember } from "./test-harness";
+import { openTestApi, type TestApi, type TestMember } from "../testing/http-harness";
 
 let api: TestApi;
 beforeAll(async () => {

@@ -17,8 +17,8 @@ import { environments } from "../db/schema";
 import { TAG_ENVIRONMENT, type Provisioner } from "../engine/aws/provisioner";
 import { awsProvisioners } from "../engine/aws/provisioners";
 import { queueProvisioner } from "../engine/aws/queue";
-import { insertConnection } from "../notifications/test-connections";
-import { openTestApi, type TestMember } from "./test-harness";
+import { insertConnection } from "../testing/notification-connections";
+import { openTestApi, type TestMember } from "../testing/http-harness";
 
 /*
  * DELETE of an environment in an AWS connection (moto_server): it answers 202 and tears its services down in AWS

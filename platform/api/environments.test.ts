@@ -16,7 +16,7 @@ import {
 import { apiErrorSchema } from "#contract/error-body";
 import { apiErrorCodes, apiErrorMessages, errorMessages } from "#contract/errors";
 import { connections, engineJobs, environmentVariables } from "../db/schema";
-import { openTestApi, uniqueName, type TestApi, type TestMember } from "./test-harness";
+import { openTestApi, uniqueName, type TestApi, type TestMember } from "../testing/http-harness";
 
 let api: TestApi;
 beforeAll(async () => {

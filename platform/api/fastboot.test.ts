@@ -12,8 +12,8 @@ import { servicePaths } from "#contract/services";
 import { auditEvents, connections, customRoles, engineJobs, resourceHistory, resources } from "../db/schema";
 import type { CloudDriver } from "../engine/driver";
 import { FASTBOOT_JOB_KIND } from "../engine/fastboots";
-import { fakeDriver } from "../services/test-driver";
-import { openTestApi, uniqueName, type TestApi, type TestMember } from "./test-harness";
+import { fakeDriver } from "../testing/driver";
+import { openTestApi, uniqueName, type TestApi, type TestMember } from "../testing/http-harness";
 
 /** The clock moves a second at every look, so each step of the engine has its own time. */
 let clock = Date.parse("2031-03-01T00:00:00.000Z");

@@ -3,7 +3,7 @@ import { apiErrorSchema } from "#contract/error-body";
 import { apiErrorCodes, apiErrorMessages, errorMessages } from "#contract/errors";
 import { featureFlagsSchema } from "#contract/feature-flag-schemas";
 import { featureFlagDefaults, featureFlagPaths } from "#contract/feature-flags";
-import { openTestApi, type TestApi } from "./test-harness";
+import { openTestApi, type TestApi } from "../testing/http-harness";
 
 let api: TestApi;
 beforeAll(async () => {

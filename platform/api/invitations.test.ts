@@ -16,7 +16,7 @@ import { userPaths } from "#contract/users";
 import { customRoles, invitations, memberships } from "../db/schema";
 import { NO_SMTP_REASON } from "../mail/mailer";
 import { hashInvitationToken } from "../team/invitations";
-import { openTestApi, type TestApi, type TestMember } from "./test-harness";
+import { openTestApi, type TestApi, type TestMember } from "../testing/http-harness";
 
 const FROM = "Cloud Console <no-reply@console.example>";
 

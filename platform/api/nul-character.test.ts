@@ -6,7 +6,7 @@ import { apiErrorCodes } from "#contract/errors";
 import { servicePaths } from "#contract/services";
 import { tenantPaths } from "#contract/tenants";
 import { NUL_CHARACTER_MESSAGE } from "#contract/validation";
-import { openTestApi, uniqueName, type TestApi } from "./test-harness";
+import { openTestApi, uniqueName, type TestApi } from "../testing/http-harness";
 
 let api: TestApi;
 beforeAll(async () => {

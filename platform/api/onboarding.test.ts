@@ -5,7 +5,7 @@ import { onboardingResponseSchema, type Onboarding } from "#contract/onboarding"
 import { onboardingPaths, onboardingSteps, type OnboardingStep } from "#contract/onboarding-steps";
 import { tenantPaths, tenantResponseSchema } from "#contract/tenants";
 import { auditEvents, connections, invitations, onboardingStates, resources } from "../db/schema";
-import { openTestApi, uniqueName, type TestApi, type TestUser } from "./test-harness";
+import { openTestApi, uniqueName, type TestApi, type TestUser } from "../testing/http-harness";
 
 let api: TestApi;
 beforeAll(async () => {

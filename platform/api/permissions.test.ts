@@ -5,7 +5,7 @@ import { builtInRoles, permissions, type Permission } from "#contract/permission
 import { customRoles } from "../db/schema";
 import type { GrantInput } from "../team/members";
 import { routeRules, type RouteRule } from "./permissions";
-import { openTestApi, type TestApi } from "./test-harness";
+import { openTestApi, type TestApi } from "../testing/http-harness";
 
 let api: TestApi;
 beforeAll(async () => {

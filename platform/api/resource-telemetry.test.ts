@@ -11,7 +11,7 @@ import {
 } from "#contract/services";
 import { defaultServiceConfigs } from "#contract/service-configs";
 import { resourceLogs, resources } from "../db/schema";
-import { openTestApi, uniqueName, type TestApi, type TestMember } from "./test-harness";
+import { openTestApi, uniqueName, type TestApi, type TestMember } from "../testing/http-harness";
 
 let api: TestApi;
 let member: TestMember;

@@ -11,8 +11,8 @@ import { defaultServiceConfigs } from "#contract/service-configs";
 import { MOTO_ACCOUNT_ID, motoCredentials, startMotoServer } from "../../tests/setup/moto-server";
 import { defaultTerraformConfig } from "../config";
 import { environments } from "../db/schema";
-import { insertConnection } from "../notifications/test-connections";
-import { openTestApi, type TestMember } from "./test-harness";
+import { insertConnection } from "../testing/notification-connections";
+import { openTestApi, type TestMember } from "../testing/http-harness";
 
 /*
  * The services API over an environment in an AWS connection (moto_server), with the platform's own provisioners:

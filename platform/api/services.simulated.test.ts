@@ -6,7 +6,7 @@ import {
   servicePaths,
 } from "#contract/services";
 import { defaultServiceConfigs } from "#contract/service-configs";
-import { openTestApi } from "./test-harness";
+import { openTestApi } from "../testing/http-harness";
 
 /* The services API over the default (simulated) driver: a deployment runs its real plan end to end. */
 const api = await openTestApi();

@@ -14,8 +14,8 @@ import {
 import { defaultServiceConfigs } from "#contract/service-configs";
 import { engineJobs, resourceHistory, resourceLogs, resources } from "../db/schema";
 import { DEPLOY_JOB_KIND } from "../engine/deploys";
-import { fakeDriver } from "../services/test-driver";
-import { openTestApi, uniqueName, type TestMember } from "./test-harness";
+import { fakeDriver } from "../testing/driver";
+import { openTestApi, uniqueName, type TestMember } from "../testing/http-harness";
 
 const api = await openTestApi({}, { driver: fakeDriver() });
 afterAll(() => api.close());

@@ -20,9 +20,9 @@ import { MOTO_ACCOUNT_ID, motoCredentials, startMotoServer } from "../../tests/s
 import { defaultTerraformConfig } from "../config";
 import { environments, resources } from "../db/schema";
 import { TAG_SERVICE } from "../engine/aws/provisioner";
-import { insertConnection } from "../notifications/test-connections";
+import { insertConnection } from "../testing/notification-connections";
 import { createAwsClients } from "../terraform/aws-clients";
-import { openTestApi, type TestMember } from "./test-harness";
+import { openTestApi, type TestMember } from "../testing/http-harness";
 
 /*
  * The logs and monitoring tabs of a service in an AWS connection (moto_server) read CloudWatch through the API: a

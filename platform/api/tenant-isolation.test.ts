@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiErrorCodes, apiErrorMessages, errorMessages } from "#contract/errors";
-import { openTestApi, type TestMember } from "./test-harness";
+import { openTestApi, type TestMember } from "../testing/http-harness";
 
 /*
  * Walks every route the app registers, so a route added later is covered without touching this file. The cases are

@@ -4,7 +4,7 @@ import { apiErrorSchema } from "#contract/error-body";
 import { apiErrorCodes, apiErrorMessages, errorMessages } from "#contract/errors";
 import { tenantPaths, tenantResponseSchema } from "#contract/tenants";
 import { memberships, roleGrants } from "../db/schema";
-import { openTestApi, uniqueName, type TestApi } from "./test-harness";
+import { openTestApi, uniqueName, type TestApi } from "../testing/http-harness";
 
 let api: TestApi;
 beforeAll(async () => {

@@ -25,7 +25,7 @@ import { MOTO_ACCOUNT_ID, motoCredentials, startMotoServer } from "../../tests/s
 import { defaultTerraformConfig } from "../config";
 import { environments } from "../db/schema";
 import { TAG_ENVIRONMENT, TAG_ORGANIZATION, TAG_SERVICE } from "../engine/aws/provisioner";
-import { insertConnection } from "../notifications/test-connections";
+import { insertConnection } from "../testing/notification-connections";
 import { readArchive } from "../terraform/archive";
 import { createTerraformJobs } from "../terraform/jobs";
 import {
@@ -34,9 +34,9 @@ import {
   unresolvedImports,
   unresolvedReferences,
   type ParsedProject,
-} from "../terraform/test-terraform-checks";
+} from "../testing/terraform-checks";
 import { createFilesApp } from "./files";
-import { openTestApi, type TestMember } from "./test-harness";
+import { openTestApi, type TestMember } from "../testing/http-harness";
 
 /*
  * 'Export as Terraform' of an environment in an AWS connection (moto_server): the platform's own provisioners

@@ -3,9 +3,9 @@ import { connectionPaths, connectionResponseSchema, ticketResponseSchema } from 
 import { apiErrorSchema } from "#contract/error-body";
 import { resourceResponseSchema, servicePaths } from "#contract/services";
 import { defaultServiceConfigs } from "#contract/service-configs";
-import { startFakeJira, type FakeJira } from "../connections/test-servers";
-import { fakeDriver } from "../services/test-driver";
-import { openTestApi, uniqueName, type TestApi, type TestMember } from "./test-harness";
+import { startFakeJira, type FakeJira } from "../testing/provider-servers";
+import { fakeDriver } from "../testing/driver";
+import { openTestApi, uniqueName, type TestApi, type TestMember } from "../testing/http-harness";
 
 const JIRA = { email: "ops@acme.example", token: "jira-token-0123456789-secret" };
 

@@ -17,7 +17,7 @@ import { memoryArchiveStore } from "../terraform/archive-store";
 import { createTerraformJobs, MAX_ACTIVE_JOBS_PER_USER, type TerraformJobs } from "../terraform/jobs";
 import { createApiApp } from "./app";
 import { createFilesApp } from "./files";
-import { openTestApi, testPlatformConfig, type TestApi, type TestUser } from "./test-harness";
+import { openTestApi, testPlatformConfig, type TestApi, type TestUser } from "../testing/http-harness";
 
 let api: TestApi;
 let clock: Date;

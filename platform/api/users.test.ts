@@ -16,7 +16,7 @@ import {
   userPaths,
 } from "#contract/users";
 import { customRoles, memberships, roleGrants, users } from "../db/schema";
-import { openTestApi, type TestApi } from "./test-harness";
+import { openTestApi, type TestApi } from "../testing/http-harness";
 
 let api: TestApi;
 beforeAll(async () => {

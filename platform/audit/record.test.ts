@@ -4,7 +4,7 @@ import { Hono } from "hono";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { auditActions } from "#contract/audit";
 import type { AuthenticatedEnv } from "../api/auth";
-import { openTestApi, type TestApi } from "../api/test-harness";
+import { openTestApi, type TestApi } from "../testing/http-harness";
 import type { Database } from "../db/index";
 import { auditEvents } from "../db/schema";
 import { actionOf, isAuditedRoute, mappedRoutes, routeKey } from "./actions";

@@ -7,7 +7,7 @@ import {
   startMotoServer,
   type MotoServer,
 } from "../../tests/setup/moto-server";
-import { testPlatformConfig } from "../api/test-harness";
+import { testPlatformConfig } from "../testing/http-harness";
 import { defaultTerraformConfig, type TerraformConfig } from "../config";
 import { publicFilePaths } from "../terraform/download-links";
 import { readOnlyRoleTemplate, roleArn } from "../terraform/role-access";

@@ -8,7 +8,7 @@ import type { CloningState } from "#contract/cloning";
 import type { EngineConfig } from "../config";
 import type { OpenDatabase } from "../db/index";
 import { engineJobs, environments, environmentVariables, organizations } from "../db/schema";
-import { openReopenableTestDb } from "../db/test-db";
+import { openReopenableTestDb } from "../testing/db";
 import { plaintextOf, storedValue } from "../environments/variables";
 import { secretCipherFor } from "../secrets/cipher";
 import { cloneJobOf } from "./cloning";

@@ -29,13 +29,13 @@ import {
   resourceLogs,
   resources,
 } from "../db/schema";
-import { openReopenableTestDb, openTestDb } from "../db/test-db";
+import { openReopenableTestDb, openTestDb } from "../testing/db";
 import type { EnvironmentRow } from "../environments/records";
-import { insertConnection } from "../notifications/test-connections";
+import { insertConnection } from "../testing/notification-connections";
 import { secretCipherFor, type SecretCipher } from "../secrets/cipher";
 import { createService } from "../services/services";
 import { TAG_ENVIRONMENT, TAG_ORGANIZATION, TAG_SERVICE, type Provisioner } from "./aws/provisioner";
-import { testQueueProvisioner } from "./aws/test-support";
+import { testQueueProvisioner } from "../testing/aws";
 import { DEPLOY_JOB_KIND } from "./deploys";
 import { createEngine, type Engine } from "./engine";
 import { JOB_LEASE_MS } from "./jobs";

@@ -9,10 +9,10 @@ import { defaultServiceConfigs } from "#contract/service-configs";
 import type { EngineConfig } from "../config";
 import type { OpenDatabase } from "../db/index";
 import { engineJobs, environments, organizations, resourceLogs, resources } from "../db/schema";
-import { openReopenableTestDb } from "../db/test-db";
+import { openReopenableTestDb } from "../testing/db";
 import { secretCipherFor } from "../secrets/cipher";
 import { createService } from "../services/services";
-import { fakeDriver } from "../services/test-driver";
+import { fakeDriver } from "../testing/driver";
 import { DEPLOY_JOB_KIND } from "./deploys";
 import { createEngine, type Engine } from "./engine";
 

@@ -16,16 +16,16 @@ import {
 } from "../../tests/setup/moto-server";
 import type { Database, OpenDatabase } from "../db/index";
 import { environments, organizations, resourceHistory, resourceLogs, resources } from "../db/schema";
-import { openTestDb } from "../db/test-db";
+import { openTestDb } from "../testing/db";
 import type { EnvironmentRow } from "../environments/records";
-import { insertConnection } from "../notifications/test-connections";
+import { insertConnection } from "../testing/notification-connections";
 import { secretCipherFor, type SecretCipher } from "../secrets/cipher";
 import { createService } from "../services/services";
 import type { AwsClients } from "../terraform/aws-clients";
 import type { Provisioner } from "./aws/provisioner";
 import { awsProvisioners } from "./aws/provisioners";
 import { queueProvisioner } from "./aws/queue";
-import { createTestNetwork, motoClients, testRegion } from "./aws/test-provisioning";
+import { createTestNetwork, motoClients, testRegion } from "../testing/aws-provisioning";
 import { createDriftChecks, type DriftChecks } from "./drift-checks";
 import { createEngine, type Engine } from "./engine";
 

@@ -7,9 +7,9 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import type { EngineConfig } from "../config";
 import type { OpenDatabase } from "../db/index";
 import { engineJobs, environments, organizations, resourceHistory, resources } from "../db/schema";
-import { openReopenableTestDb } from "../db/test-db";
+import { openReopenableTestDb } from "../testing/db";
 import { secretCipherFor } from "../secrets/cipher";
-import { fakeDriver } from "../services/test-driver";
+import { fakeDriver } from "../testing/driver";
 import { createEngine, type Engine } from "./engine";
 import { FASTBOOT_JOB_KIND } from "./fastboots";
 

@@ -3,7 +3,7 @@ import type { OpenDatabase } from "../db/index";
 import { loginAttempts } from "../db/schema";
 import { DEMO_PASSWORD, ensureRoles, seedDemoData } from "../db/seed";
 import { ephemeralSecretCipher } from "../secrets/cipher";
-import { openTestDb } from "../db/test-db";
+import { openTestDb } from "../testing/db";
 import { secondsUntil, signInWithPassword, type SignInResult } from "./login-throttle";
 import { signInLockedMessage } from "./pages";
 

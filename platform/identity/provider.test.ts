@@ -27,7 +27,7 @@ import { oidcPayloads, organizations, users } from "../db/schema";
 import { addMember } from "../team/members";
 import { DEMO_PASSWORD, ensureRoles, seedDemoData } from "../db/seed";
 import { ephemeralSecretCipher } from "../secrets/cipher";
-import { openTestDb } from "../db/test-db";
+import { openTestDb } from "../testing/db";
 import { createPayloadAdapter, purgeExpiredPayloads, revokeGrant } from "./adapter";
 import { verifyPassword } from "./passwords";
 import { createIdentityProvider, type IdentityProvider } from "./provider";

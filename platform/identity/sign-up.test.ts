@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { OpenDatabase } from "../db/index";
 import { loginAttempts } from "../db/schema";
 import { DEMO_PASSWORD, ensureRoles, seedDemoData } from "../db/seed";
-import { openTestDb } from "../db/test-db";
+import { openTestDb } from "../testing/db";
 import { ephemeralSecretCipher } from "../secrets/cipher";
 import { secondsUntil, signInWithPassword } from "./login-throttle";
 import { signUpLockedMessage } from "./pages";

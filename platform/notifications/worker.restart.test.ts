@@ -9,13 +9,13 @@ import { defaultServiceConfigs } from "#contract/service-configs";
 import type { EngineConfig } from "../config";
 import type { OpenDatabase } from "../db/index";
 import { environments, notificationDeliveries, organizations, resources } from "../db/schema";
-import { openReopenableTestDb } from "../db/test-db";
+import { openReopenableTestDb } from "../testing/db";
 import { createEngine, type Engine } from "../engine/engine";
 import { secretCipherFor } from "../secrets/cipher";
 import { createService } from "../services/services";
-import { fakeDriver } from "../services/test-driver";
-import { startSlackServer, type SlackServer } from "./test-chat-servers";
-import { insertConnection } from "./test-connections";
+import { fakeDriver } from "../testing/driver";
+import { startSlackServer, type SlackServer } from "../testing/chat-servers";
+import { insertConnection } from "../testing/notification-connections";
 import { createDeliveryWorker, type DeliveryWorker } from "./worker";
 
 /*

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { ensureRoles, seedDemoData } from "../db/seed";
 import { environments, resourceHistory, resourceLogs, resources, usageDaily } from "../db/schema";
-import { openTestDb } from "../db/test-db";
+import { openTestDb } from "../testing/db";
 import { ephemeralSecretCipher } from "../secrets/cipher";
 
 let database: Awaited<ReturnType<typeof openTestDb>>;

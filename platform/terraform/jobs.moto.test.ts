@@ -7,16 +7,16 @@ import { motoCredentials, startMotoServer, type MotoServer } from "../../tests/s
 import { createFilesApp } from "../api/files";
 import { createEngine } from "../engine/engine";
 import { ephemeralSecretCipher } from "../secrets/cipher";
-import { testPlatformConfig } from "../api/test-harness";
+import { testPlatformConfig } from "../testing/http-harness";
 import { defaultTerraformConfig, type TerraformConfig } from "../config";
 import type { OpenDatabase } from "../db/index";
 import { users } from "../db/schema";
-import { openTestDb } from "../db/test-db";
+import { openTestDb } from "../testing/db";
 import { readArchive } from "./archive";
 import { archiveStoreFor } from "./archive-store";
 import { publicFilePaths } from "./download-links";
 import { createTerraformJobs, type TerraformJobs } from "./jobs";
-import { importIdsByType, parseProject, unresolvedReferences } from "./test-terraform-checks";
+import { importIdsByType, parseProject, unresolvedReferences } from "../testing/terraform-checks";
 
 const region = "us-west-2";
 let moto: MotoServer;

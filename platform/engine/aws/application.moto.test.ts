@@ -29,7 +29,7 @@ import {
   taggedWithService,
   testResource,
   expectListedSecrets,
-} from "./test-provisioning";
+} from "../../testing/aws-provisioning";
 
 /**
  * moto starts no tasks: a service's deployment stays IN_PROGRESS unless MOTO_ECS_SERVICE_RUNNING says how many tasks

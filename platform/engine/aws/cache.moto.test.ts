@@ -17,7 +17,7 @@ import {
   taggedWithService,
   testResource,
   expectListedSecrets,
-} from "./test-provisioning";
+} from "../../testing/aws-provisioning";
 
 /**
  * moto 5.2 creates replication groups and cache clusters, but does not implement ModifyReplicationGroup, replica

@@ -19,7 +19,7 @@ import {
   taggedWithService,
   testResource,
   expectListedSecrets,
-} from "./test-provisioning";
+} from "../../testing/aws-provisioning";
 
 let moto: MotoServer;
 let aws: AwsClients;

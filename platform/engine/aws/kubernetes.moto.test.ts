@@ -19,7 +19,7 @@ import {
   motoClients,
   testResource,
   expectListedSecrets,
-} from "./test-provisioning";
+} from "../../testing/aws-provisioning";
 
 /** moto 5.2 has EKS clusters and node groups (ACTIVE at once) but no UpdateClusterVersion (see docs/decisions/028). */
 

@@ -18,8 +18,8 @@ import {
   taggedResources,
   testRegion,
   testService,
-} from "./test-support";
-import { expectListedSecrets } from "./test-provisioning";
+} from "../../testing/aws";
+import { expectListedSecrets } from "../../testing/aws-provisioning";
 
 let aws: AwsClients;
 

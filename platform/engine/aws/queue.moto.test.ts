@@ -9,8 +9,8 @@ import {
   startMotoWithClients,
   taggedResources,
   testService,
-} from "./test-support";
-import { expectListedSecrets } from "./test-provisioning";
+} from "../../testing/aws";
+import { expectListedSecrets } from "../../testing/aws-provisioning";
 
 let aws: AwsClients;
 

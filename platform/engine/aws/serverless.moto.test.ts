@@ -29,8 +29,8 @@ import {
   testRegion,
   testService,
   type TestService,
-} from "./test-support";
-import { expectListedSecrets } from "./test-provisioning";
+} from "../../testing/aws";
+import { expectListedSecrets } from "../../testing/aws-provisioning";
 
 let aws: AwsClients;
 let stop: () => Promise<void>;

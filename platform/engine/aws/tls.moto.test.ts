@@ -8,8 +8,8 @@ import {
   startMotoWithClients,
   taggedResources,
   testService,
-} from "./test-support";
-import { expectListedSecrets } from "./test-provisioning";
+} from "../../testing/aws";
+import { expectListedSecrets } from "../../testing/aws-provisioning";
 import { tlsProvisioner } from "./tls";
 
 /** moto's validation records: one name per domain (a wildcard shares its apex's), one value for all. */

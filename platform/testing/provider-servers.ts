@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { Credentials, ProviderContext } from "./providers";
+import type { Credentials, ProviderContext } from "../connections/providers";
 
 /**
  * Real HTTP servers for the connection tests (issue 13): each starts on port 0 in the test process and answers like

@@ -1,4 +1,4 @@
-import { startTestServer } from "../notifications/test-chat-servers";
+import { startTestServer } from "./chat-servers";
 
 /**
  * Small real HTTP servers that check what Datadog's and Middleware's metric intakes check (the API key, the body's

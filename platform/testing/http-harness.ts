@@ -24,13 +24,13 @@ import {
   serverlessUploads,
   users,
 } from "../db/schema";
-import { openTestDb } from "../db/test-db";
+import { openTestDb } from "./db";
 import type { CloudDriver } from "../engine/driver";
 import { createEngine } from "../engine/engine";
 import { ephemeralSecretCipher } from "../secrets/cipher";
-import { createApiApp } from "./app";
+import { createApiApp } from "../api/app";
 import { addMember as addMemberTo, type GrantInput } from "../team/members";
-import { createTestTokenIssuer, type TestTokenIssuer } from "./test-tokens";
+import { createTestTokenIssuer, type TestTokenIssuer } from "./tokens";
 
 /**
  * Steps take no time and the runner is not started: tests run due jobs with `engine.runner.runUntilIdle()` (or

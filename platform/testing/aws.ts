@@ -7,9 +7,9 @@ import {
 } from "@aws-sdk/client-sqs";
 import { defaultServiceSettings, type ServiceType } from "#contract/services";
 import { defaultServiceConfigs } from "#contract/service-configs";
-import { motoCredentials, startMotoServer, type MotoServer } from "../../../tests/setup/moto-server";
-import { createAwsClients, type AwsClients } from "../../terraform/aws-clients";
-import type { DriverResource, NewLogLine } from "../driver";
+import { motoCredentials, startMotoServer, type MotoServer } from "../../tests/setup/moto-server";
+import { createAwsClients, type AwsClients } from "../terraform/aws-clients";
+import type { DriverResource, NewLogLine } from "../engine/driver";
 import {
   TAG_ENVIRONMENT,
   TAG_ORGANIZATION,
@@ -17,7 +17,7 @@ import {
   type ApplyResult,
   type ProvisionContext,
   type Provisioner,
-} from "./provisioner";
+} from "../engine/aws/provisioner";
 
 /** The engine's side of a provisioner, for tests against moto_server: contexts, and calling until done. */
 

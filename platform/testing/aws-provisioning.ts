@@ -9,9 +9,9 @@ import { GetResourcesCommand } from "@aws-sdk/client-resource-groups-tagging-api
 import { expect } from "vitest";
 import { defaultServiceSettings, type ServiceType } from "#contract/services";
 import { defaultServiceConfigs } from "#contract/service-configs";
-import { motoCredentials, type MotoServer } from "../../../tests/setup/moto-server";
-import { createAwsClients, type AwsClients } from "../../terraform/aws-clients";
-import type { DriverResource, NewLogLine } from "../driver";
+import { motoCredentials, type MotoServer } from "../../tests/setup/moto-server";
+import { createAwsClients, type AwsClients } from "../terraform/aws-clients";
+import type { DriverResource, NewLogLine } from "../engine/driver";
 import {
   TAG_ENVIRONMENT,
   TAG_ORGANIZATION,
@@ -19,7 +19,7 @@ import {
   type ApplyResult,
   type ProvisionContext,
   type Provisioner,
-} from "./provisioner";
+} from "../engine/aws/provisioner";
 
 /** Test support for provisioners: a network in moto, contexts, and the engine's loop (waits skipped). */
 

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { openDb, type OpenDatabase } from "./index";
+import { openDb, type OpenDatabase } from "../db/index";
 
 /**
  * A fresh, migrated database for one test file: PGlite in memory by default, or a new database on the
