@@ -7,7 +7,12 @@ import { connections, notificationDeliveries, organizations } from "../db/schema
 import { openTestDb } from "../testing/db";
 import { ephemeralSecretCipher } from "../secrets/cipher";
 import type { NotificationMessage } from "./message";
-import { startSlackServer, startTeamsServer, type SlackServer, type TeamsServer } from "../testing/chat-servers";
+import {
+  startSlackServer,
+  startTeamsServer,
+  type SlackServer,
+  type TeamsServer,
+} from "../testing/chat-servers";
 import { insertConnection } from "../testing/notification-connections";
 import { claimDueDelivery, createDeliveryWorker, DELIVERY_LEASE_MS, type Delivery } from "./worker";
 
