@@ -1,4 +1,4 @@
-import { loadPlatformConfig } from "./config";
+import { loadPlatformConfig } from "./lib/config";
 import { openDb } from "./db/index";
 import {
   isFreshPgliteDataDir,

@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import { Hono } from "hono";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { auditActions } from "#contract/audit";
-import type { AuthenticatedEnv } from "../api/auth";
+import type { AuthenticatedEnv } from "../http/auth";
 import { openTestApi, type TestApi } from "../testing/http-harness";
 import type { Database } from "../db/index";
 import { auditEvents } from "../db/schema";

@@ -8,7 +8,7 @@ import {
   type MotoServer,
 } from "../../tests/setup/moto-server";
 import { testPlatformConfig } from "../testing/http-harness";
-import { defaultTerraformConfig, type TerraformConfig } from "../config";
+import { defaultTerraformConfig, type TerraformConfig } from "../lib/config";
 import { publicFilePaths } from "../terraform/download-links";
 import { readOnlyRoleTemplate, roleArn } from "../terraform/role-access";
 import { awsRoleSetup, AwsRoleSetupUnavailableError, type AwsRoleSetup } from "./aws-role-setup";

@@ -4,7 +4,7 @@ import { defaultServiceSettings, type ServiceSettings, type ServiceType } from "
 import { defaultServiceConfigs } from "#contract/service-configs";
 import type { Database } from "../db/index";
 import { environments, organizations, resources, usageSegments } from "../db/schema";
-import type { CloudDriver, DriverResource } from "../engine/driver";
+import type { CloudDriver, DriverResource } from "../cloud/driver";
 import type { EnvironmentRow } from "../environments/records";
 import { settingsOf } from "../services/records";
 import { accrueUsage, DAY_MS, floorToDay, floorToHour, HOUR_MS } from "./accrual";

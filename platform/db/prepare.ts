@@ -1,8 +1,8 @@
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
-import type { PlatformConfig } from "../config";
-import { secretCipherFor } from "../secrets/cipher";
+import type { PlatformConfig } from "../lib/config";
+import { secretCipherFor } from "../lib/cipher";
 import type { OpenDatabase } from "./index";
 import { ensureRoles, seedDemoData } from "./seed";
 

@@ -9,7 +9,7 @@ import {
 } from "#contract/environments";
 import type { Stage } from "#contract/stages";
 import type { environments } from "../db/schema";
-import { estimateEnvironmentCost } from "../engine/pricing";
+import { estimateEnvironmentCost } from "../cloud/pricing";
 import { environmentStageOf } from "../services/stages";
 import { noServices, type ServiceTotals } from "../services/totals";
 

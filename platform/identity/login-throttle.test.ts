@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { OpenDatabase } from "../db/index";
 import { loginAttempts } from "../db/schema";
 import { DEMO_PASSWORD, ensureRoles, seedDemoData } from "../db/seed";
-import { ephemeralSecretCipher } from "../secrets/cipher";
+import { ephemeralSecretCipher } from "../lib/cipher";
 import { openTestDb } from "../testing/db";
 import { secondsUntil, signInWithPassword, type SignInResult } from "./login-throttle";
 import { signInLockedMessage } from "./pages";

@@ -21,12 +21,12 @@ import {
   defaultMailConfig,
   defaultTerraformConfig,
   type PlatformConfig,
-} from "../config";
+} from "../lib/config";
 import type { OpenDatabase } from "../db/index";
 import { oidcPayloads, organizations, users } from "../db/schema";
 import { addMember } from "../team/members";
 import { DEMO_PASSWORD, ensureRoles, seedDemoData } from "../db/seed";
-import { ephemeralSecretCipher } from "../secrets/cipher";
+import { ephemeralSecretCipher } from "../lib/cipher";
 import { openTestDb } from "../testing/db";
 import { createPayloadAdapter, purgeExpiredPayloads, revokeGrant } from "./adapter";
 import { verifyPassword } from "./passwords";

@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { JWK } from "jose";
 import Provider, { errors, type Configuration, type KoaContextWithOIDC } from "oidc-provider";
-import { GRANT_ID_CLAIM } from "../api/auth";
-import type { PlatformConfig } from "../config";
+import { GRANT_ID_CLAIM } from "../http/auth";
+import type { PlatformConfig } from "../lib/config";
 import type { Database } from "../db/index";
 import { claimsByScope, findProfileClaims } from "./account";
 import { createPayloadAdapter, purgeExpiredPayloads } from "./adapter";

@@ -3,7 +3,7 @@ import type { OpenDatabase } from "../db/index";
 import { loginAttempts } from "../db/schema";
 import { DEMO_PASSWORD, ensureRoles, seedDemoData } from "../db/seed";
 import { openTestDb } from "../testing/db";
-import { ephemeralSecretCipher } from "../secrets/cipher";
+import { ephemeralSecretCipher } from "../lib/cipher";
 import { secondsUntil, signInWithPassword } from "./login-throttle";
 import { signUpLockedMessage } from "./pages";
 import { passwordPolicyError, signUp } from "./sign-up";

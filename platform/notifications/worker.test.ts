@@ -5,7 +5,7 @@ import { MAX_DELIVERY_ATTEMPTS } from "#contract/connections";
 import type { OpenDatabase } from "../db/index";
 import { connections, notificationDeliveries, organizations } from "../db/schema";
 import { openTestDb } from "../testing/db";
-import { ephemeralSecretCipher } from "../secrets/cipher";
+import { ephemeralSecretCipher } from "../lib/cipher";
 import type { NotificationMessage } from "./message";
 import {
   startSlackServer,

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { ensureRoles, seedDemoData } from "../db/seed";
 import { environments, resourceHistory, resourceLogs, resources, usageDaily } from "../db/schema";
 import { openTestDb } from "../testing/db";
-import { ephemeralSecretCipher } from "../secrets/cipher";
+import { ephemeralSecretCipher } from "../lib/cipher";
 
 let database: Awaited<ReturnType<typeof openTestDb>>;
 beforeAll(async () => {

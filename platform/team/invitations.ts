@@ -10,7 +10,7 @@ import {
 import type { RoleGrant } from "#contract/permissions";
 import type { Database } from "../db/index";
 import { customRoles, environments, invitations, memberships, organizations, users } from "../db/schema";
-import { HttpError, conflict, invalidFields, notFound } from "../api/errors";
+import { HttpError, conflict, invalidFields, notFound } from "../http/errors";
 import { addMember } from "./members";
 
 type InvitationRow = typeof invitations.$inferSelect;

@@ -2,11 +2,12 @@ import { and, eq } from "drizzle-orm";
 import * as z from "zod";
 import type { TerraformExport, TerraformExportStatus } from "#contract/terraform-exports";
 import { terraformExportErrorMessages } from "#contract/terraform-exports";
-import { defaultTerraformConfig, type PlatformConfig, type TerraformConfig } from "../config";
+import { defaultTerraformConfig, type PlatformConfig, type TerraformConfig } from "../lib/config";
 import type { Database } from "../db/index";
 import { engineJobs, environments } from "../db/schema";
-import { cloudStepErrorOf, isTransientAwsError, type AwsDriver } from "../engine/aws/driver";
-import { awsAccountOf } from "../engine/cloud-steps";
+import { cloudStepErrorOf, isTransientAwsError } from "../cloud/aws/driver";
+import { refusalAsStepError, type AwsConnections } from "../connections/aws-accounts";
+import { awsAccountOf } from "../deployments/cloud-steps";
 import {
   enqueueJob,
   outside,
@@ -80,7 +81,7 @@ export function exportFilesFor(
 function failureOf(error: unknown): { message: string; transient: boolean } {
   if (error instanceof ScanError)
     return { message: error.message, transient: isTransientAwsError(error.cause) };
-  const failure = cloudStepErrorOf(error, []);
+  const failure = cloudStepErrorOf(error, [], refusalAsStepError);
   return { message: failure.message, transient: failure.transient };
 }
 
@@ -95,7 +96,7 @@ export function createTerraformExports({
   aws,
   files: { store, links, downloadTtlSeconds },
 }: {
-  aws: AwsDriver;
+  aws: AwsConnections;
   files: ExportFiles;
 }) {
   function toView(job: Job, now: Date): TerraformExport {

@@ -10,8 +10,8 @@ import { expect } from "vitest";
 import { defaultServiceSettings, type ServiceType } from "#contract/services";
 import { defaultServiceConfigs } from "#contract/service-configs";
 import { motoCredentials, type MotoServer } from "../../tests/setup/moto-server";
-import { createAwsClients, type AwsClients } from "../terraform/aws-clients";
-import type { DriverResource, NewLogLine } from "../engine/driver";
+import { createAwsClients, type AwsClients } from "../cloud/aws/clients";
+import type { DriverResource, NewLogLine } from "../cloud/driver";
 import {
   TAG_ENVIRONMENT,
   TAG_ORGANIZATION,
@@ -19,7 +19,7 @@ import {
   type ApplyResult,
   type ProvisionContext,
   type Provisioner,
-} from "../engine/aws/provisioner";
+} from "../cloud/aws/provisioner";
 
 /** Test support for provisioners: a network in moto, contexts, and the engine's loop (waits skipped). */
 

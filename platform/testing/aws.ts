@@ -8,8 +8,8 @@ import {
 import { defaultServiceSettings, type ServiceType } from "#contract/services";
 import { defaultServiceConfigs } from "#contract/service-configs";
 import { motoCredentials, startMotoServer, type MotoServer } from "../../tests/setup/moto-server";
-import { createAwsClients, type AwsClients } from "../terraform/aws-clients";
-import type { DriverResource, NewLogLine } from "../engine/driver";
+import { createAwsClients, type AwsClients } from "../cloud/aws/clients";
+import type { DriverResource, NewLogLine } from "../cloud/driver";
 import {
   TAG_ENVIRONMENT,
   TAG_ORGANIZATION,
@@ -17,7 +17,7 @@ import {
   type ApplyResult,
   type ProvisionContext,
   type Provisioner,
-} from "../engine/aws/provisioner";
+} from "../cloud/aws/provisioner";
 
 /** The engine's side of a provisioner, for tests against moto_server: contexts, and calling until done. */
 

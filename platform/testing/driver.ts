@@ -1,4 +1,4 @@
-import type { CloudDriver, DriverResource } from "../engine/driver";
+import type { CloudDriver, DriverResource } from "../cloud/driver";
 
 /**
  * A small deterministic driver for the engine's and the API's tests, so they do not depend on the simulated

@@ -8,7 +8,7 @@ import {
   defaultTerraformConfig,
   type EngineConfig,
   type PlatformConfig,
-} from "../config";
+} from "../lib/config";
 import type { Database } from "../db/index";
 import { ensureRoles } from "../db/seed";
 import {
@@ -25,10 +25,10 @@ import {
   users,
 } from "../db/schema";
 import { openTestDb } from "./db";
-import type { CloudDriver } from "../engine/driver";
-import { createEngine } from "../engine/engine";
-import { ephemeralSecretCipher } from "../secrets/cipher";
-import { createApiApp } from "../api/app";
+import type { CloudDriver } from "../cloud/driver";
+import { createOperations } from "../operations/operations";
+import { ephemeralSecretCipher } from "../lib/cipher";
+import { createApiApp } from "../http/app";
 import { addMember as addMemberTo, type GrantInput } from "../team/members";
 import { createTestTokenIssuer, type TestTokenIssuer } from "./tokens";
 
@@ -86,7 +86,7 @@ export async function openTestApi(
     now,
   }: {
     driver?: CloudDriver;
-    provisioners?: Parameters<typeof createEngine>[0]["provisioners"];
+    provisioners?: Parameters<typeof createOperations>[0]["provisioners"];
     /** The engine's clock (and the API's, which asks the engine), for tests that move time. */
     now?: () => Date;
   } = {},
@@ -100,7 +100,7 @@ export async function openTestApi(
     audience: config.audience,
   });
   const secrets = ephemeralSecretCipher();
-  const engine = createEngine({ db, config, secrets, driver, provisioners, now });
+  const engine = createOperations({ db, config, secrets, driver, provisioners, now });
   const app: Hono = createApiApp({ db, config, jwks: tokens.jwks, secrets, engine });
 
   function call(method: string, path: string, { token, json, rawBody, headers = {} }: CallOptions = {}) {

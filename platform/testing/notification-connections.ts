@@ -3,7 +3,7 @@ import type { ConnectionKind, NotificationRules } from "#contract/connections";
 import { sealSecrets } from "../connections/records";
 import type { Database } from "../db/index";
 import { connections } from "../db/schema";
-import type { SecretCipher } from "../secrets/cipher";
+import type { SecretCipher } from "../lib/cipher";
 
 /** A stored connection as the connections API stores one (secrets sealed together), for tests. */
 export async function insertConnection(

@@ -29,7 +29,7 @@ import {
   serverlessUploads,
 } from "../../platform/db/schema";
 import { ensureRoles, seedDemoData } from "../../platform/db/seed";
-import { secretCipherFor } from "../../platform/secrets/cipher";
+import { secretCipherFor } from "../../platform/lib/cipher";
 
 const [dataDir, outputFile] = process.argv.slice(2);
 if (!dataDir || !outputFile) {
