@@ -5,7 +5,7 @@ import {
   PREPARE_DATABASE_ARGUMENT,
   prepareDatabase,
   prepareDatabaseInChildProcess,
-} from "./db/prepare";
+} from "./seed/prepare";
 import { startPlatform } from "./server";
 
 const config = loadPlatformConfig();

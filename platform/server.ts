@@ -5,7 +5,7 @@ import { createApiApp } from "./http/app";
 import { createFilesApp } from "./http/files";
 import type { PlatformConfig } from "./lib/config";
 import { openDb } from "./db/index";
-import { prepareDatabase } from "./db/prepare";
+import { prepareDatabase } from "./seed/prepare";
 import { startAuditRetention } from "./audit/retention";
 import { createCostWorker } from "./cost/worker";
 import { createDriftChecks } from "./deployments/drift-checks";

@@ -1,5 +1,9 @@
+import { eq } from "drizzle-orm";
 import { CloudStepError } from "../cloud/driver";
 import type { AwsAccount, AwsDriver } from "../cloud/aws/driver";
+import type { Database } from "../db/index";
+import { connections, organizations } from "../db/schema";
+import type { EnvironmentRow } from "../environments/records";
 import type { SecretCipher } from "../lib/cipher";
 import { awsAccess } from "./providers/aws";
 import { credentialsOf, type ConnectionRow } from "./records";
@@ -7,6 +11,25 @@ import { ProviderRefusal } from "./refusals";
 
 /** What the AWS driver needs of the organization a connection belongs to (its role's external id). */
 export type AwsOrganization = { id: string; name: string; awsExternalId: string };
+
+/** The AWS connection an environment runs in, with its organization; null when it runs in no AWS account. */
+export async function awsAccountOf(
+  tx: Database,
+  environment: EnvironmentRow,
+): Promise<{ connection: ConnectionRow; organization: AwsOrganization } | null> {
+  if (!environment.cloudConnectionId) return null;
+  const [connection] = await tx
+    .select()
+    .from(connections)
+    .where(eq(connections.id, environment.cloudConnectionId));
+  if (connection?.kind !== "AWS") return null;
+  const [organization] = await tx
+    .select({ id: organizations.id, name: organizations.name, awsExternalId: organizations.awsExternalId })
+    .from(organizations)
+    .where(eq(organizations.id, connection.organizationId));
+  if (!organization) throw new Error(`the connection ${connection.id} has no organization`);
+  return { connection, organization };
+}
 
 /**
  * A connection's refusal (credentials that could not be used) as a failed step: only an endpoint that did not

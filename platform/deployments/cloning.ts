@@ -12,7 +12,7 @@ import type { Notify } from "../notifications/outbox";
 import { SecretDecryptionError, type SecretCipher } from "../lib/cipher";
 import { copyServices } from "../services/copy";
 import { PLATFORM_ACTOR } from "../services/history";
-import { environmentStageOf } from "../services/stages";
+import { environmentStageOf } from "../environments/stages";
 import type { Deploys } from "./deploys";
 import { enqueueJob, moveJob, type Job, type JobKind, type Transition } from "../engine/jobs";
 

@@ -1,10 +1,9 @@
 import { and, eq } from "drizzle-orm";
 import type { Database } from "../db/index";
-import { connections, organizations, resourceLogs, resources, serverlessUploads } from "../db/schema";
+import { organizations, resourceLogs, resources, serverlessUploads } from "../db/schema";
 import type { EnvironmentRow } from "../environments/records";
 import { driverResourceOf, type ResourceRow } from "../services/records";
-import type { ConnectionRow } from "../connections/records";
-import type { AwsConnections, AwsOrganization } from "../connections/aws-accounts";
+import { awsAccountOf, type AwsConnections } from "../connections/aws-accounts";
 import { cloudWatchTelemetry } from "./aws-telemetry";
 import { CloudStepError, type DeployContext, type DeployDriver, type NewLogLine } from "../cloud/driver";
 import type { TelemetrySource } from "./telemetry";
@@ -17,25 +16,6 @@ import type { TelemetrySource } from "./telemetry";
 
 /** The maximum attempts the runner gives a step (its default); the last one fails the service instead. */
 export const STEP_ATTEMPTS = 5;
-
-/** The AWS connection an environment runs in, with its organization; null when it runs in no AWS account. */
-export async function awsAccountOf(
-  tx: Database,
-  environment: EnvironmentRow,
-): Promise<{ connection: ConnectionRow; organization: AwsOrganization } | null> {
-  if (!environment.cloudConnectionId) return null;
-  const [connection] = await tx
-    .select()
-    .from(connections)
-    .where(eq(connections.id, environment.cloudConnectionId));
-  if (connection?.kind !== "AWS") return null;
-  const [organization] = await tx
-    .select({ id: organizations.id, name: organizations.name, awsExternalId: organizations.awsExternalId })
-    .from(organizations)
-    .where(eq(organizations.id, connection.organizationId));
-  if (!organization) throw new Error(`the connection ${connection.id} has no organization`);
-  return { connection, organization };
-}
 
 /**
  * The driver of the environment's cloud: AWS when it runs in an AWS connection (and the engine has the AWS

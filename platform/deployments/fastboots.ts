@@ -12,7 +12,7 @@ import { busyStages, defaultServiceSettings, type ServiceSettings } from "#contr
 import type { Stage } from "#contract/stages";
 import type { CloudProvider } from "#contract/cloud-providers";
 import type { CostEstimate } from "#contract/environments";
-import { applicationSettingsOf } from "../applications/config";
+import { applicationSettingsOf } from "../services/application-config";
 import type { Database } from "../db/index";
 import { engineJobs, environments, resources } from "../db/schema";
 import type { EnvironmentRow } from "../environments/records";

@@ -10,8 +10,8 @@ import {
 import type { Stage } from "#contract/stages";
 import type { environments } from "../db/schema";
 import { estimateEnvironmentCost } from "../cloud/pricing";
-import { environmentStageOf } from "../services/stages";
-import { noServices, type ServiceTotals } from "../services/totals";
+import { environmentStageOf } from "./stages";
+import { noServices, type ServiceTotals } from "./service-totals";
 
 export type EnvironmentRow = typeof environments.$inferSelect;
 

@@ -26,7 +26,7 @@ import { healthRoutes } from "./health";
 import { invitationAcceptanceRoutes, invitationRoutes } from "./invitations";
 import { onboardingRoutes } from "./onboarding";
 import { resourceTelemetryRoutes } from "./resource-telemetry";
-import { recordWrites } from "../audit/record";
+import { recordWrites } from "./audit-trail";
 import { auditRoutes } from "./audit";
 import { apiSecurityHeaders } from "./security-headers";
 import { tenantRoutes } from "./tenants";

@@ -5,6 +5,7 @@ import { apiErrorMessages } from "#contract/errors";
 import type { PlatformConfig } from "../lib/config";
 import type { Database } from "../db/index";
 import { oidcPayloads, users } from "../db/schema";
+import { GRANT_ID_CLAIM } from "../identity/provider";
 import { unauthorized } from "./errors";
 
 export type AuthenticatedUser = { id: string; email: string; name: string };
@@ -13,9 +14,6 @@ export type AuthenticatedUser = { id: string; email: string; name: string };
 export type AccessTokenClaims = { subject: string; grantId: string };
 
 export type AuthenticatedEnv = { Variables: { user: AuthenticatedUser; accessToken: AccessTokenClaims } };
-
-/** The claim the identity provider puts the grant id in (see platform/identity/provider.ts). */
-export const GRANT_ID_CLAIM = "grant_id";
 
 const bearerPattern = /^Bearer\s+(\S+)\s*$/i;
 

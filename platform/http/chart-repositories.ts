@@ -21,9 +21,10 @@ import {
 } from "../charts/chart-index";
 import type { Database } from "../db/index";
 import { chartRepositories } from "../db/schema";
-import { HttpError, conflict, conflictOn, invalidFields, notFound } from "./errors";
+import { HttpError } from "./errors";
+import { conflict, conflictOn, invalidFields, notFound } from "../lib/errors";
 import { findEnvironment } from "./environments";
-import { flagsOfTenant } from "./feature-flags";
+import { flagsOfTenant } from "../feature-flags/flags";
 import { permit } from "./permissions";
 import { currentOrganization, type OrganizationEnv } from "./tenancy";
 import { readJsonBody, sendJson } from "./validation";

@@ -16,7 +16,7 @@ import { kubernetesCost } from "../cost/kubernetes";
 import { accrualPoint, cloudCost, costCsv, costOverview, type CostQueryInput } from "../cost/queries";
 import type { Database } from "../db/index";
 import { budgets, environments } from "../db/schema";
-import { conflictOn, invalidFields, notFound } from "./errors";
+import { conflictOn, invalidFields, notFound } from "../lib/errors";
 import { permit } from "./permissions";
 import { currentOrganization, type OrganizationEnv } from "./tenancy";
 import { readJsonBody, readQuery, sendJson } from "./validation";

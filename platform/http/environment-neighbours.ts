@@ -12,27 +12,23 @@ import {
   observabilitySchema,
   serviceErrorMessages,
   serviceSettingsSchema,
-  isBusyStage,
   type ObservabilityProvider,
 } from "#contract/services";
-import { type ServiceConfig } from "#contract/service-configs";
-import type { Stage } from "#contract/stages";
 import { applicationConfigFieldsSchema } from "#contract/application-config";
 import { findConnection } from "../connections/records";
 import type { Database } from "../db/index";
 import { connections, observabilityProviders, resources } from "../db/schema";
 import { loadBalancerDnsName, loadBalancerIdOf, loadBalancerNameOf } from "../cloud/simulated/endpoints";
-import { accountIdOf } from "../cloud/simulated/resource";
 import type { EnvironmentRow } from "../environments/records";
+import { certificateOf, type Certificate } from "../services/certificates";
 import { configOf } from "../services/records";
 import { isObservabilityKind, metricIntakes } from "../observability/intakes";
-import { conflictOn, invalidFields, notFound } from "./errors";
+import { conflictOn, invalidFields, notFound } from "../lib/errors";
 import { findEnvironment } from "./environments";
 import { currentOrganization, type OrganizationEnv } from "./tenancy";
 import { readJsonBody, readQuery, sendJson } from "./validation";
 import { permit } from "./permissions";
 
-type Certificate = NonNullable<z.input<typeof certificateResponseSchema>["certificate"]>;
 type ServiceRow = typeof resources.$inferSelect;
 
 const providerIdSchema = z.guid();
@@ -65,35 +61,6 @@ function applicationRoutesOf(
       };
     });
 }
-/** How long a public ACM certificate is valid. */
-export const CERTIFICATE_VALIDITY_DAYS = 395;
-
-/**
- * A tls service as a certificate: ISSUED once deployed (also while a redeployment runs), PENDING_VALIDATION while
- * its first deployment runs, FAILED when it failed; drafts and canceled requests are no certificate (null).
- */
-export function certificateOf(row: ServiceRow, environment: EnvironmentRow): Certificate | null {
-  const stage = row.stage as Stage;
-  let status: Certificate["status"];
-  if (stage === "STAGE_COMPLETED" || stage === "STAGE_SYNCING") status = "ISSUED";
-  else if (stage === "STAGE_FAILED") status = "FAILED";
-  else if (isBusyStage(stage)) status = row.deployedAt ? "ISSUED" : "PENDING_VALIDATION";
-  else return null;
-  const config = row.config as Partial<ServiceConfig<"tls">>;
-  const expiresAt =
-    status === "ISSUED" && row.deployedAt
-      ? new Date(row.deployedAt.getTime() + CERTIFICATE_VALIDITY_DAYS * 86_400_000).toISOString()
-      : null;
-  return {
-    id: `arn:aws:acm:${environment.region}:${accountIdOf(environment.name)}:certificate/${row.id}`,
-    resourceId: row.id,
-    domain: config.domain ?? "",
-    subjectAlternativeNames: config.subjectAlternativeNames ?? [],
-    status,
-    expiresAt,
-  };
-}
-
 const statusRank: Record<Certificate["status"], number> = { ISSUED: 0, PENDING_VALIDATION: 1, FAILED: 2 };
 
 /** The best of the candidates: issued before pending before failed, then the more exact match, then the newest. */

@@ -24,7 +24,8 @@ import {
   type VariableRow,
 } from "../environments/variables";
 import { SecretDecryptionError, type SecretCipher } from "../lib/cipher";
-import { HttpError, conflict, invalidFields, notFound } from "./errors";
+import { HttpError } from "./errors";
+import { DomainError, conflict, invalidFields, notFound } from "../lib/errors";
 import { assertSettingsEditable, findEnvironment } from "./environments";
 import { currentOrganization, type OrganizationEnv } from "./tenancy";
 import { readJsonBody, readQuery, sendJson } from "./validation";
@@ -39,9 +40,9 @@ const listQuerySchema = z.object({
 
 const referencedServicesParamsSchema = z.object({ name: environmentVariableNameSchema });
 
-function variableNotFound(fieldErrors?: Record<string, string[]>): HttpError {
+function variableNotFound(fieldErrors?: Record<string, string[]>): DomainError {
   const error = notFound(environmentErrorMessages.variableNotFound);
-  return fieldErrors ? new HttpError(404, { ...error.body, fieldErrors }) : error;
+  return fieldErrors ? new DomainError("not-found", { ...error.body, fieldErrors }) : error;
 }
 
 /** Reports each later occurrence of a repeated key at its index. */

@@ -35,9 +35,9 @@ import {
   toEnvironmentSummary,
   type EnvironmentRow,
 } from "../environments/records";
-import { noServices, serviceTotalsOf } from "../services/totals";
-import { conflict, conflictOn, invalidFields, notFound } from "./errors";
-import { flagsOfTenant } from "./feature-flags";
+import { noServices, serviceTotalsOf } from "../environments/service-totals";
+import { conflict, conflictOn, invalidFields, notFound } from "../lib/errors";
+import { flagsOfTenant } from "../feature-flags/flags";
 import { currentOrganization, type OrganizationEnv } from "./tenancy";
 import { readJsonBody, readQuery, sendJson } from "./validation";
 import { permit } from "./permissions";

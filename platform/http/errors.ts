@@ -4,6 +4,7 @@ import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { type ApiErrorBody } from "#contract/error-body";
 import { apiErrorCodes, apiErrorMessages, errorMessages } from "#contract/errors";
+import { DomainError, notFound, type DomainErrorKind } from "../lib/errors";
 
 /** An error the API answers with as it is: a status and the contract's error body. */
 export class HttpError extends Error {
@@ -49,31 +50,16 @@ export function permissionDenied(permission: string): HttpError {
   });
 }
 
-export function notFound(message: string = apiErrorMessages.notFound): HttpError {
-  return new HttpError(404, { message, code: apiErrorCodes.notFound });
-}
-
-/** A uniqueness clash reported on the field the caller can change, like a schema violation. */
-export function conflictOn(field: string, message: string): HttpError {
-  return new HttpError(409, { message, code: apiErrorCodes.conflict, fieldErrors: { [field]: [message] } });
-}
-
-/** A request the schema accepted but the platform's data refuses, reported like a schema violation. */
-export function invalidFields(fieldErrors: Record<string, string[]>): HttpError {
-  const message = Object.values(fieldErrors)[0]?.[0] ?? "Request is not valid";
-  return new HttpError(400, { message, code: apiErrorCodes.validationFailed, fieldErrors });
-}
-
-/** A request that clashes with the current state of what it addresses. */
-export function conflict(message: string, fieldErrors?: Record<string, string[]>): HttpError {
-  return new HttpError(409, {
-    message,
-    code: apiErrorCodes.conflict,
-    ...(fieldErrors ? { fieldErrors } : {}),
-  });
-}
-
 export const handleNotFound: NotFoundHandler = (c) => c.json(notFound().body, 404);
+
+/** The status each kind of domain error is answered with: the one place domain errors meet HTTP. */
+const statusOf: Record<DomainErrorKind, ContentfulStatusCode> = {
+  invalid: 400,
+  forbidden: 403,
+  "not-found": 404,
+  conflict: 409,
+  gone: 410,
+};
 
 /**
  * Every failure leaves as the contract's JSON error body. Anything unexpected is logged here with the request id
@@ -81,6 +67,7 @@ export const handleNotFound: NotFoundHandler = (c) => c.json(notFound().body, 40
  */
 export const handleError: ErrorHandler = (error, c) => {
   if (error instanceof HttpError) return c.json(error.body, error.status, error.headers);
+  if (error instanceof DomainError) return c.json(error.body, statusOf[error.kind]);
   if (error instanceof HTTPException && error.status < 500) {
     return c.json({ message: error.message || "Request rejected" }, error.status);
   }

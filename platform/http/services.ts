@@ -41,7 +41,7 @@ import {
   applicationConfigOf,
   applicationConfigWithSettings,
   applicationSettingsOf,
-} from "../applications/config";
+} from "../services/application-config";
 import { applicationReferenceErrors } from "../applications/references";
 import { recordRelease, versionDiff, versionsOf } from "../applications/versions";
 import { serviceDiff } from "../lib/diff";
@@ -65,7 +65,8 @@ import {
   stageAfterDraftSaved,
 } from "../services/stages";
 import { currentUser } from "./auth";
-import { HttpError, conflict, conflictOn, invalidFields, notFound } from "./errors";
+import { HttpError } from "./errors";
+import { conflict, conflictOn, invalidFields, notFound } from "../lib/errors";
 import { findEnvironment } from "./environments";
 import type { EnvironmentRow } from "../environments/records";
 import { currentOrganization, type OrganizationEnv } from "./tenancy";

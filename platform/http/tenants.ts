@@ -9,7 +9,7 @@ import { organizations } from "../db/schema";
 import { startOnboarding } from "../onboarding/onboarding";
 import { addMember } from "../team/members";
 import { currentUser } from "./auth";
-import { conflictOn } from "./errors";
+import { conflictOn } from "../lib/errors";
 import { currentOrganization, type OrganizationAccess, type OrganizationEnv } from "./tenancy";
 import { readJsonBody, sendJson } from "./validation";
 import { permit, signedIn } from "./permissions";

@@ -1,11 +1,11 @@
 import { Hono } from "hono";
 import { terraformExportErrorMessages, terraformExportResponseSchema } from "#contract/terraform-exports";
 import type { Database } from "../db/index";
-import { awsAccountOf } from "../deployments/cloud-steps";
+import { awsAccountOf } from "../connections/aws-accounts";
 import type { Operations } from "../operations/operations";
 import { currentUser } from "./auth";
 import { findEnvironment } from "./environments";
-import { conflict, notFound } from "./errors";
+import { conflict, notFound } from "../lib/errors";
 import { permit } from "./permissions";
 import { currentOrganization, type OrganizationEnv } from "./tenancy";
 import { sendJson } from "./validation";

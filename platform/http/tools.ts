@@ -14,7 +14,8 @@ import type { Database } from "../db/index";
 import { toolAccounts } from "../db/schema";
 import { TerraformUnavailableError, TooManyActiveJobsError, type TerraformJobs } from "../terraform/jobs";
 import { currentUser, type AuthenticatedEnv } from "./auth";
-import { HttpError, notFound } from "./errors";
+import { HttpError } from "./errors";
+import { notFound } from "../lib/errors";
 import { readJsonBody, sendJson } from "./validation";
 import { signedIn } from "./permissions";
 

@@ -53,7 +53,7 @@ import {
   updateCustomRole,
 } from "../team/roles";
 import { currentUser } from "./auth";
-import { conflict, conflictOn, invalidFields, notFound } from "./errors";
+import { conflict, conflictOn, invalidFields, notFound } from "../lib/errors";
 import { permit } from "./permissions";
 import { currentOrganization, type OrganizationEnv } from "./tenancy";
 import { readJsonBody, readQuery, sendJson } from "./validation";

@@ -3,7 +3,8 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type * as z from "zod";
 import { apiErrorCodes, apiErrorMessages, fieldErrorsOf } from "#contract/errors";
 import { nulCharacterFieldErrors } from "#contract/validation";
-import { HttpError, invalidFields } from "./errors";
+import { HttpError } from "./errors";
+import { invalidFields } from "../lib/errors";
 
 /** Reads the JSON body and validates it with a contract schema; a 400 is thrown before any handler writes. */
 export async function readJsonBody<Schema extends z.ZodType>(

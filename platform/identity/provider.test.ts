@@ -25,7 +25,8 @@ import {
 import type { OpenDatabase } from "../db/index";
 import { oidcPayloads, organizations, users } from "../db/schema";
 import { addMember } from "../team/members";
-import { DEMO_PASSWORD, ensureRoles, seedDemoData } from "../db/seed";
+import { ensureRoles } from "../db/roles";
+import { DEMO_PASSWORD, seedDemoData } from "../seed/demo-data";
 import { ephemeralSecretCipher } from "../lib/cipher";
 import { openTestDb } from "../testing/db";
 import { createPayloadAdapter, purgeExpiredPayloads, revokeGrant } from "./adapter";

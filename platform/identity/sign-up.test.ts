@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { OpenDatabase } from "../db/index";
 import { loginAttempts } from "../db/schema";
-import { DEMO_PASSWORD, ensureRoles, seedDemoData } from "../db/seed";
+import { ensureRoles } from "../db/roles";
+import { DEMO_PASSWORD, seedDemoData } from "../seed/demo-data";
 import { openTestDb } from "../testing/db";
 import { ephemeralSecretCipher } from "../lib/cipher";
 import { secondsUntil, signInWithPassword } from "./login-throttle";

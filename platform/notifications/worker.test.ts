@@ -6,7 +6,7 @@ import type { OpenDatabase } from "../db/index";
 import { connections, notificationDeliveries, organizations } from "../db/schema";
 import { openTestDb } from "../testing/db";
 import { ephemeralSecretCipher } from "../lib/cipher";
-import type { NotificationMessage } from "./message";
+import type { NotificationMessage } from "../connections/chat-messages";
 import {
   startSlackServer,
   startTeamsServer,

@@ -10,7 +10,7 @@ import { withoutSecrets } from "../connections/refusals";
 import type { Database } from "../db/index";
 import { connections, notificationDeliveries } from "../db/schema";
 import { SecretDecryptionError, type SecretCipher } from "../lib/cipher";
-import type { Poster } from "./message";
+import type { Poster } from "../connections/chat-messages";
 import { isChatKind, type ChatKind } from "./outbox";
 
 /**

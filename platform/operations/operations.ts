@@ -4,7 +4,7 @@ import type { Database } from "../db/index";
 import { createNotifier } from "../notifications/outbox";
 import { createPushDeploys } from "../deploy-on-push/pushes";
 import type { SecretCipher } from "../lib/cipher";
-import { createTerraformExports, exportFilesFor } from "../terraform/environment-exports";
+import { createTerraformExports, exportFilesFor } from "../terraform-exports/environment-exports";
 import { createAwsDriver } from "../cloud/aws/driver";
 import { awsConnections, refusalAsStepError } from "../connections/aws-accounts";
 import { awsProvisioners } from "../cloud/aws/provisioners";

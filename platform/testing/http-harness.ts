@@ -10,7 +10,7 @@ import {
   type PlatformConfig,
 } from "../lib/config";
 import type { Database } from "../db/index";
-import { ensureRoles } from "../db/seed";
+import { ensureRoles } from "../db/roles";
 import {
   engineJobs,
   environments,

@@ -28,7 +28,8 @@ import {
   resources,
   serverlessUploads,
 } from "../../platform/db/schema";
-import { ensureRoles, seedDemoData } from "../../platform/db/seed";
+import { ensureRoles } from "../../platform/db/roles";
+import { seedDemoData } from "../../platform/seed/demo-data";
 import { secretCipherFor } from "../../platform/lib/cipher";
 
 const [dataDir, outputFile] = process.argv.slice(2);

@@ -6,8 +6,7 @@ import { defaultTerraformConfig, type PlatformConfig, type TerraformConfig } fro
 import type { Database } from "../db/index";
 import { engineJobs, environments } from "../db/schema";
 import { cloudStepErrorOf, isTransientAwsError } from "../cloud/aws/driver";
-import { refusalAsStepError, type AwsConnections } from "../connections/aws-accounts";
-import { awsAccountOf } from "../deployments/cloud-steps";
+import { awsAccountOf, refusalAsStepError, type AwsConnections } from "../connections/aws-accounts";
 import {
   enqueueJob,
   outside,
@@ -16,18 +15,18 @@ import {
   type OutsideWork,
   type Transition,
 } from "../engine/jobs";
-import { environmentArchiveBaseName } from "./archive";
-import { archiveStoreFor, type ArchiveStore } from "./archive-store";
+import { environmentArchiveBaseName } from "../terraform/archive";
+import { archiveStoreFor, type ArchiveStore } from "../terraform/archive-store";
 import {
   createDownloadLinks,
   downloadSigningSecret,
   publicFilePaths,
   type DownloadLinks,
-} from "./download-links";
-import { scanEnvironment } from "./environment-scan";
-import { terraformArchive } from "./generate";
-import type { ArchiveDownload } from "./jobs";
-import { ScanError } from "./scanner";
+} from "../terraform/download-links";
+import { scanEnvironment } from "../terraform/environment-scan";
+import { terraformArchive } from "../terraform/generate";
+import type { ArchiveDownload } from "../terraform/jobs";
+import { ScanError } from "../terraform/scanner";
 
 /**
  * 'Export as Terraform' of an environment in an AWS account: an engine job of kind `terraform-export` reads the

@@ -3,8 +3,9 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import type { PlatformConfig } from "../lib/config";
 import { secretCipherFor } from "../lib/cipher";
-import type { OpenDatabase } from "./index";
-import { ensureRoles, seedDemoData } from "./seed";
+import type { OpenDatabase } from "../db/index";
+import { ensureRoles } from "../db/roles";
+import { seedDemoData } from "./demo-data";
 
 /** The argument that makes platform/main.ts prepare the database and exit instead of serving. */
 export const PREPARE_DATABASE_ARGUMENT = "--prepare-database";

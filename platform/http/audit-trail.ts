@@ -3,12 +3,12 @@ import { eq } from "drizzle-orm";
 import type { Context, MiddlewareHandler } from "hono";
 import { matchedRoutes } from "hono/route";
 import * as z from "zod";
-import type { AuthenticatedEnv, AuthenticatedUser } from "../http/auth";
-import type { OrganizationAccess } from "../http/tenancy";
+import type { AuthenticatedEnv, AuthenticatedUser } from "./auth";
+import type { OrganizationAccess } from "./tenancy";
 import type { Database } from "../db/index";
 import { auditEvents, organizations, users } from "../db/schema";
-import { actionOf, isAuditedRoute } from "./actions";
-import { summarizeChange, variableNamesOf } from "./summary";
+import { actionOf, isAuditedRoute } from "../audit/actions";
+import { summarizeChange, variableNamesOf } from "../audit/summary";
 
 type AuditEventRow = typeof auditEvents.$inferInsert;
 

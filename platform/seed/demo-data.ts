@@ -1,12 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import type { FeatureFlagName } from "#contract/feature-flags";
-import { builtInRoles, roleNames, type RoleName } from "#contract/permissions";
+import type { RoleName } from "#contract/permissions";
 import { defaultApplicationConfig } from "#contract/application-config";
-import { applicationSettingsOf } from "../applications/config";
+import { applicationSettingsOf } from "../services/application-config";
 import { defaultServiceSettings, type ServiceSettings, type ServiceType } from "#contract/services";
 import { defaultServiceConfigs, type ServiceConfig } from "#contract/service-configs";
-import { backfillDemoUsage } from "../cost/demo-history";
+import { backfillDemoUsage } from "./demo-usage";
 import { createDeploys } from "../deployments/deploys";
 import type { CloudDriver } from "../cloud/driver";
 import { createSimulatedDriver } from "../cloud/simulated/driver";
@@ -15,15 +15,8 @@ import { hashPassword } from "../identity/passwords";
 import { addMember } from "../team/members";
 import type { SecretCipher } from "../lib/cipher";
 import { createService } from "../services/services";
-import type { Database } from "./index";
-import { environments, environmentVariables, featureFlags, organizations, roles, users } from "./schema";
-
-export const roleCatalogue = roleNames.map((name) => ({ name, description: builtInRoles[name].description }));
-
-/** Roles are reference data: present in every database, demo or not. */
-export async function ensureRoles(db: Database) {
-  await db.insert(roles).values(roleCatalogue).onConflictDoNothing();
-}
+import type { Database } from "../db/index";
+import { environments, environmentVariables, featureFlags, organizations, users } from "../db/schema";
 
 export const DEMO_PASSWORD = "password";
 

@@ -1,6 +1,6 @@
 import { connectionPages, type ConnectionFieldName } from "#contract/connections";
-import type { Credentials } from "../connections/providers";
-import { ProviderRefusal } from "../connections/refusals";
+import type { Credentials } from "./providers";
+import { ProviderRefusal } from "./refusals";
 
 /**
  * What a Slack or Teams connection posts: a title, a sentence or two, the facts (organization, environment,

@@ -7,8 +7,8 @@ import { environments, organizations, resources, usageSegments } from "../db/sch
 import type { CloudDriver, DriverResource } from "../cloud/driver";
 import type { EnvironmentRow } from "../environments/records";
 import { settingsOf } from "../services/records";
-import { accrueUsage, DAY_MS, floorToDay, floorToHour, HOUR_MS } from "./accrual";
-import { segmentOf, type NewSegment } from "./usage";
+import { accrueUsage, DAY_MS, floorToDay, floorToHour, HOUR_MS } from "../cost/accrual";
+import { segmentOf, type NewSegment } from "../cost/usage";
 
 /**
  * The demo's cost history (issue 16): 90 days of usage for an organization's seeded services, written as segments

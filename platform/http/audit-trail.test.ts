@@ -3,12 +3,12 @@ import { eq } from "drizzle-orm";
 import { Hono } from "hono";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { auditActions } from "#contract/audit";
-import type { AuthenticatedEnv } from "../http/auth";
+import type { AuthenticatedEnv } from "./auth";
 import { openTestApi, type TestApi } from "../testing/http-harness";
 import type { Database } from "../db/index";
 import { auditEvents } from "../db/schema";
-import { actionOf, isAuditedRoute, mappedRoutes, routeKey } from "./actions";
-import { recordWrites } from "./record";
+import { actionOf, isAuditedRoute, mappedRoutes, routeKey } from "../audit/actions";
+import { recordWrites } from "./audit-trail";
 
 let api: TestApi;
 beforeAll(async () => {
