@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { and, count, desc, eq, ilike, ne, type SQL } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { Hono, type Context } from "hono";
 import * as z from "zod";
 import {
@@ -45,7 +45,7 @@ import {
 import { applicationReferenceErrors } from "../applications/references";
 import { recordRelease, versionDiff, versionsOf } from "../applications/versions";
 import { serviceDiff } from "../lib/diff";
-import { failedSinceOf, recordAction } from "../services/history";
+import { recordAction } from "../services/history";
 import {
   attributesContextOf,
   configOf,
@@ -56,6 +56,7 @@ import {
   toResourceSummary,
   type ResourceRow,
 } from "../services/records";
+import { findService, listServices } from "../services/queries";
 import { createService } from "../services/services";
 import {
   applyModeOf,
@@ -119,9 +120,6 @@ async function assertUploadIn(tx: Database, environmentId: string, config: Recor
   if (!upload) throw missing();
 }
 
-/** `%` and `_` match themselves in a name search. */
-const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
-
 /**
  * /v2/organizations/:tenantId/environments/:environmentId/infrastructure: the environment's services (SPEC §7).
  * Every write validates its body, then runs in one transaction that locks the service's deployment job before the
@@ -157,13 +155,7 @@ export function serviceRoutes({
     { lock = false }: { lock?: boolean } = {},
   ): Promise<ResourceRow> {
     if (!idSchema.safeParse(resourceId).success) throw notFound(serviceErrorMessages.notFound);
-    const query = tx
-      .select()
-      .from(resources)
-      .where(and(eq(resources.id, resourceId), eq(resources.environmentId, environmentId)));
-    const [row] = lock ? await query.for("update") : await query;
-    if (!row) throw notFound(serviceErrorMessages.notFound);
-    return row;
+    return findService(tx, environmentId, resourceId, { lock });
   }
 
   /** The environment, the service's running deployment and the service, locked in the engine's order. */
@@ -269,30 +261,10 @@ export function serviceRoutes({
   routes.get("/", permit("organization.view"), async (c) => {
     const query = readQuery(c, resourceListQuerySchema);
     const environment = await environmentOf(c);
-    const conditions: SQL[] = [eq(resources.environmentId, environment.id)];
-    if (query.serviceType) conditions.push(eq(resources.serviceType, query.serviceType));
-    if (query.category === "application") conditions.push(eq(resources.serviceType, "application"));
-    if (query.category === "infrastructure") conditions.push(ne(resources.serviceType, "application"));
-    if (query.stage) conditions.push(eq(resources.stage, query.stage));
-    if (query.text) conditions.push(ilike(resources.name, likePattern(query.text)));
-    const where = and(...conditions);
-    const [rows, [total]] = await Promise.all([
-      db
-        .select()
-        .from(resources)
-        .where(where)
-        .orderBy(desc(resources.createdAt), desc(resources.id))
-        .limit(query.pageSize)
-        .offset((query.page - 1) * query.pageSize),
-      db.select({ value: count() }).from(resources).where(where),
-    ]);
-    const failedSince = await failedSinceOf(
-      db,
-      rows.filter((row) => row.stage === "STAGE_FAILED"),
-    );
+    const { rows, total, failedSince } = await listServices(db, environment.id, query);
     return sendJson(c, resourceListSchema, {
       infrastructure: rows.map((row) => toResourceSummary(row, environment, failedSince.get(row.id))),
-      total: total?.value ?? 0,
+      total,
       page: query.page,
       pageSize: query.pageSize,
     });

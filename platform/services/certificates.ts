@@ -1,5 +1,5 @@
 import type * as z from "zod";
-import { certificateResponseSchema, isBusyStage } from "#contract/services";
+import { isBusyStage, type certificateResponseSchema } from "#contract/services";
 import type { ServiceConfig } from "#contract/service-configs";
 import type { Stage } from "#contract/stages";
 import { accountIdOf } from "../cloud/simulated/resource";
