@@ -46,6 +46,11 @@ function platformFolderOf(file) {
   const parts = relative.split(path.sep);
   return parts.length === 1 ? "." : parts[0];
 }
+/** The driver folder under platform/cloud/ a file is in (aws, simulated…), or null for the seam's own files. */
+function cloudDriverOf(file) {
+  const parts = path.relative(path.join(platformRoot, "cloud"), file).split(path.sep);
+  return parts.length > 1 ? parts[0] : null;
+}
 const capitalized = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 const layerOf = (folder) => platformLayers.findIndex((layer) => layer.folders.includes(folder));
 
@@ -60,7 +65,17 @@ const platformLayersPlugin = {
         function check(node) {
           const specifier = node.source?.value;
           if (typeof specifier !== "string" || !specifier.startsWith(".")) return;
-          const to = platformFolderOf(path.resolve(path.dirname(context.filename), specifier));
+          const target = path.resolve(path.dirname(context.filename), specifier);
+          const to = platformFolderOf(target);
+          if (to === "cloud" && from === "cloud") {
+            const driver = cloudDriverOf(target);
+            if (driver && driver !== cloudDriverOf(context.filename)) {
+              context.report({
+                node,
+                message: `The cloud seam and each driver import no other driver (platform/cloud/${driver}/): what two drivers share belongs in the seam.`,
+              });
+            }
+          }
           if (to === null || to === from) return;
           if (to === "testing") {
             context.report({ node, message: "Source never imports the test support (platform/testing/)." });

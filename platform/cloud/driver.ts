@@ -1,7 +1,6 @@
 import type { CloudProvider } from "#contract/cloud-providers";
 import type { CostEstimate } from "#contract/environments";
 import type { Alarm, Metrics, MetricRange, ServiceSettings, ServiceType } from "#contract/services";
-import type { ChangePlan, Observation } from "./aws/provisioner";
 
 /**
  * The seams between the engine and a cloud. `DeployDriver` is how a service gets deployed and torn down: idempotent
@@ -24,6 +23,12 @@ export type DriverResource = {
   cloudProvider: CloudProvider;
   region: string;
 };
+
+/** How a settings change lands: what AWS updates in place and what needs a replacement. */
+export type ChangePlan = { inPlace: string[]; replace: string[] };
+
+/** What the periodic check sees of a deployed service (drift made outside the product). */
+export type Observation = { state: "ok" } | { state: "degraded" | "missing"; message: string };
 
 /** One phase of a simulated deployment; it lasts `seconds` (times ENGINE_TIME_SCALE). */
 export type DeployPhase = { name: string; seconds: number };

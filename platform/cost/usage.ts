@@ -3,7 +3,7 @@ import type { Database } from "../db/index";
 import { organizations, usageSegments } from "../db/schema";
 import type { CloudDriver, DriverResource } from "../cloud/driver";
 import { profileOf } from "../cloud/simulated/metrics";
-import { configOf } from "../cloud/simulated/resource";
+import { configOf } from "../cloud/configs";
 import type { EnvironmentRow } from "../environments/records";
 
 /**

@@ -19,7 +19,7 @@ import type { SecretCipher } from "../lib/cipher";
 import { deployNumberOf, finishAction, recordAction } from "../services/history";
 import { attributesContextOf, centsOf, driverResourceOf, type ResourceRow } from "../services/records";
 import type { AwsConnections } from "../connections/aws-accounts";
-import type { ChangePlan } from "../cloud/aws/provisioner";
+import type { ChangePlan } from "../cloud/driver";
 import {
   deployContextOf,
   deployDriverOf,

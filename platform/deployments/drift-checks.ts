@@ -3,7 +3,7 @@ import type { Database } from "../db/index";
 import { connections, environments, resourceLogs, resources } from "../db/schema";
 import { finishAction, PLATFORM_ACTOR, recordAction } from "../services/history";
 import type { ResourceRow } from "../services/records";
-import type { Observation } from "../cloud/aws/provisioner";
+import type { Observation } from "../cloud/driver";
 import { deployContextOf } from "./cloud-steps";
 import type { Deploys } from "./deploys";
 import { createPoller } from "../engine/poller";

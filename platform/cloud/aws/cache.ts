@@ -2,7 +2,7 @@ import type { CacheCluster, ReplicationGroup } from "@aws-sdk/client-elasticache
 import type { ServiceConfig } from "#contract/service-configs";
 import { isAwsError } from "./aws-errors";
 import type { DriverResource } from "../driver";
-import { configOf } from "../simulated/resource";
+import { configOf } from "../configs";
 import type { ApplyResult, ProvisionContext, Provisioner } from "./provisioner";
 import { deleteSecret, ensureSecret, generatedPassword } from "./secrets";
 import {

@@ -1,9 +1,9 @@
 import { createHash } from "node:crypto";
 import type { ConfigDiff } from "#contract/services";
 import { serviceDiff } from "../../lib/diff";
-import type { DriverResource } from "../driver";
-import { configOf } from "../simulated/resource";
-import type { ChangePlan, ProvisionContext } from "./provisioner";
+import type { ChangePlan, DriverResource } from "../driver";
+import { configOf } from "../configs";
+import type { ProvisionContext } from "./provisioner";
 
 /**
  * What the provisioners share: how a provisioner walks towards its goal in steps, how its failures read, the names

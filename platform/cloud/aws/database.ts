@@ -2,7 +2,7 @@ import type { DBInstance, ModifyDBInstanceMessage } from "@aws-sdk/client-rds";
 import type { ServiceConfig } from "#contract/service-configs";
 import { isAwsError } from "./aws-errors";
 import type { DriverResource } from "../driver";
-import { configOf } from "../simulated/resource";
+import { configOf } from "../configs";
 import type { ProvisionContext, Provisioner } from "./provisioner";
 import { deleteLogGroup, logGroupsOutput } from "./log-groups";
 import { deleteSecret, ensureSecret, generatedPassword } from "./secrets";

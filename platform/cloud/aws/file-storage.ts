@@ -1,9 +1,10 @@
 import type { BucketLocationConstraint, Transition } from "@aws-sdk/client-s3";
 import type * as S3Sdk from "@aws-sdk/client-s3";
 import type { ServiceConfig } from "#contract/service-configs";
-import { configOf } from "../simulated/resource";
+import { configOf } from "../configs";
 import { ownedBy, partitionOf, tagList, tagRecord, tagsOf } from "./naming";
-import type { ApplyResult, DestroyResult, Observation, ProvisionContext, Provisioner } from "./provisioner";
+import type { ApplyResult, DestroyResult, ProvisionContext, Provisioner } from "./provisioner";
+import type { Observation } from "../driver";
 import {
   ProvisionError,
   isAwsError,

@@ -1,6 +1,6 @@
 import type { Cluster, Nodegroup } from "@aws-sdk/client-eks";
 import type { DriverResource } from "../driver";
-import { configOf } from "../simulated/resource";
+import { configOf } from "../configs";
 import type { ApplyResult, ProvisionContext, Provisioner } from "./provisioner";
 import { deleteRole, ensureRole, managedPolicy } from "./roles";
 import {

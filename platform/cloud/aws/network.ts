@@ -1,5 +1,6 @@
-import { configOf } from "../simulated/resource";
-import type { ApplyResult, DestroyResult, Observation, ProvisionContext, Provisioner } from "./provisioner";
+import { configOf } from "../configs";
+import type { ApplyResult, DestroyResult, ProvisionContext, Provisioner } from "./provisioner";
+import type { Observation } from "../driver";
 import { failingAs, runSteps, type State, changePlanOf } from "./common";
 import { creationSteps, zonesOf } from "./network-creation";
 import {

@@ -1,9 +1,10 @@
 import type { KeySchemaElement, TableDescription } from "@aws-sdk/client-dynamodb";
 import type * as DynamoDbSdk from "@aws-sdk/client-dynamodb";
 import type { ServiceConfig } from "#contract/service-configs";
-import { configOf } from "../simulated/resource";
+import { configOf } from "../configs";
 import { ownedBy, tagList, tagRecord, tagsOf } from "./naming";
-import type { ApplyResult, DestroyResult, Observation, ProvisionContext, Provisioner } from "./provisioner";
+import type { ApplyResult, DestroyResult, ProvisionContext, Provisioner } from "./provisioner";
+import type { Observation } from "../driver";
 import {
   ProvisionError,
   runSteps,

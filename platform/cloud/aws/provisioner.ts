@@ -1,4 +1,4 @@
-import type { DriverResource, NewLogLine } from "../driver";
+import type { ChangePlan, DriverResource, NewLogLine, Observation } from "../driver";
 import type { AwsClients } from "./clients";
 
 /**
@@ -47,12 +47,6 @@ export type ApplyResult =
 export type DestroyResult =
   | { done: false; state: Record<string, string>; waitMs: number; progress: string }
   | { done: true };
-
-/** How a settings change lands: what AWS updates in place and what needs a replacement. */
-export type ChangePlan = { inPlace: string[]; replace: string[] };
-
-/** What the periodic check sees of a deployed service (drift made outside the product). */
-export type Observation = { state: "ok" } | { state: "degraded" | "missing"; message: string };
 
 export interface Provisioner {
   /**

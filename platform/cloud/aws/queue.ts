@@ -1,9 +1,9 @@
 import type * as SqsSdk from "@aws-sdk/client-sqs";
 import type { ServiceConfig } from "#contract/service-configs";
-import type { DriverResource } from "../driver";
-import { configOf } from "../simulated/resource";
+import type { DriverResource, Observation } from "../driver";
+import { configOf } from "../configs";
 import { awsNameOf, ownedBy, tagsOf } from "./naming";
-import type { ApplyResult, DestroyResult, Observation, ProvisionContext, Provisioner } from "./provisioner";
+import type { ApplyResult, DestroyResult, ProvisionContext, Provisioner } from "./provisioner";
 import {
   ProvisionError,
   isAwsError,

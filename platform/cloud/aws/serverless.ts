@@ -1,9 +1,10 @@
 import type * as IamSdk from "@aws-sdk/client-iam";
 import type * as LambdaSdk from "@aws-sdk/client-lambda";
-import { configOf } from "../simulated/resource";
+import { configOf } from "../configs";
 import { deleteLogGroup, ensureLogGroup, logGroupsOutput } from "./log-groups";
 import { awsNameOf, ownedBy, partitionOf, tagList, tagRecord, tagsOf } from "./naming";
-import type { ApplyResult, DestroyResult, Observation, ProvisionContext, Provisioner } from "./provisioner";
+import type { ApplyResult, DestroyResult, ProvisionContext, Provisioner } from "./provisioner";
+import type { Observation } from "../driver";
 import {
   ProvisionError,
   boundedWait,

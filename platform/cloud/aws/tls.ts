@@ -1,9 +1,10 @@
 import type { CertificateDetail } from "@aws-sdk/client-acm";
 import type * as AcmSdk from "@aws-sdk/client-acm";
 import type { ServiceConfig } from "#contract/service-configs";
-import { configOf } from "../simulated/resource";
+import { configOf } from "../configs";
 import { clientTokenOf, ownedBy, tagList, tagRecord, tagsOf } from "./naming";
-import type { ApplyResult, DestroyResult, Observation, ProvisionContext, Provisioner } from "./provisioner";
+import type { ApplyResult, DestroyResult, ProvisionContext, Provisioner } from "./provisioner";
+import type { Observation } from "../driver";
 import {
   ProvisionError,
   runSteps,

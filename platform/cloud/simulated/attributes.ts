@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
 import type { ServiceType } from "#contract/services";
 import type { DriverResource } from "../driver";
-import { accountIdOf, configOf } from "./resource";
+import { configOf } from "../configs";
+import { accountIdOf } from "./resource";
 
 /**
  * Secret attributes a first deployment creates. Values come from crypto.randomBytes (never from the simulation's

@@ -1,6 +1,7 @@
 import type { CloudProvider } from "#contract/cloud-providers";
 import type { DriverResource } from "../driver";
-import { accountIdOf, configOf, gcpProjectOf, shortRegion } from "./resource";
+import { configOf } from "../configs";
+import { accountIdOf, gcpProjectOf, shortRegion } from "./resource";
 import { digits, hexDigits, lowerAlphanumeric, randomFrom } from "./random";
 
 /**

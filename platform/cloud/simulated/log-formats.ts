@@ -1,5 +1,6 @@
 import type { DriverResource, NewLogLine } from "../driver";
-import { accountIdOf, configOf } from "./resource";
+import { configOf } from "../configs";
+import { accountIdOf } from "./resource";
 import { digits, hexDigits, randomFrom, type Random } from "./random";
 import {
   commonLogTime,

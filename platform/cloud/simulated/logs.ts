@@ -1,7 +1,7 @@
 import { applicationImageOf } from "../images";
 import type { DeployPhase, DriverResource, NewLogLine } from "../driver";
 import { deployPlanOf } from "./plans";
-import { configOf } from "./resource";
+import { configOf } from "../configs";
 import { runtimeWriterOf, type EventLine } from "./log-formats";
 import { startupLinesOf } from "./startup-logs";
 import { randomFrom } from "./random";

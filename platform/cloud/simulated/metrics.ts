@@ -1,6 +1,7 @@
 import { metricNames, metricRanges, metricUnits, type MetricRange, type Metrics } from "#contract/services";
 import type { DriverResource } from "../driver";
-import { configOf, instanceCountOf } from "./resource";
+import { configOf } from "../configs";
+import { instanceCountOf } from "./resource";
 import { hashOf, randomFrom } from "./random";
 
 export type MetricName = (typeof metricNames)[number];

@@ -1,5 +1,6 @@
 import type { DeployPhase, DriverResource } from "../driver";
-import { configOf, instanceCountOf } from "./resource";
+import { configOf } from "../configs";
+import { instanceCountOf } from "./resource";
 
 /**
  * Deployment phases per type, named after what the provider's console shows, with durations in seconds at

@@ -1,5 +1,6 @@
 import type { DriverResource } from "../driver";
-import { configOf, instanceCountOf } from "./resource";
+import { configOf } from "../configs";
+import { instanceCountOf } from "./resource";
 import { hexDigits, kubernetesAlphabet, randomFrom } from "./random";
 
 /**

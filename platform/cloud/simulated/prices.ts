@@ -2,7 +2,7 @@ import type { CostEstimate } from "#contract/environments";
 import type { ServiceType } from "#contract/services";
 import type { DriverResource } from "../driver";
 import { marketFactors, marketOf } from "../pricing";
-import { configOf } from "./resource";
+import { configOf } from "../configs";
 
 /**
  * The simulated cloud's price catalogue: AWS on-demand list prices in us-east-1 (USD, 730 hours a month), multiplied

@@ -1,18 +1,5 @@
-import { type ServiceType } from "#contract/services";
-import { defaultServiceConfigs, type ServiceConfig } from "#contract/service-configs";
 import type { DriverResource } from "../driver";
 import { digits, randomFrom } from "./random";
-
-/**
- * The type's configuration over its defaults. The engine hands the driver checked configurations; the defaults only
- * keep an older row (saved before a field existed) from breaking the simulation.
- */
-export function configOf<T extends ServiceType>(
-  resource: Pick<DriverResource, "config">,
-  serviceType: T,
-): ServiceConfig<T> {
-  return { ...defaultServiceConfigs[serviceType], ...resource.config } as ServiceConfig<T>;
-}
 
 /** The simulated cloud account (AWS account id, GCP project number) an environment deploys into. */
 export function accountIdOf(environmentName: string): string {

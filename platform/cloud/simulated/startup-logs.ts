@@ -1,6 +1,6 @@
 import type { DriverResource } from "../driver";
 import type { EventLine } from "./log-formats";
-import { configOf } from "./resource";
+import { configOf } from "../configs";
 import { randomFrom } from "./random";
 import { klogTime, mariadbTime, mysqlTime, postgresTime, redisTime } from "./timestamps";
 
