@@ -3,10 +3,11 @@ import type { CostEstimate } from "#contract/environments";
 import type { Alarm, Metrics, MetricRange, ServiceSettings, ServiceType } from "#contract/services";
 
 /**
- * The seams between the engine and a cloud. `DeployDriver` is how a service gets deployed and torn down: idempotent
- * steps the engine runs outside any transaction, persisting what each recorded, until the driver says done. The AWS
- * driver (platform/engine/aws/driver.ts) implements it with a provisioner per type; the simulated one
- * (platform/engine/simulated/phased-driver.ts) turns a `CloudDriver`'s phases into steps that wait out each phase.
+ * The cloud seam: what the platform asks of a cloud, in plain data (no driver imports a domain module, nor another
+ * driver). `DeployDriver` is how a service gets deployed and torn down: idempotent steps the deployments' jobs run
+ * outside any transaction, persisting what each recorded, until the driver says done. The AWS
+ * driver (platform/cloud/aws/driver.ts) implements it with a provisioner per type; the simulated one
+ * (platform/cloud/simulated/phased-driver.ts) turns a `CloudDriver`'s phases into steps that wait out each phase.
  * `CloudDriver` is everything else the platform asks of the place services run (pods, logs, metrics, alarms,
  * prices), answered by the simulated driver from deterministic data so the product behaves like a real deployment
  * on one machine.
@@ -158,7 +159,7 @@ export interface DeployDriver {
   /** Which configuration changes land in place and which replace the service; absent when the cloud cannot say. */
   plan?(before: DriverResource, after: DriverResource): ChangePlan;
   /**
-   * What the cloud holds of the deployed service now, for the periodic drift check (./drift-checks.ts): whether
+   * What the cloud holds of the deployed service now, for the periodic drift check (platform/deployments/drift-checks.ts): whether
    * something was changed outside the platform. Absent when nothing can be (the simulated cloud).
    */
   observe?(context: DeployContext): Promise<Observation>;

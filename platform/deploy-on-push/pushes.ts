@@ -24,7 +24,7 @@ import type { PushRow } from "../deployments/pushed-commits";
 
 export const PUSH_DEPLOY_JOB_KIND = "push-deploy";
 const WAITING_STATE = "WAITING_FOR_DEPLOYMENT";
-/** The states of a `service-deploy` job (engine/deploys.ts) before its first step ran. */
+/** The states of a `service-deploy` job (deployments/deploys.ts) before its first step ran. */
 const notStartedStates = ["QUEUED", "INFRASTRUCTURE_NOT_READY"];
 /** The history message's first line for a pushed commit starts with this. */
 const COMMIT_LINE_PREFIX = "Commit ";

@@ -70,7 +70,7 @@ import {
  * CANCELING                 → STAGE_CANCELING: POST cancel; its step ends in CANCELED
  * COMPLETED | FAILED | CANCELED  the job's end, with STAGE_COMPLETED, STAGE_FAILED or STAGE_CANCELED
  *
- * The driver's steps run outside any transaction under the job's lease (./jobs.ts): the simulated cloud's steps are
+ * The driver's steps run outside any transaction under the job's lease (platform/engine/jobs.ts): the simulated cloud's steps are
  * its phases, the AWS driver's call AWS. A step the cloud refuses fails the deployment with the cloud's words (a
  * transient refusal after the runner's retries); a deployment past its type's time-out fails saying what it waited
  * for. Under ENGINE_FAILURE_INJECTION a service whose name contains `fail-deploy` fails every deployment at its last

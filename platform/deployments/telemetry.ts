@@ -10,7 +10,7 @@ import type { CloudDriver, DriverResource } from "../cloud/driver";
 /**
  * Where the logs tab and the monitoring tab of a service read from (issue 14): the simulated cloud's deterministic
  * lines and series, or the cloud the environment runs in (CloudWatch for an AWS connection,
- * platform/engine/aws/telemetry.ts). Chosen per environment like the deploy driver (`telemetryOf` in
+ * platform/deployments/aws-telemetry.ts). Chosen per environment like the deploy driver (`telemetryOf` in
  * ./cloud-steps.ts). Either way runtime log lines are materialised into resource_logs, so the live tail's `after`
  * cursor and the search work the same for both; alarms are judged over the series by the same rules.
  */

@@ -50,7 +50,7 @@ export const likePatternOf = (text: string) => `%${text.replace(/[\\%_]/g, "\\$&
  * GET resources/:resourceId/logs, .../metrics and .../metrics/alarms under an environment.
  *
  * Where the lines and series come from is the environment's telemetry source (the simulated cloud, or CloudWatch
- * for an environment in an AWS connection: platform/engine/telemetry.ts). A read first has the source store the
+ * for an environment in an AWS connection: platform/deployments/telemetry.ts). A read first has the source store the
  * runtime lines written since the last one in resource_logs; reads then use the (resource_id, id) index (live
  * tail) or the (resource_id, at) index (search). A cloud that refuses or does not answer is a 502 with its words.
  */

@@ -84,7 +84,7 @@ export async function resolveOrganizationAccess(
 /**
  * Guards every route under a `:tenantId` path segment: the caller (user, live sign-in), membership and approval,
  * all in one query, which also loads the caller's role grants for the routes' permission checks
- * (platform/api/permissions.ts). It is mounted on path patterns rather than on individual routes so routes added
+ * (platform/http/permissions.ts). It is mounted on path patterns rather than on individual routes so routes added
  * later are covered.
  */
 export function requireOrganizationAccess(db: Database): MiddlewareHandler<OrganizationEnv> {

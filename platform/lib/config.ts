@@ -154,7 +154,7 @@ export const defaultTerraformConfig: TerraformConfig = {
   downloadTtlSeconds: 86_400,
 };
 
-/** Mail delivery (README, "The embedded platform"); platform/mail/mailer.ts sends with it. */
+/** Mail delivery (README, "The embedded platform"); platform/lib/mail/mailer.ts sends with it. */
 export type MailConfig = {
   /** SMTP_URL, credentials included; unset means no mail is sent. Never log it. */
   smtpUrl?: string;
@@ -180,7 +180,7 @@ export type PlatformConfig = {
   /** PLATFORM_ENCRYPTION_KEY, split; unset means the key generated into the data dir. */
   encryptionKeys?: string[];
   engine: EngineConfig;
-  /** DRIFT_CHECK_INTERVAL_SECONDS: each service is checked at most once per interval (platform/engine/drift-checks.ts). */
+  /** DRIFT_CHECK_INTERVAL_SECONDS: each service is checked at most once per interval (platform/deployments/drift-checks.ts). */
   driftCheckIntervalSeconds: number;
   mail: MailConfig;
   /** How often usage is accrued and budgets checked (COST_ACCRUAL_INTERVAL_MS); a minute when unset. */

@@ -4,7 +4,7 @@ import type { ProvisionContext } from "./provisioner";
 /**
  * Where a service in AWS writes its logs (issue 14): CloudWatch Logs groups. A provisioner whose service runs code
  * lists its groups in the output `logGroups` (comma-separated), which the logs tab reads
- * (platform/engine/aws/telemetry.ts): an application its task definition's awslogs group, a serverless function
+ * (platform/deployments/aws-telemetry.ts): an application its task definition's awslogs group, a serverless function
  * /aws/lambda/<function>, a database the groups RDS exports its logs to. The platform creates the groups of
  * applications and functions itself, tagged like the rest of the service (before Lambda would create an untagged
  * one on the first invocation), and deletes them on teardown. Queues, buckets, tables, caches, networks,

@@ -6,7 +6,7 @@ import { configOf } from "../configs";
 
 /**
  * The simulated cloud's price catalogue: AWS on-demand list prices in us-east-1 (USD, 730 hours a month), multiplied
- * by the region's market factor (platform/engine/pricing.ts). Usage-priced services are estimated for a stated
+ * by the region's market factor (platform/cloud/pricing.ts). Usage-priced services are estimated for a stated
  * workload, named in the line so the user sees the assumption.
  */
 export const HOURS_PER_MONTH = 730;
