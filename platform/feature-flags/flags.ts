@@ -35,4 +35,3 @@ export async function flagsOfTenant(db: Database, tenantId: string): Promise<Rec
   for (const row of [...platformDefaults, ...tenantOverrides]) flags[row.name] = row.enabled;
   return flags;
 }
-
