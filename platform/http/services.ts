@@ -1,5 +1,3 @@
-import { createHash } from "node:crypto";
-import { and, eq } from "drizzle-orm";
 import { Hono, type Context } from "hono";
 import * as z from "zod";
 import {
@@ -33,7 +31,6 @@ import {
 import type { CloudProvider } from "#contract/cloud-providers";
 import { NUL_CHARACTER_MESSAGE } from "#contract/validation";
 import type { Database } from "../db/index";
-import { environments, resourceHistory, resources, serverlessUploads } from "../db/schema";
 import { activeDeployOf } from "../deployments/deploys";
 import type { Operations } from "../operations/operations";
 import { SecretDecryptionError, type SecretCipher } from "../lib/cipher";
@@ -56,7 +53,15 @@ import {
   toResourceSummary,
   type ResourceRow,
 } from "../services/records";
-import { findService, listServices } from "../services/queries";
+import {
+  findService,
+  hasUpload,
+  listServices,
+  releaseOf,
+  serviceWithHistory,
+  storeUpload,
+  updateService,
+} from "../services/queries";
 import { createService } from "../services/services";
 import {
   applyModeOf,
@@ -113,11 +118,7 @@ async function assertUploadIn(tx: Database, environmentId: string, config: Recor
   const uploadId = config.uploadId;
   const missing = () => invalidFields({ "config.uploadId": [serviceErrorMessages.uploadNotFound] });
   if (typeof uploadId !== "string" || !idSchema.safeParse(uploadId).success) throw missing();
-  const [upload] = await tx
-    .select({ id: serverlessUploads.id })
-    .from(serverlessUploads)
-    .where(and(eq(serverlessUploads.id, uploadId), eq(serverlessUploads.environmentId, environmentId)));
-  if (!upload) throw missing();
+  if (!(await hasUpload(tx, environmentId, uploadId))) throw missing();
 }
 
 /**
@@ -179,22 +180,8 @@ export function serviceRoutes({
   }
 
   async function viewOf(tx: Database, resourceId: string) {
-    const [row] = await tx.select().from(resources).where(eq(resources.id, resourceId));
-    if (!row) throw notFound(serviceErrorMessages.notFound);
-    const [environment] = await tx.select().from(environments).where(eq(environments.id, row.environmentId));
-    if (!environment) throw notFound(serviceErrorMessages.notFound);
-    const history = await tx.select().from(resourceHistory).where(eq(resourceHistory.resourceId, row.id));
+    const { row, environment, history } = await serviceWithHistory(tx, resourceId);
     return toResource(row, environment, history, await secretAttributeNamesOf(tx, row, environment));
-  }
-
-  async function update(tx: Database, id: string, values: Partial<ResourceRow>, now: Date) {
-    const [row] = await tx
-      .update(resources)
-      .set({ ...values, updatedAt: now })
-      .where(eq(resources.id, id))
-      .returning();
-    if (!row) throw new Error("the locked service was not updated");
-    return row;
   }
 
   /** Checks a PUT body against the service: configuration (field errors first), then version, then stage. */
@@ -373,18 +360,12 @@ export function serviceRoutes({
     if (!bytes.subarray(0, 4).equals(Buffer.from([0x50, 0x4b, 0x03, 0x04]))) {
       throw invalidFields({ file: [serviceErrorMessages.uploadNotZip] });
     }
-    const [upload] = await db
-      .insert(serverlessUploads)
-      .values({
-        environmentId: environment.id,
-        fileName: file.name || "function.zip",
-        sizeBytes: bytes.length,
-        sha256: createHash("sha256").update(bytes).digest("hex"),
-        content: bytes.toString("base64"),
-        createdAt: engine.now(),
-      })
-      .returning();
-    if (!upload) throw new Error("the upload was not stored");
+    const upload = await storeUpload(db, {
+      environmentId: environment.id,
+      fileName: file.name || "function.zip",
+      bytes,
+      createdAt: engine.now(),
+    });
     return sendJson(
       c,
       serverlessUploadResponseSchema,
@@ -419,7 +400,7 @@ export function serviceRoutes({
       const after = { config: change.config ?? before.config, settings: change.settings ?? before.settings };
       const diff = serviceDiff(before, after);
       if (!diff.length) return resource.id;
-      const saved = await update(tx, resource.id, { ...after, version: resource.version + 1 }, now);
+      const saved = await updateService(tx, resource.id, { ...after, version: resource.version + 1 }, now);
       const mode = applyModeOf({
         stage: stageOf(resource),
         deployed: resource.deployedAt !== null,
@@ -462,7 +443,7 @@ export function serviceRoutes({
         settings:
           change.settings ?? (resource.draft?.settings as ServiceSettings | undefined) ?? current.settings,
       };
-      await update(
+      await updateService(
         tx,
         resource.id,
         { draft, version: resource.version + 1, stage: stageAfterDraftSaved(stageOf(resource)) },
@@ -487,7 +468,7 @@ export function serviceRoutes({
       if (editBlocked(stageOf(resource))) throw conflict(serviceErrorMessages.deploymentRunning);
       const current = { config: configOf(resource), settings: settingsOf(resource) };
       const launched = resource.draft ?? current;
-      const saved = await update(
+      const saved = await updateService(
         tx,
         resource.id,
         { ...launched, draft: null, version: resource.version + 1 },
@@ -519,7 +500,7 @@ export function serviceRoutes({
       const { environment, resource } = await lockForWrite(c, tx);
       if (stageOf(resource) !== "STAGE_FAILED") throw conflict(serviceErrorMessages.notFailed);
       if (resource.retries >= MAX_RETRIES) throw conflict(serviceErrorMessages.retryLimit);
-      const saved = await update(
+      const saved = await updateService(
         tx,
         resource.id,
         { retries: resource.retries + 1, version: resource.version + 1 },
@@ -538,7 +519,7 @@ export function serviceRoutes({
       if (!job || !cancelableStages.includes(stageOf(resource)) || job.state === "CANCELING") {
         throw conflict(serviceErrorMessages.notCancelable);
       }
-      await update(tx, resource.id, { version: resource.version + 1 }, now);
+      await updateService(tx, resource.id, { version: resource.version + 1 }, now);
       await deploys.cancel(tx, job, now);
       return resource.id;
     });
@@ -606,15 +587,14 @@ export function serviceRoutes({
       const { environment, resource } = await lockForWrite(c, tx);
       if (resource.serviceType !== "application") throw notFound(applicationErrorMessages.notAnApplication);
       const { version, diff } = await versionOf(tx, resource.id, c.req.param("versionId"));
-      const [entry] = await tx.select().from(resourceHistory).where(eq(resourceHistory.id, version.id));
-      const release = entry?.release;
+      const release = await releaseOf(tx, version.id);
       if (!release || version.outcome !== "STAGE_COMPLETED" || !version.imageDigest) {
         throw conflict(applicationErrorMessages.neverDeployed);
       }
       if (version.running) throw conflict(applicationErrorMessages.alreadyRunning);
       if (editBlocked(stageOf(resource))) throw conflict(serviceErrorMessages.deploymentRunning);
       const current = { config: configOf(resource), settings: settingsOf(resource) };
-      const saved = await update(
+      const saved = await updateService(
         tx,
         resource.id,
         {

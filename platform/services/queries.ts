@@ -1,8 +1,9 @@
+import { createHash } from "node:crypto";
 import { and, count, desc, eq, ilike, ne, type SQL } from "drizzle-orm";
 import type * as z from "zod";
 import { serviceErrorMessages, type resourceListQuerySchema } from "#contract/services";
 import type { Database } from "../db/index";
-import { resources } from "../db/schema";
+import { environments, resourceHistory, resources, serverlessUploads } from "../db/schema";
 import { notFound } from "../lib/errors";
 import { failedSinceOf } from "./history";
 import type { ResourceRow } from "./records";
@@ -57,4 +58,65 @@ export async function findService(
   const [row] = lock ? await query.for("update") : await query;
   if (!row) throw notFound(serviceErrorMessages.notFound);
   return row;
+}
+
+/** A service with its environment and its whole history, or a 404 in the services' words. */
+export async function serviceWithHistory(tx: Database, resourceId: string) {
+  const [row] = await tx.select().from(resources).where(eq(resources.id, resourceId));
+  if (!row) throw notFound(serviceErrorMessages.notFound);
+  const [environment] = await tx.select().from(environments).where(eq(environments.id, row.environmentId));
+  if (!environment) throw notFound(serviceErrorMessages.notFound);
+  const history = await tx.select().from(resourceHistory).where(eq(resourceHistory.resourceId, row.id));
+  return { row, environment, history };
+}
+
+/** Writes `values` to the (locked) service `id`, stamping `updatedAt`, and answers the row as it now is. */
+export async function updateService(tx: Database, id: string, values: Partial<ResourceRow>, now: Date) {
+  const [row] = await tx
+    .update(resources)
+    .set({ ...values, updatedAt: now })
+    .where(eq(resources.id, id))
+    .returning();
+  if (!row) throw new Error("the locked service was not updated");
+  return row;
+}
+
+/** Whether the serverless archive `uploadId` was uploaded to the environment. */
+export async function hasUpload(tx: Database, environmentId: string, uploadId: string): Promise<boolean> {
+  const [upload] = await tx
+    .select({ id: serverlessUploads.id })
+    .from(serverlessUploads)
+    .where(and(eq(serverlessUploads.id, uploadId), eq(serverlessUploads.environmentId, environmentId)));
+  return Boolean(upload);
+}
+
+/** What the history entry `historyId` deployed (its release), when it kept one. */
+export async function releaseOf(tx: Database, historyId: string) {
+  const [entry] = await tx.select().from(resourceHistory).where(eq(resourceHistory.id, historyId));
+  return entry?.release;
+}
+
+/** Keeps a serverless function's archive for the environment, with its size and SHA-256, until a deployment uses it. */
+export async function storeUpload(
+  db: Database,
+  {
+    environmentId,
+    fileName,
+    bytes,
+    createdAt,
+  }: { environmentId: string; fileName: string; bytes: Buffer; createdAt: Date },
+) {
+  const [upload] = await db
+    .insert(serverlessUploads)
+    .values({
+      environmentId,
+      fileName,
+      sizeBytes: bytes.length,
+      sha256: createHash("sha256").update(bytes).digest("hex"),
+      content: bytes.toString("base64"),
+      createdAt,
+    })
+    .returning();
+  if (!upload) throw new Error("the upload was not stored");
+  return upload;
 }
