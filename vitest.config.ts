@@ -2,7 +2,7 @@ import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
 const platformTests = "platform/**/*.test.ts";
-const databaseTemplate = "platform/db/test-db-template.ts";
+const databaseTemplate = "platform/testing/db-template.ts";
 /**
  * When the platform suite runs on PostgreSQL (TEST_DATABASE_URL, as `npm test` does where PostgreSQL 15 is
  * installed), these also run on PGlite, the embedded default: the migrations, the job runner's locking, a restart

@@ -1,11 +1,11 @@
-import { loadPlatformConfig } from "./config";
+import { loadPlatformConfig } from "./lib/config";
 import { openDb } from "./db/index";
 import {
   isFreshPgliteDataDir,
   PREPARE_DATABASE_ARGUMENT,
   prepareDatabase,
   prepareDatabaseInChildProcess,
-} from "./db/prepare";
+} from "./seed/prepare";
 import { startPlatform } from "./server";
 
 const config = loadPlatformConfig();

@@ -1,19 +1,19 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { getRequestListener } from "@hono/node-server";
-import { createApiApp } from "./api/app";
-import { createFilesApp } from "./api/files";
-import type { PlatformConfig } from "./config";
+import { createApiApp } from "./http/app";
+import { createFilesApp } from "./http/files";
+import type { PlatformConfig } from "./lib/config";
 import { openDb } from "./db/index";
-import { prepareDatabase } from "./db/prepare";
+import { prepareDatabase } from "./seed/prepare";
 import { startAuditRetention } from "./audit/retention";
 import { createCostWorker } from "./cost/worker";
-import { createDriftChecks } from "./engine/drift-checks";
-import { createEngine } from "./engine/engine";
+import { createDriftChecks } from "./deployments/drift-checks";
+import { createOperations } from "./operations/operations";
 import { createIdentityProvider } from "./identity/provider";
 import { createDeliveryWorker } from "./notifications/worker";
 import { createMetricForwarder } from "./observability/forwarder";
-import { secretCipherFor } from "./secrets/cipher";
+import { secretCipherFor } from "./lib/cipher";
 import { createTerraformJobs } from "./terraform/jobs";
 
 export type RunningPlatform = { url: string; server: Server; close: () => Promise<void> };
@@ -29,7 +29,7 @@ export async function startPlatform(config: PlatformConfig): Promise<RunningPlat
   await prepareDatabase(database, config);
   const secrets = secretCipherFor(config);
   // Started before the server listens: jobs a previous process left unfinished resume right away.
-  const engine = createEngine({ db: database.db, config, secrets });
+  const engine = createOperations({ db: database.db, config, secrets });
   engine.runner.start();
   // Posts the notifications the engine's jobs leave in the outbox, including those a previous process left.
   const deliveries = createDeliveryWorker({

@@ -2,13 +2,13 @@ import { and, eq } from "drizzle-orm";
 import type { ApplicationConfig } from "#contract/application-config";
 import { applicationErrorMessages } from "#contract/applications";
 import type { ConnectionKind } from "#contract/connections";
-import { flagsOfTenant } from "../api/feature-flags";
+import { flagsOfTenant } from "../feature-flags/flags";
 import { findConnection } from "../connections/records";
 import type { Database } from "../db/index";
 import { chartRepositories, environmentVariables, resources } from "../db/schema";
-import { certificateOf } from "../api/environment-neighbours";
+import { certificateOf } from "../services/certificates";
 import type { EnvironmentRow } from "../environments/records";
-import { secretAttributeNamesByType } from "../engine/simulated/attributes";
+import { secretAttributeNamesByType } from "../cloud/simulated/attributes";
 import type { ServiceType } from "#contract/services";
 
 /** The connection kinds an image can be pulled with (SPEC §3's container registries). */

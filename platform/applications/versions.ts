@@ -6,10 +6,11 @@ import { credentialsOf, findConnection } from "../connections/records";
 import type { ProviderContext } from "../connections/providers";
 import type { Database } from "../db/index";
 import { chartRepositories, organizations, resourceHistory, resources } from "../db/schema";
-import type { DeployContext } from "../engine/driver";
+import type { ApplicationSources } from "../cloud/driver";
 import type { EnvironmentRow } from "../environments/records";
-import type { SecretCipher } from "../secrets/cipher";
-import { diffOf } from "../services/diff";
+import type { SecretCipher } from "../lib/cipher";
+import { diffOf } from "../lib/diff";
+import { connectionSources } from "./sources";
 import { configOf, settingsOf, type HistoryRow, type ResourceRow } from "../services/records";
 
 /**
@@ -140,7 +141,7 @@ export async function applicationSourcesOf(
   secrets: SecretCipher,
   environment: EnvironmentRow,
   { awsEndpoint, appUrl = "" }: { awsEndpoint?: string; appUrl?: string },
-): Promise<NonNullable<DeployContext["connections"]>> {
+): Promise<ApplicationSources> {
   const [organization] = await tx
     .select()
     .from(organizations)
@@ -158,8 +159,7 @@ export async function applicationSourcesOf(
     connection,
   };
   return {
-    connection,
-    providerContext,
+    ...connectionSources({ connection, providerContext }),
     chartRepositoryUrl: async (id) => {
       if (!/^[0-9a-f-]{36}$/i.test(id)) return undefined;
       const [row] = await db

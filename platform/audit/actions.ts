@@ -2,7 +2,7 @@ import type { AuditAction } from "#contract/audit";
 
 /**
  * The stable name of each write the audit log records, by method and route pattern (the pattern as registered in
- * platform/api/app.ts, with parameter names left out so a renamed parameter keeps its action). A test fails when
+ * platform/http/app.ts, with parameter names left out so a renamed parameter keeps its action). A test fails when
  * a write route of the API has no entry here.
  */
 const actionsByRoute: Record<string, AuditAction> = {

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openTestApi, type TestApi } from "../api/test-harness";
+import { openTestApi, type TestApi } from "../testing/http-harness";
 import { auditEvents, organizations } from "../db/schema";
 import { purgeExpiredAuditEvents, startAuditRetention } from "./retention";
 

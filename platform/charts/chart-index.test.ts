@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { closedPortUrl, startTestServer, type TestServer } from "../connections/test-servers";
+import { closedPortUrl, startTestServer, type TestServer } from "../testing/provider-servers";
 import {
   ChartIndexError,
   chartSummariesOf,
@@ -10,7 +10,7 @@ import {
   fetchChartIndex,
   parseChartIndex,
 } from "./chart-index";
-import { sampleIndex } from "./test-indexes";
+import { sampleIndex } from "../testing/chart-indexes";
 
 let server: TestServer;
 let stalling: Server;

@@ -7,8 +7,8 @@ import {
   startMotoServer,
   type MotoServer,
 } from "../../tests/setup/moto-server";
-import { testPlatformConfig } from "../api/test-harness";
-import { defaultTerraformConfig, type TerraformConfig } from "../config";
+import { testPlatformConfig } from "../testing/http-harness";
+import { defaultTerraformConfig, type TerraformConfig } from "../lib/config";
 import { publicFilePaths } from "../terraform/download-links";
 import { readOnlyRoleTemplate, roleArn } from "../terraform/role-access";
 import { awsRoleSetup, AwsRoleSetupUnavailableError, type AwsRoleSetup } from "./aws-role-setup";

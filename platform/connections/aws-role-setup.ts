@@ -1,6 +1,6 @@
 import type * as z from "zod";
 import type { awsRoleSetupSchema } from "#contract/connections";
-import type { PlatformConfig } from "../config";
+import type { PlatformConfig } from "../lib/config";
 import { publicFilePaths } from "../terraform/download-links";
 import { callerAccountId, quickCreateLink, roleNameFor } from "../terraform/role-access";
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { endpoint, jsonOf, providerFetch, ProviderUnreachableError } from "./http";
-import { closedPortUrl, startTestServer, type TestServer } from "./test-servers";
+import { closedPortUrl, startTestServer, type TestServer } from "../testing/provider-servers";
 
 let server: TestServer;
 /** Requests to /silent are held open until the test ends: the provider that never answers. */

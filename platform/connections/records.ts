@@ -12,7 +12,7 @@ import {
 } from "#contract/connections";
 import type { Database } from "../db/index";
 import { connectionChecks, connections, environments, observabilityProviders, users } from "../db/schema";
-import type { SecretCipher } from "../secrets/cipher";
+import type { SecretCipher } from "../lib/cipher";
 import type { CheckResult, Credentials } from "./providers";
 
 /**

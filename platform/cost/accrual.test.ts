@@ -2,10 +2,10 @@ import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { costOverviewSchema, costPaths } from "#contract/cost";
 import { defaultServiceSettings, servicePaths, type ServiceSettings } from "#contract/services";
-import { openTestApi, type TestMember } from "../api/test-harness";
+import { openTestApi, type TestMember } from "../testing/http-harness";
 import { environments, usageDaily, usageDailyTotals, usageMonthly, usageSegments } from "../db/schema";
-import { priceOf } from "../engine/simulated/prices";
-import { createSimulatedDriver } from "../engine/simulated/driver";
+import { priceOf } from "../cloud/simulated/prices";
+import { createSimulatedDriver } from "../cloud/simulated/driver";
 import { createService } from "../services/services";
 import { accrueUsage, accruedUntil } from "./accrual";
 

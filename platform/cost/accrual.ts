@@ -1,7 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import type { Database } from "../db/index";
 import { usageAccrual } from "../db/schema";
-import { HOURS_PER_MONTH } from "../engine/simulated/prices";
+import { HOURS_PER_MONTH } from "../cloud/simulated/prices";
 
 /**
  * The accrual (decision 035): usage segments (./usage.ts) priced hour by hour into the daily and monthly rollups.

@@ -15,7 +15,7 @@ import {
   notificationDeliveries,
   organizations,
 } from "../db/schema";
-import { appLink, type NotificationMessage } from "../notifications/message";
+import { appLink, type NotificationMessage } from "../connections/chat-messages";
 import { chatKinds, rulesOf } from "../notifications/outbox";
 import { monthStartOf } from "./accrual";
 import { accrualPoint, monthFigures, roundCents } from "./queries";

@@ -1,6 +1,6 @@
 import type { KubernetesCluster, KubernetesCost } from "#contract/cost";
 import type { Database } from "../db/index";
-import { fargatePrices } from "../engine/simulated/prices";
+import { fargatePrices } from "../cloud/simulated/prices";
 import {
   kubernetesUsage,
   roundCents,

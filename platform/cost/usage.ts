@@ -1,9 +1,9 @@
 import { and, eq, isNull } from "drizzle-orm";
 import type { Database } from "../db/index";
 import { organizations, usageSegments } from "../db/schema";
-import type { CloudDriver, DriverResource } from "../engine/driver";
-import { profileOf } from "../engine/simulated/metrics";
-import { configOf } from "../engine/simulated/resource";
+import type { CloudDriver, DriverResource } from "../cloud/driver";
+import { profileOf } from "../cloud/simulated/metrics";
+import { configOf } from "../cloud/configs";
 import type { EnvironmentRow } from "../environments/records";
 
 /**

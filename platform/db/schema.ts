@@ -214,7 +214,7 @@ export const environments = pgTable(
       onDelete: "restrict",
     }),
     /**
-     * Set by a DELETE that tears the environment's services down in its cloud first (engine/environment-teardowns.ts):
+     * Set by a DELETE that tears the environment's services down in its cloud first (deployments/environment-teardowns.ts):
      * STAGE_IN_PROGRESS meanwhile, STAGE_FAILED with `deletion_message` saying what could not be deleted.
      */
     deletionStage: text("deletion_stage"),
@@ -228,7 +228,7 @@ export const environments = pgTable(
 );
 
 /**
- * Environment variables. A secret's value is only ever stored sealed (AES-256-GCM, platform/secrets/cipher.ts) in
+ * Environment variables. A secret's value is only ever stored sealed (AES-256-GCM, platform/lib/cipher.ts) in
  * `encrypted_value`; a plain variable's in `value`. The check keeps the two from mixing.
  */
 export const environmentVariables = pgTable(
@@ -407,7 +407,7 @@ export const resources = pgTable(
     /** What the last deployment left for the environment's other services (a network's VPC and subnets). */
     cloudOutputs: jsonb("cloud_outputs").$type<Record<string, string>>(),
     /**
-     * When the drift check (platform/engine/drift-checks.ts) last claimed the service: set in the statement that
+     * When the drift check (platform/deployments/drift-checks.ts) last claimed the service: set in the statement that
      * claims it, so no other instance checks it again within the interval.
      */
     driftCheckedAt: timestamp("drift_checked_at", { withTimezone: true, mode: "date" }),
@@ -562,7 +562,7 @@ export const loginAttempts = pgTable(
 
 /**
  * A connection to a cloud account or tool (issue 13). Plain field values are kept as they are; secret ones are
- * sealed together (platform/secrets/cipher.ts, context `connection:{id}`) and never leave the platform.
+ * sealed together (platform/lib/cipher.ts, context `connection:{id}`) and never leave the platform.
  */
 export const connections = pgTable(
   "connections",

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import type { Database } from "../db/index";
 import { deployHooks } from "../db/schema";
-import type { SecretCipher } from "../secrets/cipher";
+import type { SecretCipher } from "../lib/cipher";
 import { newHookSecret } from "./signature";
 
 export type DeployHookRow = typeof deployHooks.$inferSelect;

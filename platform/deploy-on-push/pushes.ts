@@ -1,15 +1,15 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import * as z from "zod";
 import type { WebhookAnswer } from "#contract/deploy-on-push";
-import type { EngineConfig } from "../config";
+import type { EngineConfig } from "../lib/config";
 import type { Database } from "../db/index";
 import { deployPushes, engineJobs, environments, resourceHistory, resources } from "../db/schema";
-import { activeDeployOf, deployWaitSeconds, type Deploys } from "../engine/deploys";
+import { activeDeployOf, deployWaitSeconds, type Deploys } from "../deployments/deploys";
 import { enqueueJob, unfinishedJobStatuses, type Job, type JobKind, type Transition } from "../engine/jobs";
 import type { EnvironmentRow } from "../environments/records";
 import type { ResourceRow } from "../services/records";
 import { hookOfResource } from "./hooks";
-import type { PushRow } from "./pushed-commits";
+import type { PushRow } from "../deployments/pushed-commits";
 
 /**
  * The burst rule of deploy on push (docs/decisions/034-deploy-on-push-and-chart-indexes.md): every accepted push
@@ -24,7 +24,7 @@ import type { PushRow } from "./pushed-commits";
 
 export const PUSH_DEPLOY_JOB_KIND = "push-deploy";
 const WAITING_STATE = "WAITING_FOR_DEPLOYMENT";
-/** The states of a `service-deploy` job (engine/deploys.ts) before its first step ran. */
+/** The states of a `service-deploy` job (deployments/deploys.ts) before its first step ran. */
 const notStartedStates = ["QUEUED", "INFRASTRUCTURE_NOT_READY"];
 /** The history message's first line for a pushed commit starts with this. */
 const COMMIT_LINE_PREFIX = "Commit ";

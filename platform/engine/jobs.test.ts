@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { OpenDatabase } from "../db/index";
 import { engineJobs, featureFlags } from "../db/schema";
-import { openTestDb } from "../db/test-db";
+import { openTestDb } from "../testing/db";
 import { createJobRunner, enqueueJob, moveJob, outside, type Job, type JobKind } from "./jobs";
 
 let database: OpenDatabase;

@@ -9,9 +9,9 @@ import {
 } from "#contract/environments";
 import type { Stage } from "#contract/stages";
 import type { environments } from "../db/schema";
-import { estimateEnvironmentCost } from "../engine/pricing";
-import { environmentStageOf } from "../services/stages";
-import { noServices, type ServiceTotals } from "../services/totals";
+import { estimateEnvironmentCost } from "../cloud/pricing";
+import { environmentStageOf } from "./stages";
+import { noServices, type ServiceTotals } from "./service-totals";
 
 export type EnvironmentRow = typeof environments.$inferSelect;
 

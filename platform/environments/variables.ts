@@ -3,7 +3,7 @@ import { asc, eq, sql } from "drizzle-orm";
 import { SECRET_MASK, type EnvironmentVariable } from "#contract/environments";
 import type { Database } from "../db/index";
 import { environmentVariables } from "../db/schema";
-import type { SecretCipher } from "../secrets/cipher";
+import type { SecretCipher } from "../lib/cipher";
 
 export type VariableRow = typeof environmentVariables.$inferSelect;
 

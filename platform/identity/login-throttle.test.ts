@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { OpenDatabase } from "../db/index";
 import { loginAttempts } from "../db/schema";
-import { DEMO_PASSWORD, ensureRoles, seedDemoData } from "../db/seed";
-import { ephemeralSecretCipher } from "../secrets/cipher";
-import { openTestDb } from "../db/test-db";
+import { ensureRoles } from "../db/roles";
+import { DEMO_PASSWORD, seedDemoData } from "../seed/demo-data";
+import { ephemeralSecretCipher } from "../lib/cipher";
+import { openTestDb } from "../testing/db";
 import { secondsUntil, signInWithPassword, type SignInResult } from "./login-throttle";
 import { signInLockedMessage } from "./pages";
 

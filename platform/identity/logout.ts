@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type Provider from "oidc-provider";
-import type { PlatformConfig } from "../config";
+import type { PlatformConfig } from "../lib/config";
 import type { Database } from "../db/index";
 import { revokeGrant } from "./adapter";
 import { redirect } from "./http";

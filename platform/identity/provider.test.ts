@@ -21,13 +21,14 @@ import {
   defaultMailConfig,
   defaultTerraformConfig,
   type PlatformConfig,
-} from "../config";
+} from "../lib/config";
 import type { OpenDatabase } from "../db/index";
 import { oidcPayloads, organizations, users } from "../db/schema";
 import { addMember } from "../team/members";
-import { DEMO_PASSWORD, ensureRoles, seedDemoData } from "../db/seed";
-import { ephemeralSecretCipher } from "../secrets/cipher";
-import { openTestDb } from "../db/test-db";
+import { ensureRoles } from "../db/roles";
+import { DEMO_PASSWORD, seedDemoData } from "../seed/demo-data";
+import { ephemeralSecretCipher } from "../lib/cipher";
+import { openTestDb } from "../testing/db";
 import { createPayloadAdapter, purgeExpiredPayloads, revokeGrant } from "./adapter";
 import { verifyPassword } from "./passwords";
 import { createIdentityProvider, type IdentityProvider } from "./provider";

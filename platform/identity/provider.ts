@@ -1,8 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { JWK } from "jose";
 import Provider, { errors, type Configuration, type KoaContextWithOIDC } from "oidc-provider";
-import { GRANT_ID_CLAIM } from "../api/auth";
-import type { PlatformConfig } from "../config";
+import type { PlatformConfig } from "../lib/config";
 import type { Database } from "../db/index";
 import { claimsByScope, findProfileClaims } from "./account";
 import { createPayloadAdapter, purgeExpiredPayloads } from "./adapter";
@@ -14,6 +13,9 @@ import { loadOrCreateIdentityKeys } from "./keys";
 import { createLogoutHandler } from "./logout";
 import { htmlSecurityHeaders, renderMessagePage, sendHtml } from "./pages";
 import { createUserinfoHandler } from "./userinfo";
+
+/** The claim access tokens carry the grant id in (platform/http/auth.ts verifies it). */
+export const GRANT_ID_CLAIM = "grant_id";
 
 /** Cookie names of the provider; prefixed because cookies are shared by every port of localhost. */
 const IDENTITY_COOKIE_NAMES = {

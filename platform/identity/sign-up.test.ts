@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { OpenDatabase } from "../db/index";
 import { loginAttempts } from "../db/schema";
-import { DEMO_PASSWORD, ensureRoles, seedDemoData } from "../db/seed";
-import { openTestDb } from "../db/test-db";
-import { ephemeralSecretCipher } from "../secrets/cipher";
+import { ensureRoles } from "../db/roles";
+import { DEMO_PASSWORD, seedDemoData } from "../seed/demo-data";
+import { openTestDb } from "../testing/db";
+import { ephemeralSecretCipher } from "../lib/cipher";
 import { secondsUntil, signInWithPassword } from "./login-throttle";
 import { signUpLockedMessage } from "./pages";
 import { passwordPolicyError, signUp } from "./sign-up";

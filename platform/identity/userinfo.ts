@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { createLocalJWKSet, errors as joseErrors, jwtVerify, type JWK } from "jose";
-import type { PlatformConfig } from "../config";
+import type { PlatformConfig } from "../lib/config";
 import type { Database } from "../db/index";
 import { claimsForScopes, findProfileClaims } from "./account";
 import { sendJson } from "./http";

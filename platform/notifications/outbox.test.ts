@@ -4,10 +4,10 @@ import type { NotificationRules } from "#contract/connections";
 import { environmentPaths, environmentResponseSchema } from "#contract/environments";
 import { MAX_RETRIES, resourceResponseSchema, serviceErrorMessages, servicePaths } from "#contract/services";
 import { defaultServiceConfigs } from "#contract/service-configs";
-import { openTestApi, uniqueName, type TestMember } from "../api/test-harness";
+import { openTestApi, uniqueName, type TestMember } from "../testing/http-harness";
 import { notificationDeliveries } from "../db/schema";
-import { fakeDriver } from "../services/test-driver";
-import { insertConnection } from "./test-connections";
+import { fakeDriver } from "../testing/driver";
+import { insertConnection } from "../testing/notification-connections";
 
 /*
  * The engine's ends become deliveries in the transaction that records them: one per Slack or Teams connection

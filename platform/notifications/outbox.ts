@@ -15,7 +15,7 @@ import {
 import type { Database } from "../db/index";
 import { connections, notificationDeliveries, organizations } from "../db/schema";
 import type { EnvironmentRow } from "../environments/records";
-import { appLink, appPages, type NotificationMessage } from "./message";
+import { appLink, appPages, type NotificationMessage } from "../connections/chat-messages";
 
 /**
  * The outbox of notifications (issue 13). The engine calls `notify` in the transaction that records a deployment's

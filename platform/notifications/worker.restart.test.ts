@@ -6,16 +6,16 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { defaultServiceSettings } from "#contract/services";
 import { defaultServiceConfigs } from "#contract/service-configs";
-import type { EngineConfig } from "../config";
+import type { EngineConfig } from "../lib/config";
 import type { OpenDatabase } from "../db/index";
 import { environments, notificationDeliveries, organizations, resources } from "../db/schema";
-import { openReopenableTestDb } from "../db/test-db";
-import { createEngine, type Engine } from "../engine/engine";
-import { secretCipherFor } from "../secrets/cipher";
+import { openReopenableTestDb } from "../testing/db";
+import { createOperations, type Operations } from "../operations/operations";
+import { secretCipherFor } from "../lib/cipher";
 import { createService } from "../services/services";
-import { fakeDriver } from "../services/test-driver";
-import { startSlackServer, type SlackServer } from "./test-chat-servers";
-import { insertConnection } from "./test-connections";
+import { fakeDriver } from "../testing/driver";
+import { startSlackServer, type SlackServer } from "../testing/chat-servers";
+import { insertConnection } from "../testing/notification-connections";
 import { createDeliveryWorker, type DeliveryWorker } from "./worker";
 
 /*
@@ -44,9 +44,9 @@ const advance = (seconds: number) => {
   clock = new Date(clock.getTime() + seconds * 1000);
 };
 
-function startPlatform(database: OpenDatabase): { engine: Engine; worker: DeliveryWorker } {
+function startPlatform(database: OpenDatabase): { engine: Operations; worker: DeliveryWorker } {
   const secrets = secretCipherFor({ dataDir });
-  const engine = createEngine({
+  const engine = createOperations({
     db: database.db,
     config: { engine: settings, appUrl: "https://console.acme.test" },
     secrets,

@@ -4,11 +4,16 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { MAX_DELIVERY_ATTEMPTS } from "#contract/connections";
 import type { OpenDatabase } from "../db/index";
 import { connections, notificationDeliveries, organizations } from "../db/schema";
-import { openTestDb } from "../db/test-db";
-import { ephemeralSecretCipher } from "../secrets/cipher";
-import type { NotificationMessage } from "./message";
-import { startSlackServer, startTeamsServer, type SlackServer, type TeamsServer } from "./test-chat-servers";
-import { insertConnection } from "./test-connections";
+import { openTestDb } from "../testing/db";
+import { ephemeralSecretCipher } from "../lib/cipher";
+import type { NotificationMessage } from "../connections/chat-messages";
+import {
+  startSlackServer,
+  startTeamsServer,
+  type SlackServer,
+  type TeamsServer,
+} from "../testing/chat-servers";
+import { insertConnection } from "../testing/notification-connections";
 import { claimDueDelivery, createDeliveryWorker, DELIVERY_LEASE_MS, type Delivery } from "./worker";
 
 let database: OpenDatabase;

@@ -1,7 +1,7 @@
 import { createPoller } from "../engine/poller";
 import { and, asc, eq, inArray, isNull, lte, or } from "drizzle-orm";
 import { MAX_DELIVERY_ATTEMPTS, type DeliveryStatus } from "#contract/connections";
-import type { EngineConfig } from "../config";
+import type { EngineConfig } from "../lib/config";
 import { postToSlack } from "../connections/providers/slack";
 import { postToTeams } from "../connections/providers/teams";
 import { ProviderRequestError, type Credentials } from "../connections/providers";
@@ -9,8 +9,8 @@ import { credentialsOf } from "../connections/records";
 import { withoutSecrets } from "../connections/refusals";
 import type { Database } from "../db/index";
 import { connections, notificationDeliveries } from "../db/schema";
-import { SecretDecryptionError, type SecretCipher } from "../secrets/cipher";
-import type { Poster } from "./message";
+import { SecretDecryptionError, type SecretCipher } from "../lib/cipher";
+import type { Poster } from "../connections/chat-messages";
 import { isChatKind, type ChatKind } from "./outbox";
 
 /**

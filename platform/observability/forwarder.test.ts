@@ -2,16 +2,16 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defaultServiceSettings, observabilitySchema, servicePaths } from "#contract/services";
 import { defaultServiceConfigs } from "#contract/service-configs";
-import { openTestApi, uniqueName, type TestMember } from "../api/test-harness";
+import { openTestApi, uniqueName, type TestMember } from "../testing/http-harness";
 import { observabilityProviders, resources } from "../db/schema";
-import { insertConnection } from "../notifications/test-connections";
+import { insertConnection } from "../testing/notification-connections";
 import { claimDueLink, createMetricForwarder, FORWARD_LEASE_MS } from "./forwarder";
 import {
   startDatadogIntake,
   startMiddlewareIntake,
   type DatadogIntake,
   type MiddlewareIntake,
-} from "./test-intake-servers";
+} from "../testing/intake-servers";
 
 /*
  * The forwarder against small servers that check what Datadog's and Middleware's intakes check. The metrics come

@@ -1,14 +1,14 @@
 import { createPoller } from "../engine/poller";
 import { and, asc, eq, inArray, isNotNull, isNull, lte, or } from "drizzle-orm";
-import type { EngineConfig } from "../config";
+import type { EngineConfig } from "../lib/config";
 import { ProviderRequestError, type Credentials } from "../connections/providers";
 import { credentialsOf } from "../connections/records";
 import { withoutSecrets } from "../connections/refusals";
 import type { Database } from "../db/index";
 import { connections, environments, observabilityProviders, resources } from "../db/schema";
-import type { CloudDriver } from "../engine/driver";
+import type { CloudDriver } from "../cloud/driver";
 import type { EnvironmentRow } from "../environments/records";
-import { SecretDecryptionError, type SecretCipher } from "../secrets/cipher";
+import { SecretDecryptionError, type SecretCipher } from "../lib/cipher";
 import { driverResourceOf } from "../services/records";
 import { isObservabilityKind, metricIntakes } from "./intakes";
 import type { MetricBatch, ServiceSeries } from "./metrics";

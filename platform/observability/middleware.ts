@@ -1,7 +1,7 @@
 import { endpoint, jsonOf } from "../connections/http";
 import type { Credentials } from "../connections/providers";
 import { fetchOrRefuse, ProviderRefusal } from "../connections/refusals";
-import { urlOf } from "../notifications/message";
+import { urlOf } from "../connections/chat-messages";
 import { forwardedMetrics, tagsOf, type MetricBatch } from "./metrics";
 
 /**

@@ -3,7 +3,7 @@ import type { EnvironmentMap } from "#contract/infrastructure-map";
 import type { ServiceType } from "#contract/services";
 import type { ServiceConfig } from "#contract/service-configs";
 import type { Stage } from "#contract/stages";
-import { certificateOf } from "../api/environment-neighbours";
+import { certificateOf } from "./certificates";
 import { clusterOf } from "../cost/kubernetes";
 import type { EnvironmentRow } from "../environments/records";
 import { configOf, type ResourceRow } from "./records";

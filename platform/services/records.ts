@@ -10,8 +10,8 @@ import {
 import type { Stage } from "#contract/stages";
 import type { CloudProvider } from "#contract/cloud-providers";
 import type { resourceHistory, resources } from "../db/schema";
-import { applicationConfigOf } from "../applications/config";
-import type { DriverResource } from "../engine/driver";
+import { applicationConfigOf } from "./application-config";
+import type { DriverResource } from "../cloud/driver";
 import type { EnvironmentRow } from "../environments/records";
 import { usageShapeOf } from "../cost/usage";
 

@@ -1,9 +1,10 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { ensureRoles, seedDemoData } from "../db/seed";
+import { ensureRoles } from "../db/roles";
+import { seedDemoData } from "../seed/demo-data";
 import { environments, resourceHistory, resourceLogs, resources, usageDaily } from "../db/schema";
-import { openTestDb } from "../db/test-db";
-import { ephemeralSecretCipher } from "../secrets/cipher";
+import { openTestDb } from "../testing/db";
+import { ephemeralSecretCipher } from "../lib/cipher";
 
 let database: Awaited<ReturnType<typeof openTestDb>>;
 beforeAll(async () => {

@@ -2,7 +2,7 @@ import type { ResourceAction, ServiceSettings, ServiceType } from "#contract/ser
 import type { Database } from "../db/index";
 import { resources } from "../db/schema";
 import type { EnvironmentRow } from "../environments/records";
-import { serviceDiff } from "./diff";
+import { serviceDiff } from "../lib/diff";
 import { recordAction } from "./history";
 import type { HistoryRow, ResourceRow } from "./records";
 

@@ -10,7 +10,7 @@ import {
 import type { RoleGrant } from "#contract/permissions";
 import type { Database } from "../db/index";
 import { customRoles, environments, invitations, memberships, organizations, users } from "../db/schema";
-import { HttpError, conflict, invalidFields, notFound } from "../api/errors";
+import { DomainError, conflict, invalidFields, notFound } from "../lib/errors";
 import { addMember } from "./members";
 
 type InvitationRow = typeof invitations.$inferSelect;
@@ -203,7 +203,7 @@ async function checkGrants(
   if (Object.keys(fieldErrors).length) throw invalidFields(fieldErrors);
 }
 
-function noOpenInvitation(email: string): HttpError {
+function noOpenInvitation(email: string): DomainError {
   return notFound(`There is no open invitation for ${email}`);
 }
 
@@ -270,20 +270,25 @@ async function usableInvitation(db: Database, token: string, invitee: Invitee, n
     .leftJoin(inviters, eq(inviters.id, invitations.invitedBy))
     .where(eq(invitations.tokenHash, hashInvitationToken(token)));
   const [found] = lock ? await query.for("update", { of: invitations }) : await query;
-  if (!found) throw gone(404, invitationErrorCodes.unknown, invitationMessages.unknown);
+  if (!found) throw gone("not-found", invitationErrorCodes.unknown, invitationMessages.unknown);
   const { invitation } = found;
   const status = invitationStatus(invitation, now);
-  if (status === "accepted") throw gone(410, invitationErrorCodes.accepted, invitationMessages.accepted);
-  if (status === "cancelled") throw gone(410, invitationErrorCodes.cancelled, invitationMessages.cancelled);
+  if (status === "accepted") throw gone("gone", invitationErrorCodes.accepted, invitationMessages.accepted);
+  if (status === "cancelled")
+    throw gone("gone", invitationErrorCodes.cancelled, invitationMessages.cancelled);
   if (status === "expired")
-    throw gone(410, invitationErrorCodes.expired, invitationMessages.expired(invitation.expiresAt));
+    throw gone("gone", invitationErrorCodes.expired, invitationMessages.expired(invitation.expiresAt));
   if (invitee.email.trim().toLowerCase() !== invitation.email)
-    throw gone(403, invitationErrorCodes.otherAddress, invitationMessages.otherAddress(invitation.email));
+    throw gone(
+      "forbidden",
+      invitationErrorCodes.otherAddress,
+      invitationMessages.otherAddress(invitation.email),
+    );
   return found;
 }
 
-function gone(status: 403 | 404 | 410, code: string, message: string): HttpError {
-  return new HttpError(status, { message, code });
+function gone(kind: "forbidden" | "not-found" | "gone", code: string, message: string): DomainError {
+  return new DomainError(kind, { message, code });
 }
 
 /** What the invited user sees before joining. */
@@ -315,7 +320,7 @@ export async function acceptInvitation(
       .from(memberships)
       .where(and(eq(memberships.organizationId, organization.id), eq(memberships.userId, invitee.id)));
     if (membership) {
-      throw new HttpError(409, {
+      throw new DomainError("conflict", {
         message: `You are already a member of ${organization.displayName}.`,
         code: invitationErrorCodes.alreadyMember,
       });

@@ -1,7 +1,7 @@
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
-import type { PlatformConfig } from "../config";
-import { isAwsError } from "./services/service-scanner";
+import type { PlatformConfig } from "../lib/config";
+import { isAwsError } from "../cloud/aws/aws-errors";
 
 /** Where generated archives are kept until their download link expires. */
 export type ArchiveStore = {

@@ -1,7 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import type { PlatformConfig } from "../config";
+import type { PlatformConfig } from "../lib/config";
 
 /** Public paths the platform serves outside /api: a browser tab or the AWS console fetches them without a token. */
 export const publicFilePaths = {

@@ -1,6 +1,6 @@
-import { partitionOf } from "../engine/aws/naming";
-import { TAG_ENVIRONMENT } from "../engine/aws/provisioner";
-import { createAwsClients, type AwsClients, type AwsConnection } from "./aws-clients";
+import { partitionOf } from "../cloud/aws/naming";
+import { TAG_ENVIRONMENT } from "../cloud/aws/provisioner";
+import { createAwsClients, type AwsClients, type AwsConnection } from "../cloud/aws/clients";
 import type { AccountScope } from "./generate";
 import type { Inventory, ScannedResource } from "./model";
 import { ROLE_NAME_PREFIX } from "./role-access";

@@ -1,6 +1,6 @@
-import { TAG_ENVIRONMENT } from "../engine/aws/provisioner";
+import { TAG_ENVIRONMENT } from "../cloud/aws/provisioner";
 import { archiveBaseName, createArchive, environmentArchiveBaseName } from "./archive";
-import { createAwsClients, type AwsConnection } from "./aws-clients";
+import { createAwsClients, type AwsConnection } from "../cloud/aws/clients";
 import { demoRawInventory } from "./demo-account";
 import type { Inventory } from "./model";
 import { PRODUCT_NAME, ROLE_NAME_PREFIX } from "./role-access";

@@ -4,19 +4,19 @@ import { CreateBucketCommand, S3Client } from "@aws-sdk/client-s3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedAwsAccount, type SeededAccount } from "../../tests/setup/aws-account";
 import { motoCredentials, startMotoServer, type MotoServer } from "../../tests/setup/moto-server";
-import { createFilesApp } from "../api/files";
-import { createEngine } from "../engine/engine";
-import { ephemeralSecretCipher } from "../secrets/cipher";
-import { testPlatformConfig } from "../api/test-harness";
-import { defaultTerraformConfig, type TerraformConfig } from "../config";
+import { createFilesApp } from "../http/files";
+import { createOperations } from "../operations/operations";
+import { ephemeralSecretCipher } from "../lib/cipher";
+import { testPlatformConfig } from "../testing/http-harness";
+import { defaultTerraformConfig, type TerraformConfig } from "../lib/config";
 import type { OpenDatabase } from "../db/index";
 import { users } from "../db/schema";
-import { openTestDb } from "../db/test-db";
+import { openTestDb } from "../testing/db";
 import { readArchive } from "./archive";
 import { archiveStoreFor } from "./archive-store";
 import { publicFilePaths } from "./download-links";
 import { createTerraformJobs, type TerraformJobs } from "./jobs";
-import { importIdsByType, parseProject, unresolvedReferences } from "./test-terraform-checks";
+import { importIdsByType, parseProject, unresolvedReferences } from "../testing/terraform-checks";
 
 const region = "us-west-2";
 let moto: MotoServer;
@@ -40,7 +40,7 @@ function jobsWith(overrides: Partial<TerraformConfig>) {
   });
   const jobs = createTerraformJobs({ db: database.db, config });
   opened.push(jobs);
-  const engine = createEngine({ db: database.db, config, secrets: ephemeralSecretCipher() });
+  const engine = createOperations({ db: database.db, config, secrets: ephemeralSecretCipher() });
   return { jobs, files: createFilesApp({ jobs, db: database.db, engine }) };
 }
 

@@ -3,12 +3,12 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { and, count, eq, inArray, isNotNull, lt } from "drizzle-orm";
 import * as z from "zod";
 import type { CloudConnectionJob, CloudConnectionJobStatus } from "#contract/tools";
-import type { PlatformConfig, TerraformScanner } from "../config";
+import type { PlatformConfig, TerraformScanner } from "../lib/config";
 import type { Database } from "../db/index";
 import { cloudConnectionJobs } from "../db/schema";
 import { archiveBaseName } from "./archive";
 import { archiveStoreFor, type ArchiveStore } from "./archive-store";
-import type { AwsConnection } from "./aws-clients";
+import type { AwsConnection } from "../cloud/aws/clients";
 import {
   createDownloadLinks,
   downloadSigningSecret,

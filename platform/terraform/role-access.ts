@@ -1,7 +1,7 @@
-import type { AwsCredentials } from "./aws-clients";
+import type { AwsCredentials } from "../cloud/aws/clients";
 import { scanPermissions } from "./scanner";
 import { decodePolicyDocument } from "./services/iam";
-import { isAwsError } from "./services/service-scanner";
+import { isAwsError } from "../cloud/aws/aws-errors";
 
 /** The product's name, which names the role (SPEC §2.4: "delete the role named after the product"). */
 export const PRODUCT_NAME = "Cloud Console";

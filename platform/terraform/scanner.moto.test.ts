@@ -11,7 +11,7 @@ import {
   unresolvedImports,
   unresolvedReferences,
   type ParsedProject,
-} from "./test-terraform-checks";
+} from "../testing/terraform-checks";
 
 const region = "eu-west-1";
 let moto: MotoServer;

@@ -1,4 +1,4 @@
-import type { AwsClients } from "./aws-clients";
+import type { AwsClients } from "../cloud/aws/clients";
 import {
   serviceNames,
   type Inventory,

@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createAwsClients } from "./aws-clients";
+import { createAwsClients } from "../cloud/aws/clients";
 import { dynamoDbScanner } from "./services/dynamodb";
 
 /** A DynamoDB endpoint that throttles the first `throttled` calls, then answers an empty table list. */

@@ -20,7 +20,7 @@ import { costOverview } from "../../platform/cost/queries";
 import { segmentOf, type NewSegment } from "../../platform/cost/usage";
 import { openDb } from "../../platform/db/index";
 import { environments, organizations, usageDaily, usageSegments } from "../../platform/db/schema";
-import { createSimulatedDriver } from "../../platform/engine/simulated/driver";
+import { createSimulatedDriver } from "../../platform/cloud/simulated/driver";
 
 const SERVICES = Number(process.env.BENCH_COST_SERVICES ?? 1000);
 const DAYS = Number(process.env.BENCH_COST_DAYS ?? 365);

@@ -28,8 +28,9 @@ import {
   resources,
   serverlessUploads,
 } from "../../platform/db/schema";
-import { ensureRoles, seedDemoData } from "../../platform/db/seed";
-import { secretCipherFor } from "../../platform/secrets/cipher";
+import { ensureRoles } from "../../platform/db/roles";
+import { seedDemoData } from "../../platform/seed/demo-data";
+import { secretCipherFor } from "../../platform/lib/cipher";
 
 const [dataDir, outputFile] = process.argv.slice(2);
 if (!dataDir || !outputFile) {

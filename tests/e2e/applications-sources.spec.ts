@@ -6,7 +6,7 @@ import {
   PutImageCommand,
 } from "@aws-sdk/client-ecr";
 import { expect, test, type Page } from "@playwright/test";
-import { startFakeGitHub, type TestServer } from "../../platform/connections/test-servers";
+import { startFakeGitHub, type TestServer } from "../../platform/testing/provider-servers";
 import {
   connectAwsWithAccessKeys,
   connectEcrRegistry,

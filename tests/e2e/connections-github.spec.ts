@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { startFakeGitHub, type TestServer } from "../../platform/connections/test-servers";
+import { startFakeGitHub, type TestServer } from "../../platform/testing/provider-servers";
 import { chooseOption } from "../setup/environments";
 import { waitForHydration } from "../setup/hydration";
 import { signIn } from "../setup/sign-in";

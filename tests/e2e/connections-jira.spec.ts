@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { startFakeJira, type FakeJira } from "../../platform/connections/test-servers";
+import { startFakeJira, type FakeJira } from "../../platform/testing/provider-servers";
 import { createEnvironment, uniqueEnvironmentName } from "../setup/environments";
 import { waitForHydration } from "../setup/hydration";
 import { signIn } from "../setup/sign-in";

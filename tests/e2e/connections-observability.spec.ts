@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { startTestServer, type TestServer } from "../../platform/connections/test-servers";
+import { startTestServer, type TestServer } from "../../platform/testing/provider-servers";
 import { createEnvironment, uniqueEnvironmentName } from "../setup/environments";
 import { waitForHydration } from "../setup/hydration";
 import { signIn } from "../setup/sign-in";

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { appUrl } from "../../playwright.config";
-import { startTestServer, type TestServer } from "../../platform/connections/test-servers";
+import { startTestServer, type TestServer } from "../../platform/testing/provider-servers";
 import { createEnvironment, uniqueEnvironmentName } from "../setup/environments";
 import { waitForHydration } from "../setup/hydration";
 import { signIn } from "../setup/sign-in";

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { waitForHydration } from "../setup/hydration";
-import { startTestServer, type TestServer } from "../../platform/connections/test-servers";
+import { startTestServer, type TestServer } from "../../platform/testing/provider-servers";
 import { signIn } from "../setup/sign-in";
 
 // Each flow visits a dozen pages, several of which call the provider's test server.

@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { expect, test } from "@playwright/test";
-import { startTestServer, type TestServer } from "../../platform/connections/test-servers";
+import { startTestServer, type TestServer } from "../../platform/testing/provider-servers";
 import { waitForHydration } from "../setup/hydration";
 import { signIn } from "../setup/sign-in";
 

@@ -16,7 +16,7 @@ import {
   parseProject,
   unresolvedImports,
   unresolvedReferences,
-} from "../../platform/terraform/test-terraform-checks";
+} from "../../platform/testing/terraform-checks";
 import { signIn } from "../setup/sign-in";
 
 // moto_server (playwright.config.ts) is the AWS account: the platform's AWS driver creates what each service is

@@ -6,7 +6,7 @@ import {
   parseProject,
   unresolvedImports,
   unresolvedReferences,
-} from "../../platform/terraform/test-terraform-checks";
+} from "../../platform/testing/terraform-checks";
 import { seedAwsAccount } from "../setup/aws-account";
 import { deployQuickCreateStack, quickCreateParameters } from "../setup/cloudformation";
 import { waitForHydration } from "../setup/hydration";

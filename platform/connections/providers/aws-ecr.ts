@@ -1,7 +1,7 @@
 import type { ECRClient } from "@aws-sdk/client-ecr";
 import type { ConnectionFieldName } from "#contract/connections";
-import { createAwsClients } from "../../terraform/aws-clients";
-import { isAwsError } from "../../terraform/services/service-scanner";
+import { createAwsClients } from "../../cloud/aws/clients";
+import { isAwsError } from "../../cloud/aws/aws-errors";
 import type { Credentials, Provider, ProviderContext, Repository, Tag } from "../providers";
 import {
   awsAccess,

@@ -20,7 +20,7 @@ import { readOnlyRoleTemplate } from "../../terraform/role-access";
 import { ProviderRequestError, type CheckResult, type Credentials, type ProviderContext } from "../providers";
 import { aws } from "./aws";
 import { awsEcr } from "./aws-ecr";
-import { expectingNoLeak } from "./test-support";
+import { expectingNoLeak } from "../../testing/provider-requests";
 
 /**
  * The AWS and ECR providers against moto_server with IAM enforced (moto's reset-auth): unknown keys, wrong

@@ -1,8 +1,8 @@
 import type { ConnectionFieldName } from "#contract/connections";
-import { createAwsClients, type AwsConnection, type AwsCredentials } from "../../terraform/aws-clients";
+import { createAwsClients, type AwsConnection, type AwsCredentials } from "../../cloud/aws/clients";
 import { PRODUCT_NAME, trustPolicyRequiresExternalId } from "../../terraform/role-access";
 import { decodePolicyDocument } from "../../terraform/services/iam";
-import { isAwsError } from "../../terraform/services/service-scanner";
+import { isAwsError } from "../../cloud/aws/aws-errors";
 import { PROVIDER_TIMEOUT_MS, unreachableMessage } from "../http";
 import type { Credentials, Provider, ProviderContext } from "../providers";
 import { checkWith, ProviderRefusal } from "../refusals";

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "../../../tests/setup/moto-server";
 import type { CheckResult, Credentials, ProviderContext } from "../providers";
 import { azure } from "./azure";
-import { listen, sendJson, expectingNoLeak } from "./test-support";
+import { listen, sendJson, expectingNoLeak } from "../../testing/provider-requests";
 
 /**
  * Azure against a server that answers like Microsoft Entra ID's v2.0 token endpoint: the client-credentials grant

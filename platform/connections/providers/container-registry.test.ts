@@ -10,7 +10,7 @@ import {
   startTestServer,
   type FakeRegistry,
   type TestServer,
-} from "../test-servers";
+} from "../../testing/provider-servers";
 import {
   containerRegistry,
   dockerRegistry,

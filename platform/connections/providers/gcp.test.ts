@@ -6,7 +6,7 @@ import { freePort } from "../../../tests/setup/moto-server";
 import { ProviderRequestError, type CheckResult, type Credentials, type ProviderContext } from "../providers";
 import { gcp } from "./gcp";
 import { gcpArtifactRegistry } from "./gcp-artifact-registry";
-import { listen, sendJson, expectingNoLeak } from "./test-support";
+import { listen, sendJson, expectingNoLeak } from "../../testing/provider-requests";
 
 /**
  * GCP and Artifact Registry against a server that answers like Google: its token endpoint verifies the JWT

@@ -8,7 +8,7 @@ import {
   startFakeGitHub,
   startTestServer,
   type TestServer,
-} from "../test-servers";
+} from "../../testing/provider-servers";
 import { dependabot } from "./dependabot";
 import { github } from "./github";
 

@@ -9,7 +9,7 @@ import {
   startTestServer,
   type FakeJira,
   type TestServer,
-} from "../test-servers";
+} from "../../testing/provider-servers";
 import { createJiraIssue, jira, toAtlassianDocument } from "./jira";
 
 const TOKEN = "ATATT3x-jira-S3CRET-0001";

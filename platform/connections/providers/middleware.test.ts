@@ -7,7 +7,7 @@ import {
   startFakeMiddleware,
   startTestServer,
   type TestServer,
-} from "../test-servers";
+} from "../../testing/provider-servers";
 import { middleware } from "./middleware";
 
 const API_KEY = "mw-key-S3CRET-0001";

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startSlackServer, type SlackServer } from "../../notifications/test-chat-servers";
+import { startSlackServer, type SlackServer } from "../../testing/chat-servers";
 import type { Credentials, ProviderContext } from "../providers";
 import { slack } from "./slack";
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTeamsServer, type TeamsServer } from "../../notifications/test-chat-servers";
+import { startTeamsServer, type TeamsServer } from "../../testing/chat-servers";
 import type { Credentials, ProviderContext } from "../providers";
 import { teams } from "./teams";
 

@@ -1,10 +1,4 @@
-import {
-  OPEN_LINK_LABEL,
-  testMessage,
-  urlOf,
-  type NotificationMessage,
-  type Poster,
-} from "../../notifications/message";
+import { OPEN_LINK_LABEL, testMessage, urlOf, type NotificationMessage, type Poster } from "../chat-messages";
 import { endpoint, jsonOf } from "../http";
 import type { Credentials, Provider } from "../providers";
 import { checkWith, fetchOrRefuse, ProviderRefusal } from "../refusals";

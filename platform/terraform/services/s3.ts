@@ -1,7 +1,8 @@
 import type { PublicAccessBlockConfiguration, ServerSideEncryptionRule, Tag } from "@aws-sdk/client-s3";
 import { attributes, block, Reference, tagsOf, type ScannedResource } from "../model";
-import type { AwsClients } from "../aws-clients";
-import { collect, isAwsError, mapWithConcurrency, type ServiceScanner } from "./service-scanner";
+import type { AwsClients } from "../../cloud/aws/clients";
+import { isAwsError } from "../../cloud/aws/aws-errors";
+import { collect, mapWithConcurrency, type ServiceScanner } from "./service-scanner";
 
 export type S3Bucket = {
   name: string;

@@ -1,4 +1,4 @@
-import type { AwsClients } from "../aws-clients";
+import type { AwsClients } from "../../cloud/aws/clients";
 import type { ScannedResource, ServiceName } from "../model";
 
 /** What the services share while their raw answers become resources. */
@@ -53,9 +53,4 @@ export async function mapWithConcurrency<Item, Result>(
   }
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
   return results;
-}
-
-/** Whether an SDK error has one of `names` (the AWS error code). */
-export function isAwsError(error: unknown, ...names: string[]): boolean {
-  return error instanceof Error && names.includes(error.name);
 }

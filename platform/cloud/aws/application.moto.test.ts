@@ -1,0 +1,418 @@
+import {
+  DescribeScalableTargetsCommand,
+  DescribeScalingPoliciesCommand,
+} from "@aws-sdk/client-application-auto-scaling";
+import {
+  DescribeClustersCommand,
+  DescribeServicesCommand,
+  DescribeTaskDefinitionCommand,
+  ListTaskDefinitionsCommand,
+} from "@aws-sdk/client-ecs";
+import {
+  DescribeListenersCommand,
+  DescribeLoadBalancersCommand,
+  DescribeRulesCommand,
+  DescribeTargetGroupsCommand,
+} from "@aws-sdk/client-elastic-load-balancing-v2";
+import { DescribeLogGroupsCommand, ListTagsForResourceCommand } from "@aws-sdk/client-cloudwatch-logs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startMotoServer, type MotoServer } from "../../../tests/setup/moto-server";
+import type { AwsClients } from "./clients";
+import type { DriverResource } from "../driver";
+import { applicationProvisioner } from "./application";
+import {
+  applyUntilDone,
+  contextFor,
+  createTestNetwork,
+  destroyUntilDone,
+  motoClients,
+  taggedWithService,
+  testResource,
+  expectListedSecrets,
+} from "../../testing/aws-provisioning";
+
+/**
+ * moto starts no tasks: a service's deployment stays IN_PROGRESS unless MOTO_ECS_SERVICE_RUNNING says how many tasks
+ * run, and an update keeps the deployment it was created with (see docs/decisions/028).
+ */
+
+let moto: MotoServer;
+let aws: AwsClients;
+let network: Record<string, string>;
+
+beforeAll(async () => {
+  moto = await startMotoServer({
+    // The tasks' execution role gets AmazonECSTaskExecutionRolePolicy, an AWS managed policy.
+    environment: { MOTO_ECS_SERVICE_RUNNING: "10", MOTO_IAM_LOAD_MANAGED_POLICIES: "true" },
+  });
+  aws = motoClients(moto);
+  network = await createTestNetwork(moto);
+}, 120_000);
+
+afterAll(async () => {
+  aws?.destroy();
+  await moto?.stop();
+});
+
+function application(name: string, settings: Partial<DriverResource["settings"]> = {}) {
+  return testResource("application", {
+    name,
+    config: { source: { kind: "image", image: "ghcr.io/acme/web:1.4.2" } },
+    settings: {
+      networking: { port: 8080, public: true, customDomain: "" },
+      ...settings,
+    },
+  });
+}
+
+async function loadBalancers() {
+  const elb = await aws.elbv2();
+  return (await elb.send(new DescribeLoadBalancersCommand({}))).LoadBalancers ?? [];
+}
+
+async function rulesOf(loadBalancerArn: string) {
+  const elb = await aws.elbv2();
+  const [listener] =
+    (await elb.send(new DescribeListenersCommand({ LoadBalancerArn: loadBalancerArn }))).Listeners ?? [];
+  const rules =
+    (await elb.send(new DescribeRulesCommand({ ListenerArn: listener?.ListenerArn }))).Rules ?? [];
+  return rules.filter((rule) => !rule.IsDefault);
+}
+
+async function serviceOf(state: Record<string, string>) {
+  const ecs = await aws.ecs();
+  const answer = await ecs.send(
+    new DescribeServicesCommand({ cluster: state.clusterArn, services: [state.serviceArn ?? ""] }),
+  );
+  return answer.services?.[0];
+}
+
+/** The service's scalable target and its CPU policy's target value, as Application Auto Scaling has them. */
+async function autoScalingOf(state: Record<string, string>) {
+  const client = await aws.applicationAutoScaling();
+  const resourceId = `service/${state.clusterArn?.split("/").at(-1)}/${state.serviceArn?.split("/").at(-1)}`;
+  const target = { ServiceNamespace: "ecs" as const, ScalableDimension: "ecs:service:DesiredCount" as const };
+  const targets = await client.send(
+    new DescribeScalableTargetsCommand({ ...target, ResourceIds: [resourceId] }),
+  );
+  const policies = await client.send(
+    new DescribeScalingPoliciesCommand({ ...target, ResourceId: resourceId }),
+  );
+  return {
+    bounds: targets.ScalableTargets?.map((scalable) => [scalable.MinCapacity, scalable.MaxCapacity]),
+    cpuTargets: policies.ScalingPolicies?.map(
+      (policy) => policy.TargetTrackingScalingPolicyConfiguration?.TargetValue,
+    ),
+  };
+}
+
+/**
+ * What the tagging API lists with the service's tag, but deleted ECS services: AWS (and moto) keep them INACTIVE,
+ * tags included, for a while after DeleteService.
+ */
+async function leftovers(serviceId: string) {
+  const ecs = await aws.ecs();
+  const tagged = await taggedWithService(aws, serviceId);
+  const inactive = await Promise.all(
+    tagged.map(async (arn) => {
+      if (!arn.includes(":service/")) return false;
+      const cluster = arn.split("/").at(-2);
+      const answer = await ecs.send(new DescribeServicesCommand({ cluster, services: [arn] }));
+      return answer.services?.[0]?.status === "INACTIVE";
+    }),
+  );
+  return tagged.filter((_, index) => !inactive[index]);
+}
+
+async function taskDefinitionOf(arn: string | undefined) {
+  const ecs = await aws.ecs();
+  return (await ecs.send(new DescribeTaskDefinitionCommand({ taskDefinition: arn }))).taskDefinition;
+}
+
+/** The log group `name` with its retention and tags, or undefined. */
+async function logGroupOf(name: string | undefined) {
+  const logs = await aws.cloudWatchLogs();
+  const { logGroups = [] } = await logs.send(new DescribeLogGroupsCommand({ logGroupNamePrefix: name }));
+  const group = logGroups.find((candidate) => candidate.logGroupName === name);
+  if (!group) return undefined;
+  const { tags } = await logs.send(
+    new ListTagsForResourceCommand({ resourceArn: group.arn?.replace(/:\*$/, "") }),
+  );
+  return { retentionInDays: group.retentionInDays, tags };
+}
+
+async function targetGroupOf(arn: string | undefined) {
+  const elb = await aws.elbv2();
+  return (await elb.send(new DescribeTargetGroupsCommand({ TargetGroupArns: [arn ?? ""] })))
+    .TargetGroups?.[0];
+}
+
+describe("the application provisioner against moto", { timeout: 120_000 }, () => {
+  it("runs applications on Fargate behind the environment's load balancers, changes them in place and deletes what they shared with the last one", async () => {
+    const web = application("web");
+    const webContext = contextFor(aws, web, network, { environmentId: "env-apps" });
+
+    const created = await applyUntilDone(applicationProvisioner, webContext);
+    expectListedSecrets(applicationProvisioner, webContext.resource, created.result.secrets);
+    expect(created.progress).toEqual(["Starting the tasks"]);
+    const { state } = created.result;
+    const [balancer] = (await loadBalancers()).filter(
+      (candidate) => candidate.LoadBalancerArn === state.loadBalancerArn,
+    );
+    expect(balancer).toMatchObject({
+      Scheme: "internet-facing",
+      Type: "application",
+      State: { Code: "active" },
+    });
+    expect(balancer?.AvailabilityZones?.map((zone) => zone.SubnetId).sort()).toEqual(
+      (network.publicSubnetIds ?? "").split(",").sort(),
+    );
+    expect(created.result.endpoint).toBe(`http://${balancer?.DNSName}/web`);
+
+    const service = await serviceOf(state);
+    expect(service).toMatchObject({
+      status: "ACTIVE",
+      launchType: "FARGATE",
+      desiredCount: 1,
+      taskDefinition: state.taskDefinitionArn,
+      loadBalancers: [{ targetGroupArn: state.targetGroupArn, containerName: "app", containerPort: 8080 }],
+      networkConfiguration: {
+        awsvpcConfiguration: {
+          subnets: (network.privateSubnetIds ?? "").split(","),
+          securityGroups: [network.securityGroupId],
+          assignPublicIp: "DISABLED",
+        },
+      },
+    });
+    expect(await taskDefinitionOf(state.taskDefinitionArn)).toMatchObject({
+      cpu: "512",
+      memory: "1024",
+      networkMode: "awsvpc",
+      requiresCompatibilities: ["FARGATE"],
+      executionRoleArn: state.executionRoleArn,
+      containerDefinitions: [
+        {
+          name: "app",
+          image: "ghcr.io/acme/web:1.4.2",
+          portMappings: [{ containerPort: 8080 }],
+          // The container's output goes to the application's own log group, which the logs tab reads.
+          logConfiguration: {
+            logDriver: "awslogs",
+            options: {
+              "awslogs-group": state.logGroupName,
+              "awslogs-region": aws.region,
+              "awslogs-stream-prefix": "app",
+            },
+          },
+        },
+      ],
+    });
+    expect(state.logGroupName).toMatch(/^\/ecs\/web-/);
+    expect(created.result.outputs.logGroups).toBe(state.logGroupName);
+    expect(await logGroupOf(state.logGroupName)).toEqual({
+      retentionInDays: 30,
+      tags: expect.objectContaining({ "cloud-console:service": web.id }),
+    });
+    expect(await targetGroupOf(state.targetGroupArn)).toMatchObject({
+      TargetType: "ip",
+      VpcId: network.vpcId,
+      HealthCheckPath: "/healthz",
+      HealthCheckPort: "8080",
+      HealthCheckIntervalSeconds: 30,
+      HealthCheckTimeoutSeconds: 5,
+      HealthyThresholdCount: 3,
+    });
+    expect(await rulesOf(state.loadBalancerArn ?? "")).toMatchObject([
+      {
+        Priority: "1",
+        Conditions: [{ Field: "path-pattern", PathPatternConfig: { Values: ["/web", "/web/*"] } }],
+        Actions: [{ Type: "forward", TargetGroupArn: state.targetGroupArn }],
+      },
+    ]);
+    expect(await autoScalingOf(state)).toEqual({ bounds: [[1, 3]], cpuTargets: [70] });
+    expect(await applicationProvisioner.observe(webContext)).toEqual({ state: "ok" });
+
+    // A new image, variables, more CPU and memory, two tasks and another health check: all in place.
+    const changed: DriverResource = {
+      ...web,
+      config: { ...web.config, source: { kind: "image", image: "ghcr.io/acme/web:1.5.0" } },
+      settings: {
+        ...web.settings,
+        envvars: [
+          { name: "LOG_LEVEL", value: "debug" },
+          { name: "DATABASE_HOST", value: "orders.internal" },
+        ],
+        scaling: { minInstances: 2, maxInstances: 6, targetCpuPercent: 60 },
+        hardware: { cpu: "1", memoryMb: 2048 },
+        healthCheck: { ...web.settings.healthCheck, path: "/ready" },
+      },
+    };
+    expect(applicationProvisioner.plan(web, changed)).toEqual({
+      inPlace: [
+        "config.source.image",
+        "settings.envvars",
+        "settings.hardware.cpu",
+        "settings.hardware.memoryMb",
+        "settings.healthCheck.path",
+        "settings.scaling.maxInstances",
+        "settings.scaling.minInstances",
+        "settings.scaling.targetCpuPercent",
+      ],
+      replace: [],
+    });
+    const updated = await applyUntilDone(applicationProvisioner, { ...webContext, resource: changed, state });
+    expect(updated.progress).toEqual(["Rolling out the change"]);
+    expect(updated.result.state.taskDefinitionArn).toMatch(/:2$/);
+    expect(await serviceOf(updated.result.state)).toMatchObject({
+      serviceArn: state.serviceArn,
+      desiredCount: 2,
+      taskDefinition: updated.result.state.taskDefinitionArn,
+    });
+    expect(await taskDefinitionOf(updated.result.state.taskDefinitionArn)).toMatchObject({
+      cpu: "1024",
+      memory: "2048",
+      containerDefinitions: [
+        {
+          image: "ghcr.io/acme/web:1.5.0",
+          environment: [
+            { name: "DATABASE_HOST", value: "orders.internal" },
+            { name: "LOG_LEVEL", value: "debug" },
+          ],
+        },
+      ],
+    });
+    expect((await targetGroupOf(state.targetGroupArn))?.HealthCheckPath).toBe("/ready");
+    expect(await autoScalingOf(state)).toEqual({ bounds: [[2, 6]], cpuTargets: [60] });
+
+    // A second application shares the cluster and the load balancer, routed by its custom domain.
+    const api = application("api", {
+      networking: { port: 3000, public: true, customDomain: "api.example.com" },
+    });
+    const apiContext = contextFor(aws, api, network, { environmentId: "env-apps" });
+    const apiCreated = await applyUntilDone(applicationProvisioner, apiContext);
+    expect(apiCreated.result.state.clusterArn).toBe(state.clusterArn);
+    expect(apiCreated.result.state.loadBalancerArn).toBe(state.loadBalancerArn);
+    expect(apiCreated.result.endpoint).toBe("http://api.example.com");
+    expect(
+      (await rulesOf(state.loadBalancerArn ?? "")).map((rule) => [
+        rule.Priority,
+        rule.Conditions?.[0]?.Field,
+      ]),
+    ).toEqual([
+      ["1", "path-pattern"],
+      ["2", "host-header"],
+    ]);
+
+    // The first one goes: its own resources only.
+    expect(await destroyUntilDone(applicationProvisioner, { ...webContext, resource: changed })).toEqual([
+      "Deleting the ECS service",
+    ]);
+    expect(await leftovers(web.id)).toEqual([]);
+    expect(await logGroupOf(state.logGroupName)).toBeUndefined();
+    expect(await autoScalingOf(state)).toEqual({ bounds: [], cpuTargets: [] });
+    expect(await rulesOf(state.loadBalancerArn ?? "")).toHaveLength(1);
+    expect(await applicationProvisioner.observe(webContext)).toEqual({
+      state: "missing",
+      message: expect.stringContaining("no longer exists in AWS"),
+    });
+
+    // The second one becomes internal: it moves to the internal load balancer, and the public one, now unused, goes.
+    const internal: DriverResource = {
+      ...api,
+      settings: {
+        ...api.settings,
+        networking: { ...api.settings.networking, public: false, customDomain: "" },
+      },
+    };
+    expect(applicationProvisioner.plan(api, internal)).toEqual({
+      inPlace: ["settings.networking.customDomain", "settings.networking.public"],
+      replace: [],
+    });
+    const moved = await applyUntilDone(applicationProvisioner, {
+      ...apiContext,
+      resource: internal,
+      state: apiCreated.result.state,
+    });
+    expect(moved.progress).toEqual(["Rolling out the change"]);
+    const balancers = (await loadBalancers()).filter((candidate) =>
+      [state.loadBalancerArn, moved.result.state.loadBalancerArn].includes(candidate.LoadBalancerArn),
+    );
+    expect(balancers.map((candidate) => candidate.Scheme)).toEqual(["internal"]);
+    expect(balancers[0]?.AvailabilityZones?.map((zone) => zone.SubnetId).sort()).toEqual(
+      (network.privateSubnetIds ?? "").split(",").sort(),
+    );
+    expect(moved.result.endpoint).toBe(`http://${balancers[0]?.DNSName}/api`);
+    expect((await serviceOf(moved.result.state))?.loadBalancers?.[0]?.targetGroupArn).toBe(
+      moved.result.state.targetGroupArn,
+    );
+    expect((await taggedWithService(aws, api.id)).filter((arn) => arn.includes(":targetgroup/"))).toEqual([
+      moved.result.state.targetGroupArn,
+    ]);
+
+    // The last one goes: the environment's cluster and load balancer go with it.
+    await destroyUntilDone(applicationProvisioner, {
+      ...apiContext,
+      resource: internal,
+      state: moved.result.state,
+    });
+    expect(await leftovers(api.id)).toEqual([]);
+    expect(
+      (await loadBalancers()).filter(
+        (candidate) => candidate.LoadBalancerArn === moved.result.state.loadBalancerArn,
+      ),
+    ).toEqual([]);
+    const clusters = await (
+      await aws.ecs()
+    ).send(new DescribeClustersCommand({ clusters: [state.clusterArn ?? ""] }));
+    expect(clusters.clusters?.filter((cluster) => cluster.status === "ACTIVE")).toEqual([]);
+  });
+
+  it("creates nothing twice when a step is repeated from a stale state", async () => {
+    const worker = application("worker");
+    const context = contextFor(aws, worker, network, { environmentId: "env-stale" });
+    await applicationProvisioner.apply(context);
+    await applicationProvisioner.apply(context);
+    const done = await applyUntilDone(applicationProvisioner, context);
+    expect(done.result.state.taskDefinitionArn).toMatch(/:1$/);
+    const revisions = await (
+      await aws.ecs()
+    ).send(
+      new ListTaskDefinitionsCommand({
+        familyPrefix: done.result.state.taskDefinitionArn?.split("/")[1]?.split(":")[0],
+      }),
+    );
+    expect(revisions.taskDefinitionArns).toHaveLength(1);
+    expect(await rulesOf(done.result.state.loadBalancerArn ?? "")).toHaveLength(1);
+    const tagged = await taggedWithService(aws, worker.id);
+    expect(tagged.map((arn) => arn.split(":")[5]?.split("/")[0]).sort()).toEqual([
+      "log-group",
+      "service",
+      "targetgroup",
+      "task-definition",
+    ]);
+    expect(
+      (await loadBalancers()).filter(
+        (candidate) => candidate.LoadBalancerName === done.result.state.loadBalancerArn?.split("/")[2],
+      ),
+    ).toHaveLength(1);
+
+    await destroyUntilDone(applicationProvisioner, context);
+    expect(await leftovers(worker.id)).toEqual([]);
+  });
+
+  it("surfaces AWS's error code and message when a call fails", async () => {
+    const broken = application("broken");
+    const gone = { ...network, publicSubnetIds: "subnet-0deadbeef0000000a,subnet-0deadbeef0000000b" };
+    await expect(
+      applicationProvisioner.apply(contextFor(aws, broken, gone, { environmentId: "env-broken" })),
+    ).rejects.toMatchObject({
+      name: "InvalidSubnetID.NotFound",
+      message: expect.stringContaining("subnet-0deadbeef0000000a"),
+    });
+    await destroyUntilDone(
+      applicationProvisioner,
+      contextFor(aws, broken, gone, { environmentId: "env-broken" }),
+    );
+    expect(await taggedWithService(aws, broken.id)).toEqual([]);
+  });
+});

@@ -1,0 +1,909 @@
+import type { ContainerDefinition, Service, TaskDefinition } from "@aws-sdk/client-ecs";
+import type {
+  LoadBalancer,
+  Rule,
+  RuleCondition,
+  TargetGroup,
+} from "@aws-sdk/client-elastic-load-balancing-v2";
+import { isAwsError } from "./aws-errors";
+import { applicationImageOf } from "../images";
+import type { DriverResource } from "../driver";
+import { deleteLogGroup, ensureLogGroup, logGroupsOutput } from "./log-groups";
+import { TAG_ENVIRONMENT, TAG_ORGANIZATION, type ProvisionContext, type Provisioner } from "./provisioner";
+import { deleteRole, ensureRole, managedPolicy } from "./roles";
+import {
+  clientToken,
+  networkOf,
+  pending,
+  physicalName,
+  planChanges,
+  tagList,
+  unlessMissing,
+  type Network,
+} from "./common";
+
+/**
+ * An application runs on ECS Fargate: a task definition (image, CPU, memory, port, variables) and an ECS service in
+ * the environment's private subnets, behind a target group (ip targets, the settings' health check) that a listener
+ * rule of the environment's load balancer forwards to, by path (/name) or by host (the custom domain).
+ *
+ * The ECS cluster and the load balancers belong to the environment: the first application creates them, tagged with
+ * the environment and TAG_SHARED, later ones find them by those tags, and the last one to go deletes them. A public
+ * application sits behind the internet-facing load balancer (public subnets), a private one behind the internal one
+ * (private subnets). Every change lands in place: a new task definition revision rolls out with the ECS deployment
+ * circuit breaker (a failed rollout rolls back and fails the deployment with ECS's reason).
+ *
+ * The container writes its output to CloudWatch Logs with the awslogs driver, in the application's own log group
+ * (/ecs/<family>, tagged, deleted with the application), streams `app/app/<task id>`; the task's execution role
+ * (AmazonECSTaskExecutionRolePolicy) lets Fargate write there and pull the image.
+ */
+
+/** Marks what an environment's applications share, by role: the ECS cluster and each load balancer. */
+export const TAG_SHARED = "cloud-console:shared";
+
+type Scheme = "internet-facing" | "internal";
+const schemes: Scheme[] = ["internet-facing", "internal"];
+const schemeSuffix = (scheme: Scheme) => (scheme === "internal" ? "int" : "pub");
+
+const CONTAINER_NAME = "app";
+const DEPLOY_WAIT_MS = 15_000;
+const LISTENER_PORT = 80;
+const vCpuUnits: Record<string, number> = { "0.25": 256, "0.5": 512, "1": 1024, "2": 2048, "4": 4096 };
+
+function namesOf(resource: DriverResource) {
+  const name = physicalName(resource, 200);
+  return {
+    family: name,
+    service: name,
+    logGroup: `/ecs/${name}`,
+    // IAM role names: at most 64 characters.
+    executionRole: `${physicalName(resource, 59)}-exec`,
+    // Target group names: at most 32 characters.
+    targetGroup: (scheme: Scheme) => `${physicalName(resource, 28)}-${schemeSuffix(scheme)}`,
+  };
+}
+
+/** The environment this application belongs to, and the names and tags of what its applications share. */
+function environmentOf(context: ProvisionContext) {
+  const id = context.tags[TAG_ENVIRONMENT];
+  if (!id) throw new Error(`The provision context has no ${TAG_ENVIRONMENT} tag`);
+  const environment = { id, name: context.resource.environmentName };
+  const role = {
+    cluster: "applications",
+    loadBalancer: (scheme: Scheme) => `applications-${schemeSuffix(scheme)}`,
+  };
+  return {
+    id,
+    role,
+    clusterName: `${physicalName(environment, 200)}-applications`,
+    // Load balancer names: at most 32 characters, no trailing hyphen.
+    loadBalancerName: (scheme: Scheme) => `${physicalName(environment, 27)}-${schemeSuffix(scheme)}`,
+    tags: (sharedRole: string): Record<string, string> => ({
+      [TAG_ORGANIZATION]: context.tags[TAG_ORGANIZATION] ?? "",
+      [TAG_ENVIRONMENT]: id,
+      [TAG_SHARED]: sharedRole,
+      Name: `${environment.name}-${sharedRole}`,
+    }),
+  };
+}
+type Environment = ReturnType<typeof environmentOf>;
+
+const ecsTags = (tags: Record<string, string>) =>
+  Object.entries(tags).map(([key, value]) => ({ key, value }));
+const hasTags = (tags: { key?: string; value?: string }[] | undefined, wanted: Record<string, string>) =>
+  Object.entries(wanted).every(([key, value]) => tags?.some((tag) => tag.key === key && tag.value === value));
+
+async function ecsOf(context: ProvisionContext) {
+  return { ecs: await context.aws.ecs(), sdk: await import("@aws-sdk/client-ecs") };
+}
+async function elbOf(context: ProvisionContext) {
+  return { elb: await context.aws.elbv2(), sdk: await import("@aws-sdk/client-elastic-load-balancing-v2") };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// What the environment's applications share
+
+/** The environment's ECS cluster for applications, found by its tags. */
+async function findCluster(context: ProvisionContext, environment: Environment) {
+  const { ecs, sdk } = await ecsOf(context);
+  const wanted = { [TAG_ENVIRONMENT]: environment.id, [TAG_SHARED]: environment.role.cluster };
+  const matching = async (arns: string[]) => {
+    for (let start = 0; start < arns.length; start += 100) {
+      const answer = await ecs.send(
+        new sdk.DescribeClustersCommand({ clusters: arns.slice(start, start + 100), include: ["TAGS"] }),
+      );
+      const found = (answer.clusters ?? []).find(
+        (cluster) => cluster.status === "ACTIVE" && hasTags(cluster.tags, wanted),
+      );
+      if (found) return found;
+    }
+    return undefined;
+  };
+  // The cluster an earlier step recorded, else every cluster of the account.
+  const recorded = context.state.clusterArn ? await matching([context.state.clusterArn]) : undefined;
+  if (recorded) return recorded;
+  const all: string[] = [];
+  for await (const page of sdk.paginateListClusters({ client: ecs }, {}))
+    all.push(...(page.clusterArns ?? []));
+  return matching(all);
+}
+
+async function ensureCluster(context: ProvisionContext, environment: Environment): Promise<string> {
+  const found = await findCluster(context, environment);
+  if (found?.clusterArn) return found.clusterArn;
+  const { ecs, sdk } = await ecsOf(context);
+  // CreateCluster is idempotent by name: two applications creating it at once get the same cluster.
+  const created = await ecs.send(
+    new sdk.CreateClusterCommand({
+      clusterName: environment.clusterName,
+      tags: ecsTags(environment.tags(environment.role.cluster)),
+    }),
+  );
+  if (!created.cluster?.clusterArn)
+    throw new Error(`ECS did not return the ARN of ${environment.clusterName}`);
+  context.log("info", `Created ECS cluster ${environment.clusterName} for the environment's applications`);
+  return created.cluster.clusterArn;
+}
+
+/** The environment's load balancer of `scheme`, found by its tags. */
+async function findLoadBalancer(
+  context: ProvisionContext,
+  environment: Environment,
+  scheme: Scheme,
+): Promise<LoadBalancer | undefined> {
+  const { elb, sdk } = await elbOf(context);
+  const wanted = tagList({
+    [TAG_ENVIRONMENT]: environment.id,
+    [TAG_SHARED]: environment.role.loadBalancer(scheme),
+  });
+  const matching = async (balancers: LoadBalancer[]) => {
+    const candidates = balancers.filter(
+      (balancer) => balancer.Type === "application" && balancer.Scheme === scheme,
+    );
+    for (let start = 0; start < candidates.length; start += 20) {
+      const batch = candidates.slice(start, start + 20);
+      const answer = await elb.send(
+        new sdk.DescribeTagsCommand({
+          ResourceArns: batch.map((balancer) => balancer.LoadBalancerArn ?? ""),
+        }),
+      );
+      const match = (answer.TagDescriptions ?? []).find((description) =>
+        wanted.every((tag) =>
+          description.Tags?.some((own) => own.Key === tag.Key && own.Value === tag.Value),
+        ),
+      );
+      if (match) return batch.find((balancer) => balancer.LoadBalancerArn === match.ResourceArn);
+    }
+    return undefined;
+  };
+  // The load balancer an earlier step recorded, else every load balancer of the account.
+  const recordedArn = context.state.loadBalancerArn;
+  const recorded = recordedArn
+    ? await unlessMissing(
+        () => elb.send(new sdk.DescribeLoadBalancersCommand({ LoadBalancerArns: [recordedArn] })),
+        "LoadBalancerNotFoundException",
+      )
+    : undefined;
+  const found = await matching(recorded?.LoadBalancers ?? []);
+  if (found) return found;
+  const all: LoadBalancer[] = [];
+  for await (const page of sdk.paginateDescribeLoadBalancers({ client: elb }, {})) {
+    all.push(...(page.LoadBalancers ?? []));
+  }
+  return matching(all);
+}
+
+async function ensureLoadBalancer(
+  context: ProvisionContext,
+  environment: Environment,
+  network: Network,
+  scheme: Scheme,
+): Promise<LoadBalancer> {
+  const found = await findLoadBalancer(context, environment, scheme);
+  if (found) return found;
+  const { elb, sdk } = await elbOf(context);
+  const name = environment.loadBalancerName(scheme);
+  // Idempotent by name, like the cluster.
+  const created = await elb.send(
+    new sdk.CreateLoadBalancerCommand({
+      Name: name,
+      Type: "application",
+      Scheme: scheme,
+      Subnets: scheme === "internal" ? network.privateSubnetIds : network.publicSubnetIds,
+      SecurityGroups: [network.securityGroupId],
+      Tags: tagList(environment.tags(environment.role.loadBalancer(scheme))),
+    }),
+  );
+  const balancer = created.LoadBalancers?.[0];
+  if (!balancer?.LoadBalancerArn) throw new Error(`ELB did not return the load balancer ${name}`);
+  context.log("info", `Created ${scheme} load balancer ${name} for the environment's applications`);
+  return balancer;
+}
+
+/** The load balancer's HTTP listener; requests no rule matches get a 404. */
+async function ensureListener(
+  context: ProvisionContext,
+  environment: Environment,
+  balancer: LoadBalancer,
+  scheme: Scheme,
+) {
+  const { elb, sdk } = await elbOf(context);
+  const listeners = async () =>
+    (await elb.send(new sdk.DescribeListenersCommand({ LoadBalancerArn: balancer.LoadBalancerArn })))
+      .Listeners ?? [];
+  const existing = (await listeners()).find((listener) => listener.Port === LISTENER_PORT);
+  if (existing?.ListenerArn) return existing.ListenerArn;
+  try {
+    const created = await elb.send(
+      new sdk.CreateListenerCommand({
+        LoadBalancerArn: balancer.LoadBalancerArn,
+        Protocol: "HTTP",
+        Port: LISTENER_PORT,
+        DefaultActions: [
+          {
+            Type: "fixed-response",
+            FixedResponseConfig: {
+              StatusCode: "404",
+              ContentType: "text/plain",
+              MessageBody: "No application here",
+            },
+          },
+        ],
+        Tags: tagList(environment.tags(environment.role.loadBalancer(scheme))),
+      }),
+    );
+    const arn = created.Listeners?.[0]?.ListenerArn;
+    if (!arn) throw new Error(`ELB did not return the listener of ${balancer.LoadBalancerName}`);
+    return arn;
+  } catch (error) {
+    if (!isAwsError(error, "DuplicateListenerException")) throw error;
+    const raced = (await listeners()).find((listener) => listener.Port === LISTENER_PORT);
+    if (!raced?.ListenerArn) throw error;
+    return raced.ListenerArn;
+  }
+}
+
+/** Deletes the environment's load balancer of `scheme` once no application's rule is left on it. */
+async function releaseLoadBalancer(context: ProvisionContext, environment: Environment, scheme: Scheme) {
+  const balancer = await findLoadBalancer(context, environment, scheme);
+  if (!balancer?.LoadBalancerArn) return;
+  const { elb, sdk } = await elbOf(context);
+  const listeners =
+    (await elb.send(new sdk.DescribeListenersCommand({ LoadBalancerArn: balancer.LoadBalancerArn })))
+      .Listeners ?? [];
+  for (const listener of listeners) {
+    const rules =
+      (await elb.send(new sdk.DescribeRulesCommand({ ListenerArn: listener.ListenerArn }))).Rules ?? [];
+    if (rules.some((rule) => !rule.IsDefault)) return;
+  }
+  await unlessMissing(
+    () => elb.send(new sdk.DeleteLoadBalancerCommand({ LoadBalancerArn: balancer.LoadBalancerArn })),
+    "LoadBalancerNotFoundException",
+  );
+  context.log("info", `Deleted load balancer ${balancer.LoadBalancerName}: no application uses it any more`);
+}
+
+/** Deletes the environment's ECS cluster once no service is left in it. */
+async function releaseCluster(context: ProvisionContext, environment: Environment) {
+  const cluster = await findCluster(context, environment);
+  if (!cluster?.clusterArn) return;
+  const { ecs, sdk } = await ecsOf(context);
+  const arns: string[] = [];
+  for await (const page of sdk.paginateListServices({ client: ecs }, { cluster: cluster.clusterArn })) {
+    arns.push(...(page.serviceArns ?? []));
+  }
+  for (let start = 0; start < arns.length; start += 10) {
+    const answer = await ecs.send(
+      new sdk.DescribeServicesCommand({
+        cluster: cluster.clusterArn,
+        services: arns.slice(start, start + 10),
+      }),
+    );
+    if ((answer.services ?? []).some((service) => service.status !== "INACTIVE")) return;
+  }
+  // A service created meanwhile keeps it: ECS refuses to delete a cluster that has one.
+  const deleted = await unlessMissing(
+    () => ecs.send(new sdk.DeleteClusterCommand({ cluster: cluster.clusterArn })),
+    "ClusterContainsServicesException",
+    "ClusterNotFoundException",
+  );
+  if (deleted)
+    context.log("info", `Deleted ECS cluster ${cluster.clusterName}: no application runs in it any more`);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The application's own resources
+
+/** The container as the settings describe it, logging to the application's log group in `region`. */
+function containerOf(resource: DriverResource, region: string): ContainerDefinition {
+  const image = applicationImageOf(resource.config);
+  const { envvars, networking } = resource.settings;
+  return {
+    name: CONTAINER_NAME,
+    image,
+    essential: true,
+    portMappings: [{ containerPort: networking.port, protocol: "tcp" }],
+    environment: [...envvars]
+      .sort((a, b) => a.name.localeCompare(b.name))
+      .map((variable) => ({ name: variable.name, value: variable.value })),
+    logConfiguration: {
+      logDriver: "awslogs",
+      options: {
+        "awslogs-group": namesOf(resource).logGroup,
+        "awslogs-region": region,
+        "awslogs-stream-prefix": CONTAINER_NAME,
+      },
+    },
+  };
+}
+
+function sameTaskDefinition(
+  current: TaskDefinition,
+  resource: DriverResource,
+  { region, executionRoleArn }: { region: string; executionRoleArn: string },
+): boolean {
+  const wanted = containerOf(resource, region);
+  const container = current.containerDefinitions?.find((definition) => definition.name === CONTAINER_NAME);
+  const environment = [...(container?.environment ?? [])].sort((a, b) =>
+    (a.name ?? "").localeCompare(b.name ?? ""),
+  );
+  return (
+    current.cpu === String(vCpuUnits[resource.settings.hardware.cpu]) &&
+    current.memory === String(resource.settings.hardware.memoryMb) &&
+    container?.image === wanted.image &&
+    container?.portMappings?.[0]?.containerPort === resource.settings.networking.port &&
+    current.executionRoleArn === executionRoleArn &&
+    container.logConfiguration?.logDriver === "awslogs" &&
+    JSON.stringify(Object.entries(container.logConfiguration.options ?? {}).sort()) ===
+      JSON.stringify(Object.entries(wanted.logConfiguration?.options ?? {}).sort()) &&
+    JSON.stringify(environment.map((variable) => [variable.name, variable.value])) ===
+      JSON.stringify(wanted.environment?.map((variable) => [variable.name, variable.value]))
+  );
+}
+
+/** `arn:aws:ecs:…:task-definition/web-1a2b3c4d:3` → `web-1a2b3c4d` and 3. */
+const familyOf = (arn: string) => arn.split("/").at(-1)?.split(":")[0];
+const revisionOf = (arn: string) => Number(arn.split(":").at(-1));
+
+/** The family's latest revision when it matches the settings, else a new revision. */
+async function ensureTaskDefinition(
+  context: ProvisionContext,
+  family: string,
+  executionRoleArn: string,
+): Promise<string> {
+  const region = context.aws.region;
+  const { ecs, sdk } = await ecsOf(context);
+  const active: string[] = [];
+  for await (const page of sdk.paginateListTaskDefinitions(
+    { client: ecs },
+    { familyPrefix: family, status: "ACTIVE" },
+  )) {
+    active.push(...(page.taskDefinitionArns ?? []).filter((arn) => familyOf(arn) === family));
+  }
+  const latestArn = active.sort((a, b) => revisionOf(b) - revisionOf(a))[0];
+  if (latestArn) {
+    const current = (await ecs.send(new sdk.DescribeTaskDefinitionCommand({ taskDefinition: latestArn })))
+      .taskDefinition;
+    if (current && sameTaskDefinition(current, context.resource, { region, executionRoleArn }))
+      return latestArn;
+  }
+  const { hardware } = context.resource.settings;
+  const registered = await ecs.send(
+    new sdk.RegisterTaskDefinitionCommand({
+      family,
+      requiresCompatibilities: ["FARGATE"],
+      networkMode: "awsvpc",
+      cpu: String(vCpuUnits[hardware.cpu]),
+      memory: String(hardware.memoryMb),
+      runtimePlatform: { operatingSystemFamily: "LINUX", cpuArchitecture: "X86_64" },
+      executionRoleArn,
+      containerDefinitions: [containerOf(context.resource, region)],
+      tags: ecsTags(context.tags),
+    }),
+  );
+  const arn = registered.taskDefinition?.taskDefinitionArn;
+  if (!arn) throw new Error(`ECS did not return the task definition of ${family}`);
+  context.log("info", `Registered task definition ${family}:${registered.taskDefinition?.revision}`);
+  return arn;
+}
+
+const healthCheckOf = (resource: DriverResource) => {
+  const check = resource.settings.healthCheck;
+  return {
+    HealthCheckProtocol: "HTTP" as const,
+    HealthCheckPath: check.path,
+    HealthCheckPort: String(check.port),
+    HealthCheckIntervalSeconds: check.intervalSeconds,
+    HealthCheckTimeoutSeconds: check.timeoutSeconds,
+    HealthyThresholdCount: check.healthyThreshold,
+    Matcher: { HttpCode: "200-399" },
+  };
+};
+
+async function describeTargetGroup(
+  context: ProvisionContext,
+  name: string,
+): Promise<TargetGroup | undefined> {
+  const { elb, sdk } = await elbOf(context);
+  const answer = await unlessMissing(
+    () => elb.send(new sdk.DescribeTargetGroupsCommand({ Names: [name] })),
+    "TargetGroupNotFoundException",
+  );
+  return answer?.TargetGroups?.[0];
+}
+
+/** The target group of `scheme`, with the settings' health check. */
+async function ensureTargetGroup(
+  context: ProvisionContext,
+  network: Network,
+  scheme: Scheme,
+): Promise<string> {
+  const { elb, sdk } = await elbOf(context);
+  const name = namesOf(context.resource).targetGroup(scheme);
+  const wanted = healthCheckOf(context.resource);
+  const group = await describeTargetGroup(context, name);
+  if (!group?.TargetGroupArn) {
+    const created = await elb.send(
+      new sdk.CreateTargetGroupCommand({
+        Name: name,
+        TargetType: "ip",
+        Protocol: "HTTP",
+        Port: context.resource.settings.networking.port,
+        VpcId: network.vpcId,
+        ...wanted,
+        Tags: tagList(context.tags),
+      }),
+    );
+    const arn = created.TargetGroups?.[0]?.TargetGroupArn;
+    if (!arn) throw new Error(`ELB did not return the target group ${name}`);
+    context.log("info", `Created target group ${name} (health check ${wanted.HealthCheckPath})`);
+    return arn;
+  }
+  const drifted =
+    group.HealthCheckPath !== wanted.HealthCheckPath ||
+    group.HealthCheckPort !== wanted.HealthCheckPort ||
+    group.HealthCheckIntervalSeconds !== wanted.HealthCheckIntervalSeconds ||
+    group.HealthCheckTimeoutSeconds !== wanted.HealthCheckTimeoutSeconds ||
+    group.HealthyThresholdCount !== wanted.HealthyThresholdCount;
+  if (drifted) {
+    await elb.send(new sdk.ModifyTargetGroupCommand({ TargetGroupArn: group.TargetGroupArn, ...wanted }));
+    context.log("info", `Changed the health check of ${name} to ${wanted.HealthCheckPath}`);
+  }
+  return group.TargetGroupArn;
+}
+
+/** Where the load balancer sends the application's requests: its custom domain, else its path. */
+function conditionsOf(resource: DriverResource): RuleCondition[] {
+  const { customDomain } = resource.settings.networking;
+  return customDomain
+    ? [{ Field: "host-header", HostHeaderConfig: { Values: [customDomain] } }]
+    : [
+        {
+          Field: "path-pattern",
+          PathPatternConfig: { Values: [`/${resource.name}`, `/${resource.name}/*`] },
+        },
+      ];
+}
+
+const conditionValues = (conditions: RuleCondition[] | undefined) =>
+  JSON.stringify(
+    (conditions ?? []).map((condition) => [
+      condition.Field,
+      condition.HostHeaderConfig?.Values ?? condition.PathPatternConfig?.Values ?? condition.Values,
+    ]),
+  );
+
+const forwardsTo = (targetGroupArn: string) => (rule: Rule) =>
+  (rule.Actions ?? []).some(
+    (action) =>
+      action.Type === "forward" &&
+      (action.TargetGroupArn === targetGroupArn ||
+        action.ForwardConfig?.TargetGroups?.some((group) => group.TargetGroupArn === targetGroupArn)),
+  );
+
+/** The listener rule forwarding the application's requests to its target group. */
+async function ensureRule(
+  context: ProvisionContext,
+  listenerArn: string,
+  targetGroupArn: string,
+): Promise<string> {
+  const { elb, sdk } = await elbOf(context);
+  const rules = (await elb.send(new sdk.DescribeRulesCommand({ ListenerArn: listenerArn }))).Rules ?? [];
+  const conditions = conditionsOf(context.resource);
+  const existing = rules.find(forwardsTo(targetGroupArn));
+  if (existing?.RuleArn) {
+    if (conditionValues(existing.Conditions) !== conditionValues(conditions)) {
+      await elb.send(new sdk.ModifyRuleCommand({ RuleArn: existing.RuleArn, Conditions: conditions }));
+      context.log("info", `Changed the routing of ${context.resource.name} on the load balancer`);
+    }
+    return existing.RuleArn;
+  }
+  const taken = new Set(rules.map((rule) => Number(rule.Priority)).filter(Number.isFinite));
+  let priority = 1;
+  while (taken.has(priority)) priority++;
+  let created;
+  try {
+    created = await elb.send(
+      new sdk.CreateRuleCommand({
+        ListenerArn: listenerArn,
+        Priority: priority,
+        Conditions: conditions,
+        Actions: [{ Type: "forward", TargetGroupArn: targetGroupArn }],
+        Tags: tagList(context.tags),
+      }),
+    );
+  } catch (error) {
+    // Another application of the environment took that priority meanwhile: look again.
+    if (isAwsError(error, "PriorityInUseException")) return ensureRule(context, listenerArn, targetGroupArn);
+    throw error;
+  }
+  const arn = created.Rules?.[0]?.RuleArn;
+  if (!arn) throw new Error("ELB did not return the listener rule");
+  context.log(
+    "info",
+    `Routing ${conditionValues(conditions)} to ${context.resource.name} (rule priority ${priority})`,
+  );
+  return arn;
+}
+
+/** Deletes the target group of `scheme` and the rules forwarding to it; false while ELB still holds it. */
+async function removeTargetGroup(context: ProvisionContext, scheme: Scheme): Promise<boolean> {
+  const { elb, sdk } = await elbOf(context);
+  const group = await describeTargetGroup(context, namesOf(context.resource).targetGroup(scheme));
+  if (!group?.TargetGroupArn) return true;
+  for (const loadBalancerArn of group.LoadBalancerArns ?? []) {
+    const listeners =
+      (await elb.send(new sdk.DescribeListenersCommand({ LoadBalancerArn: loadBalancerArn }))).Listeners ??
+      [];
+    for (const listener of listeners) {
+      const rules =
+        (await elb.send(new sdk.DescribeRulesCommand({ ListenerArn: listener.ListenerArn }))).Rules ?? [];
+      for (const rule of rules.filter(
+        (candidate) => !candidate.IsDefault && forwardsTo(group.TargetGroupArn ?? "")(candidate),
+      )) {
+        await unlessMissing(
+          () => elb.send(new sdk.DeleteRuleCommand({ RuleArn: rule.RuleArn })),
+          "RuleNotFoundException",
+        );
+      }
+    }
+  }
+  try {
+    await unlessMissing(
+      () => elb.send(new sdk.DeleteTargetGroupCommand({ TargetGroupArn: group.TargetGroupArn })),
+      "TargetGroupNotFoundException",
+    );
+  } catch (error) {
+    // Still registered with a service that is draining.
+    if (isAwsError(error, "ResourceInUseException")) return false;
+    throw error;
+  }
+  context.log("info", `Deleted target group ${group.TargetGroupName} and its listener rule`);
+  return true;
+}
+
+async function describeService(context: ProvisionContext, clusterArn: string, name: string) {
+  const { ecs, sdk } = await ecsOf(context);
+  const answer = await unlessMissing(
+    () => ecs.send(new sdk.DescribeServicesCommand({ cluster: clusterArn, services: [name] })),
+    "ClusterNotFoundException",
+  );
+  return answer?.services?.find((service) => service.status !== "INACTIVE");
+}
+
+/** Whether the service runs what it was last given, all its tasks started (ECS's rollout COMPLETED). */
+function rolloutOf(service: Service): { done: boolean; progress: string } {
+  const primary = service.deployments?.find((deployment) => deployment.status === "PRIMARY");
+  if (primary?.rolloutState === "FAILED") {
+    throw new Error(
+      `ECS could not deploy ${service.serviceName}: ${primary.rolloutStateReason ?? "rollout failed"}`,
+    );
+  }
+  const running = `${service.runningCount ?? 0} of ${service.desiredCount ?? 0} tasks running`;
+  const settled = (service.deployments ?? []).length === 1;
+  const completed = primary?.rolloutState
+    ? primary.rolloutState === "COMPLETED"
+    : (service.runningCount ?? 0) === (service.desiredCount ?? 0);
+  return { done: settled && completed, progress: `Deploying (${running})` };
+}
+
+/** Application Auto Scaling's id of an ECS service: `service/{cluster name}/{service name}`. */
+const scalingTargetOf = (clusterArn: string, serviceName: string) => ({
+  ServiceNamespace: "ecs" as const,
+  ResourceId: `service/${clusterArn.split("/").at(-1)}/${serviceName}`,
+  ScalableDimension: "ecs:service:DesiredCount" as const,
+});
+
+const cpuPolicyName = (serviceName: string) => `${serviceName}-cpu`;
+
+/** Keeps the service between the settings' minimum and maximum tasks, tracking their average CPU target. */
+async function applyAutoScaling(context: ProvisionContext, clusterArn: string, serviceName: string) {
+  const client = await context.aws.applicationAutoScaling();
+  const sdk = await import("@aws-sdk/client-application-auto-scaling");
+  const { minInstances, maxInstances, targetCpuPercent } = context.resource.settings.scaling;
+  const target = scalingTargetOf(clusterArn, serviceName);
+  const policyName = cpuPolicyName(serviceName);
+
+  const registered = await client.send(
+    new sdk.DescribeScalableTargetsCommand({ ...target, ResourceIds: [target.ResourceId] }),
+  );
+  const current = registered.ScalableTargets?.[0];
+  if (current?.MinCapacity !== minInstances || current.MaxCapacity !== maxInstances) {
+    await client.send(
+      new sdk.RegisterScalableTargetCommand({
+        ...target,
+        MinCapacity: minInstances,
+        MaxCapacity: maxInstances,
+        ...(current ? {} : { Tags: context.tags }),
+      }),
+    );
+    context.log("info", `Autoscaling ${serviceName} between ${minInstances} and ${maxInstances} tasks`);
+  }
+  const policies = await client.send(
+    new sdk.DescribeScalingPoliciesCommand({ ...target, PolicyNames: [policyName] }),
+  );
+  const tracking = policies.ScalingPolicies?.[0]?.TargetTrackingScalingPolicyConfiguration;
+  if (tracking?.TargetValue !== targetCpuPercent) {
+    await client.send(
+      new sdk.PutScalingPolicyCommand({
+        ...target,
+        PolicyName: policyName,
+        PolicyType: "TargetTrackingScaling",
+        TargetTrackingScalingPolicyConfiguration: {
+          TargetValue: targetCpuPercent,
+          PredefinedMetricSpecification: { PredefinedMetricType: "ECSServiceAverageCPUUtilization" },
+          ScaleInCooldown: 60,
+          ScaleOutCooldown: 60,
+        },
+      }),
+    );
+    context.log("info", `Scaling ${serviceName} to keep its average CPU at ${targetCpuPercent}%`);
+  }
+}
+
+/** The CPU policy, then the scalable target. */
+async function removeAutoScaling(context: ProvisionContext, clusterArn: string, serviceName: string) {
+  const client = await context.aws.applicationAutoScaling();
+  const sdk = await import("@aws-sdk/client-application-auto-scaling");
+  const target = scalingTargetOf(clusterArn, serviceName);
+  await unlessMissing(
+    () =>
+      client.send(new sdk.DeleteScalingPolicyCommand({ ...target, PolicyName: cpuPolicyName(serviceName) })),
+    "ObjectNotFoundException",
+  );
+  await unlessMissing(
+    () => client.send(new sdk.DeregisterScalableTargetCommand(target)),
+    "ObjectNotFoundException",
+  );
+}
+
+function endpointOf(resource: DriverResource, balancer: LoadBalancer): string {
+  const { customDomain } = resource.settings.networking;
+  return customDomain ? `http://${customDomain}` : `http://${balancer.DNSName}/${resource.name}`;
+}
+
+const schemeOf = (resource: DriverResource): Scheme =>
+  resource.settings.networking.public ? "internet-facing" : "internal";
+
+export const applicationProvisioner: Provisioner = {
+  secretAttributeNames: () => [],
+  async apply(context) {
+    const network = networkOf(context);
+    const environment = environmentOf(context);
+    const names = namesOf(context.resource);
+    const scheme = schemeOf(context.resource);
+    const { ecs, sdk } = await ecsOf(context);
+    const { settings } = context.resource;
+    const state: Record<string, string> = { ...context.state };
+
+    state.clusterArn = await ensureCluster(context, environment);
+    await ensureLogGroup(context, names.logGroup);
+    const executionRole = await ensureRole(context, {
+      name: names.executionRole,
+      service: "ecs-tasks.amazonaws.com",
+      policyArns: [managedPolicy("service-role/AmazonECSTaskExecutionRolePolicy")],
+      description: `Lets the tasks of ${names.service} pull their image and write their logs`,
+    });
+    state.executionRoleArn = executionRole.arn;
+    state.logGroupName = names.logGroup;
+    state.taskDefinitionArn = await ensureTaskDefinition(context, names.family, executionRole.arn);
+    const balancer = await ensureLoadBalancer(context, environment, network, scheme);
+    state.loadBalancerArn = balancer.LoadBalancerArn ?? "";
+    state.listenerArn = await ensureListener(context, environment, balancer, scheme);
+    state.targetGroupArn = await ensureTargetGroup(context, network, scheme);
+    state.listenerRuleArn = await ensureRule(context, state.listenerArn, state.targetGroupArn);
+
+    const loadBalancers = [
+      {
+        targetGroupArn: state.targetGroupArn,
+        containerName: CONTAINER_NAME,
+        containerPort: settings.networking.port,
+      },
+    ];
+    const service = await describeService(context, state.clusterArn, names.service);
+    if (!service) {
+      const created = await ecs.send(
+        new sdk.CreateServiceCommand({
+          cluster: state.clusterArn,
+          serviceName: names.service,
+          taskDefinition: state.taskDefinitionArn,
+          desiredCount: settings.scaling.minInstances,
+          launchType: "FARGATE",
+          networkConfiguration: {
+            awsvpcConfiguration: {
+              subnets: network.privateSubnetIds,
+              securityGroups: [network.securityGroupId],
+              assignPublicIp: "DISABLED",
+            },
+          },
+          loadBalancers,
+          healthCheckGracePeriodSeconds:
+            settings.healthCheck.intervalSeconds * settings.healthCheck.healthyThreshold,
+          deploymentConfiguration: {
+            deploymentCircuitBreaker: { enable: true, rollback: true },
+            minimumHealthyPercent: 100,
+            maximumPercent: 200,
+          },
+          propagateTags: "SERVICE",
+          enableECSManagedTags: true,
+          tags: ecsTags(context.tags),
+          clientToken: clientToken(context.resource.id, state.clusterArn, "service"),
+        }),
+      );
+      if (created.service?.serviceArn) state.serviceArn = created.service.serviceArn;
+      context.log("info", `Created ECS service ${names.service} (${settings.scaling.minInstances} tasks)`);
+      return pending(state, "Starting the tasks", DEPLOY_WAIT_MS);
+    }
+    if (service.serviceArn) state.serviceArn = service.serviceArn;
+    if (service.status === "DRAINING")
+      return pending(state, "Waiting for the previous service to drain", DEPLOY_WAIT_MS);
+
+    const attached = service.loadBalancers?.[0];
+    // The task count is the autoscaler's between the settings' bounds: a deployment only brings it within them.
+    const { minInstances, maxInstances } = settings.scaling;
+    const currentCount = service.desiredCount ?? minInstances;
+    const desiredCount = Math.min(Math.max(currentCount, minInstances), maxInstances);
+    const changes = [
+      service.taskDefinition !== state.taskDefinitionArn ? "task definition" : null,
+      desiredCount !== currentCount ? "task count" : null,
+      attached?.targetGroupArn !== state.targetGroupArn ||
+      attached?.containerPort !== settings.networking.port
+        ? "load balancer"
+        : null,
+    ].filter((change): change is string => change !== null);
+    if (changes.length > 0) {
+      await ecs.send(
+        new sdk.UpdateServiceCommand({
+          cluster: state.clusterArn,
+          service: names.service,
+          taskDefinition: state.taskDefinitionArn,
+          desiredCount,
+          loadBalancers,
+        }),
+      );
+      context.log("info", `Updating ECS service ${names.service}: ${changes.join(", ")}`);
+      return pending(state, "Rolling out the change", DEPLOY_WAIT_MS);
+    }
+    await applyAutoScaling(context, state.clusterArn, names.service);
+    const rollout = rolloutOf(service);
+    if (!rollout.done) return pending(state, rollout.progress, DEPLOY_WAIT_MS);
+
+    // Moved between the public and the internal load balancer: the other side's routing goes now.
+    const other = schemes.find((candidate) => candidate !== scheme) ?? scheme;
+    if (!(await removeTargetGroup(context, other))) {
+      return pending(state, "Removing the previous load balancer routing", DEPLOY_WAIT_MS);
+    }
+    await releaseLoadBalancer(context, environment, other);
+
+    const current = await findLoadBalancer(context, environment, scheme);
+    if (current?.State?.Code !== "active") {
+      return pending(state, `Load balancer ${current?.State?.Code ?? "missing"}`, DEPLOY_WAIT_MS);
+    }
+    return {
+      done: true,
+      state,
+      endpoint: endpointOf(context.resource, current),
+      secrets: {},
+      outputs: {
+        clusterArn: state.clusterArn,
+        serviceArn: state.serviceArn ?? "",
+        loadBalancerDnsName: current.DNSName ?? "",
+        ...logGroupsOutput([names.logGroup]),
+      },
+    };
+  },
+
+  async destroy(context) {
+    const environment = environmentOf(context);
+    const names = namesOf(context.resource);
+    const { ecs, sdk } = await ecsOf(context);
+    const state = { ...context.state };
+
+    const cluster = await findCluster(context, environment);
+    const service = cluster?.clusterArn
+      ? await describeService(context, cluster.clusterArn, names.service)
+      : undefined;
+    if (cluster?.clusterArn && service) {
+      if (service.status === "ACTIVE") {
+        await removeAutoScaling(context, cluster.clusterArn, names.service);
+        // force: no need to scale to zero first; ECS stops the tasks while draining.
+        await ecs.send(
+          new sdk.DeleteServiceCommand({ cluster: cluster.clusterArn, service: names.service, force: true }),
+        );
+        context.log("info", `Deleting ECS service ${names.service}`);
+      }
+      return pending(state, "Deleting the ECS service", DEPLOY_WAIT_MS);
+    }
+    for (const scheme of schemes) {
+      if (!(await removeTargetGroup(context, scheme))) {
+        return pending(state, "Waiting to delete the target group", DEPLOY_WAIT_MS);
+      }
+    }
+
+    const revisions: string[] = [];
+    for (const status of ["ACTIVE", "INACTIVE"] as const) {
+      for await (const page of sdk.paginateListTaskDefinitions(
+        { client: ecs },
+        { familyPrefix: names.family, status },
+      )) {
+        revisions.push(...(page.taskDefinitionArns ?? []).filter((arn) => familyOf(arn) === names.family));
+      }
+    }
+    for (const arn of revisions) {
+      await unlessMissing(
+        () => ecs.send(new sdk.DeregisterTaskDefinitionCommand({ taskDefinition: arn })),
+        "ClientException",
+      );
+    }
+    for (let start = 0; start < revisions.length; start += 10) {
+      await ecs.send(
+        new sdk.DeleteTaskDefinitionsCommand({ taskDefinitions: revisions.slice(start, start + 10) }),
+      );
+    }
+    if (revisions.length > 0)
+      context.log("info", `Deleted task definition ${names.family} (${revisions.length} revisions)`);
+
+    await deleteLogGroup(context, names.logGroup);
+    await deleteRole(context, names.executionRole);
+    for (const scheme of schemes) await releaseLoadBalancer(context, environment, scheme);
+    await releaseCluster(context, environment);
+    return { done: true };
+  },
+
+  plan(before, after) {
+    return planChanges(before, after, ({ path }) => {
+      // Every field of an application's configuration (its source's image, ports, variables, size, scaling, health
+      // check, domain, sidecars) lands in a task definition revision or the service, rule and scalable target.
+      if (path.startsWith("config.")) return "inPlace";
+      // Variables, CPU, memory and port: a new task definition revision; scaling, health check and routing: the
+      // scalable target, target group and rule change in place. Volumes and schedules are not provisioned in AWS.
+      if (/^settings\.(envvars|hardware|networking|healthCheck|scaling)(\.|$)/.test(path)) return "inPlace";
+      return null;
+    });
+  },
+
+  async observe(context) {
+    const environment = environmentOf(context);
+    const names = namesOf(context.resource);
+    const cluster = await findCluster(context, environment);
+    const service = cluster?.clusterArn
+      ? await describeService(context, cluster.clusterArn, names.service)
+      : undefined;
+    if (!service)
+      return { state: "missing", message: `The ECS service ${names.service} no longer exists in AWS` };
+    const failed = service.deployments?.find((deployment) => deployment.rolloutState === "FAILED");
+    if (failed) {
+      return {
+        state: "degraded",
+        message: `The last deployment of ${names.service} failed: ${failed.rolloutStateReason}`,
+      };
+    }
+    if ((service.runningCount ?? 0) < (service.desiredCount ?? 0)) {
+      return {
+        state: "degraded",
+        message: `${service.runningCount ?? 0} of ${service.desiredCount} tasks of ${names.service} are running`,
+      };
+    }
+    return { state: "ok" };
+  },
+};

@@ -1,0 +1,94 @@
+import { describe, expect, it } from "vitest";
+import { refusalAsStepError } from "../../connections/aws-accounts";
+import { ProviderRefusal } from "../../connections/refusals";
+import { CloudStepError } from "../driver";
+import { cloudStepErrorOf, isTransientAwsError, scaledWaitMs } from "./driver";
+import { ProvisionError } from "./common";
+
+/** An error as the AWS SDK throws it: AWS's code as its name, the answer's status in $metadata. */
+const sdkError = (name: string, message: string, status?: number) =>
+  Object.assign(new Error(message), {
+    name,
+    $fault: status === undefined ? undefined : status >= 500 ? "server" : "client",
+    $metadata: status === undefined ? { attempts: 3 } : { httpStatusCode: status },
+  });
+
+describe("AWS failures of a deployment step", () => {
+  it("tries again after throttling, AWS's own faults and no answer; never after a refusal or a bug", () => {
+    expect(isTransientAwsError(sdkError("ThrottlingException", "Rate exceeded", 400))).toBe(true);
+    expect(isTransientAwsError(sdkError("RequestLimitExceeded", "Request limit exceeded.", 503))).toBe(true);
+    expect(isTransientAwsError(sdkError("InternalFailure", "An internal error occurred", 500))).toBe(true);
+    expect(isTransientAwsError(sdkError("TimeoutError", "socket hang up"))).toBe(true);
+    expect(
+      isTransientAwsError(Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" })),
+    ).toBe(true);
+    expect(isTransientAwsError(sdkError("AccessDenied", "User is not authorized", 403))).toBe(false);
+    expect(isTransientAwsError(sdkError("InvalidParameterValue", "Bad CIDR", 400))).toBe(false);
+    expect(isTransientAwsError(new TypeError("Cannot read properties of undefined"))).toBe(false);
+  });
+
+  it("reads as AWS put it: the SDK error's name and message, or the provisioner's words with AWS's code", () => {
+    const refused = cloudStepErrorOf(
+      sdkError("DBInstanceAlreadyExists", "DB instance already exists", 400),
+      [],
+    );
+    expect(refused).toBeInstanceOf(CloudStepError);
+    expect(refused).toMatchObject({
+      message: "DBInstanceAlreadyExists: DB instance already exists",
+      transient: false,
+    });
+
+    const throttled = sdkError("Throttling", "Rate exceeded", 400);
+    const worded = new ProvisionError(
+      "Creating the queue failed: AWS answered Throttling: Rate exceeded",
+      "Throttling",
+      "Creating the queue",
+      { cause: throttled },
+    );
+    expect(cloudStepErrorOf(worded, [])).toMatchObject({
+      message: "Creating the queue failed: AWS answered Throttling: Rate exceeded",
+      transient: true,
+    });
+    expect(
+      cloudStepErrorOf(
+        new Error("The environment's network is not deployed: deploy it before this service"),
+        [],
+      ),
+    ).toMatchObject({
+      message: "The environment's network is not deployed: deploy it before this service",
+      transient: false,
+    });
+    const own = new ProvisionError("The bucket name is held by another account", "BucketAlreadyExists");
+    expect(cloudStepErrorOf(own, [])).toMatchObject({ transient: false });
+
+    const lines = [
+      { at: new Date(0), podName: "web-1", level: "info" as const, message: "Created the role" },
+    ];
+    expect(
+      cloudStepErrorOf(
+        new ProviderRefusal("AWS did not let Cloud Console assume the role."),
+        lines,
+        refusalAsStepError,
+      ),
+    ).toMatchObject({ message: "AWS did not let Cloud Console assume the role.", transient: false, lines });
+    expect(
+      cloudStepErrorOf(
+        new ProviderRefusal("Could not reach sts.us-east-1.amazonaws.com: the connection was reset."),
+        [],
+        refusalAsStepError,
+      ).transient,
+    ).toBe(true);
+  });
+});
+
+describe("the provisioners' waits at the engine's time scale", () => {
+  it("keeps AWS's pace at 1 and shortens every wait below it, never under a quarter second", () => {
+    expect(scaledWaitMs(60_000, 1)).toBe(60_000);
+    expect(scaledWaitMs(61_000, 1)).toBe(61_000);
+    expect(scaledWaitMs(30_000, 0.2)).toBe(6_000);
+    expect(scaledWaitMs(60_000, 0.1)).toBe(6_000);
+    expect(scaledWaitMs(15_000, 0)).toBe(250);
+    expect(scaledWaitMs(0, 0.2)).toBe(0);
+    expect(scaledWaitMs(100, 0)).toBe(100);
+  });
+});

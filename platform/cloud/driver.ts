@@ -1,0 +1,199 @@
+import type { CloudProvider } from "#contract/cloud-providers";
+import type { CostEstimate } from "#contract/environments";
+import type { Alarm, Metrics, MetricRange, ServiceSettings, ServiceType } from "#contract/services";
+
+/**
+ * The cloud seam: what the platform asks of a cloud, in plain data (no driver imports a domain module, nor another
+ * driver). `DeployDriver` is how a service gets deployed and torn down: idempotent steps the deployments' jobs run
+ * outside any transaction, persisting what each recorded, until the driver says done. The AWS
+ * driver (platform/cloud/aws/driver.ts) implements it with a provisioner per type; the simulated one
+ * (platform/cloud/simulated/phased-driver.ts) turns a `CloudDriver`'s phases into steps that wait out each phase.
+ * `CloudDriver` is everything else the platform asks of the place services run (pods, logs, metrics, alarms,
+ * prices), answered by the simulated driver from deterministic data so the product behaves like a real deployment
+ * on one machine.
+ */
+
+/** What a driver knows about a service: its identity, checked configuration and where it runs. */
+export type DriverResource = {
+  id: string;
+  name: string;
+  serviceType: ServiceType;
+  config: Record<string, unknown>;
+  settings: ServiceSettings;
+  environmentName: string;
+  cloudProvider: CloudProvider;
+  region: string;
+};
+
+/** How a settings change lands: what AWS updates in place and what needs a replacement. */
+export type ChangePlan = { inPlace: string[]; replace: string[] };
+
+/** What the periodic check sees of a deployed service (drift made outside the product). */
+export type Observation = { state: "ok" } | { state: "degraded" | "missing"; message: string };
+
+/** One phase of a simulated deployment; it lasts `seconds` (times ENGINE_TIME_SCALE). */
+export type DeployPhase = { name: string; seconds: number };
+
+/** A log line before it is stored (the store gives it its id). */
+export type NewLogLine = {
+  at: Date;
+  podName: string;
+  level: "error" | "warn" | "info" | "debug";
+  message: string;
+};
+
+export interface CloudDriver {
+  /** The phases of a simulated deployment of `resource`, in order, with realistic durations for its type and size. */
+  deployPlan(resource: DriverResource): DeployPhase[];
+  /** The pods (or instances) the `deployNumber`-th deployment runs; new names per deployment, like a rollout. */
+  podNames(resource: DriverResource, deployNumber: number): string[];
+  /** The lines the deployment writes while in `phase`, stamped from `startedAt` on. */
+  deployLogs(resource: DriverResource, podNames: string[], phase: DeployPhase, startedAt: Date): NewLogLine[];
+  /**
+   * The lines the running service's pods wrote in [from, to), in the format such a service really writes
+   * (PostgreSQL, Redis, Lambda REPORT lines, ...). Deterministic for the same arguments; at most `limit` lines (the
+   * newest are kept when there would be more).
+   */
+  runtimeLogs(
+    resource: DriverResource,
+    podNames: string[],
+    from: Date,
+    to: Date,
+    limit: number,
+  ): NewLogLine[];
+  /** CPU, memory, requests, errors and latency series over `range` ending at `now`, one point per `step` seconds. */
+  metrics(resource: DriverResource, range: MetricRange, step: number, now: Date): Metrics;
+  /** The alarms defined on the service, with their state judged over `metrics`. */
+  alarms(resource: DriverResource, metrics: Metrics, now: Date): Alarm[];
+  /** Monthly price of running `resource`, line by line, from the catalogue for its type, size and region. */
+  price(
+    resource: Pick<DriverResource, "serviceType" | "config" | "settings" | "cloudProvider" | "region">,
+  ): CostEstimate;
+  /** The secret attributes a first deployment creates (passwords, tokens, connection strings), by name. */
+  createSecretAttributes(resource: DriverResource, endpoint: string | null): Record<string, string>;
+  /** Names of the secret attributes of a type (what GET attributes/{attribute} may reveal). */
+  secretAttributeNames(serviceType: ServiceType): string[];
+  /** Where clients reach the deployed service (host name or URL), or null for types without one. */
+  endpoint(resource: DriverResource): string | null;
+}
+
+/** What one step of a deployment or teardown is given. */
+export type DeployContext = {
+  resource: DriverResource;
+  /** The service's organization and environment (with `resource.id`, the tags on what a cloud creates). */
+  organizationId: string;
+  environmentId: string;
+  /** What earlier steps recorded, of this deployment and the ones before; {} before the first. */
+  state: Readonly<Record<string, string>>;
+  /** The environment's network's outputs (its VPC, subnets), for types inside it; null without a deployed one. */
+  network: Readonly<Record<string, string>> | null;
+  /** 0 for this deployment's (or teardown's) first step, then 1, 2, ... */
+  step: number;
+  /** What the previous step said it waits for; null at the first. */
+  progress: string | null;
+  /** A deployment of the service's configuration, or of a change to its settings alone. */
+  change: "deploy" | "settings";
+  /** The pods (or instances) this deployment runs; its log lines carry the first one's name. */
+  podNames: string[];
+  /** Whether the service already has sealed secret attributes (the simulated cloud makes them once). */
+  secretsSealed: boolean;
+  /** The uploaded archive of a serverless service, when it has one. */
+  archive?: () => Promise<Uint8Array>;
+  /** What an application's source reaches outside (its connections, the environment's chart repositories). */
+  sources?: ApplicationSources;
+  /** The pods the deployment replaces, in order (a rolling update stops one per new pod). */
+  previousPodNames?: string[];
+  /** The pushed commit a GitHub application's deployment builds (deploy on push); absent: the branch's head. */
+  pushedCommit?: { sha: string; message: string };
+  now: Date;
+};
+
+/** Not there yet: the engine persists `state` and calls again after `waitMs`; `progress` says what it waits for. */
+export type PendingStep = {
+  done: false;
+  state: Record<string, string>;
+  waitMs: number;
+  progress: string;
+  lines: NewLogLine[];
+};
+
+export type DeployStep =
+  | PendingStep
+  | {
+      done: true;
+      state: Record<string, string>;
+      /** Where clients reach the service, or null for types without an address. */
+      endpoint: string | null;
+      /** The secret attributes by name, sealed by the engine; {} when they are unchanged. */
+      secrets: Record<string, string>;
+      /** Plain values the environment's other services get (a network's outputs are their `network`). */
+      outputs: Record<string, string>;
+      lines: NewLogLine[];
+    };
+
+export type TeardownStep = PendingStep | { done: true; lines: NewLogLine[] };
+
+/**
+ * A step the cloud refused (`transient`: throttled, unavailable, unreachable: worth trying again). The message is
+ * shown to the user as it is: the cloud's error code and message; `lines` are what the step logged before.
+ */
+export class CloudStepError extends Error {
+  readonly transient: boolean;
+  readonly lines: NewLogLine[];
+  constructor(message: string, { transient, lines = [] }: { transient: boolean; lines?: NewLogLine[] }) {
+    super(message);
+    this.name = "CloudStepError";
+    this.transient = transient;
+    this.lines = lines;
+  }
+}
+
+export interface DeployDriver {
+  /** One idempotent step towards the service as configured; safe to repeat after a crash. */
+  apply(context: DeployContext): Promise<DeployStep>;
+  /**
+   * One step of tearing the service down, in reverse order, tolerating what is already gone; absent when nothing
+   * outlives the service's row (the simulated cloud).
+   */
+  destroy?(context: DeployContext): Promise<TeardownStep>;
+  /** Which configuration changes land in place and which replace the service; absent when the cloud cannot say. */
+  plan?(before: DriverResource, after: DriverResource): ChangePlan;
+  /**
+   * What the cloud holds of the deployed service now, for the periodic drift check (platform/deployments/drift-checks.ts): whether
+   * something was changed outside the platform. Absent when nothing can be (the simulated cloud).
+   */
+  observe?(context: DeployContext): Promise<Observation>;
+  /** The names of the secret attributes a deployment of `resource` answers (what GET attributes lists). */
+  secretAttributeNames(resource: DriverResource): readonly string[];
+  /** How long a deployment or teardown of the type may take before it fails; null: its steps always end. */
+  timeoutMinutes(serviceType: ServiceType): number | null;
+}
+
+/**
+ * What an application's source reaches outside the cloud, read through the organization's connections by their
+ * owner (platform/applications/sources.ts): plain answers, or a provider's refusal as a `CloudStepError` in its
+ * words (transient when its host did not answer).
+ */
+export type ApplicationSources = {
+  /** A registry image's manifest: its digest and the name it is pulled by. */
+  registryImage: (
+    connectionId: string,
+    repository: string,
+    tag: string,
+  ) => Promise<{ image: string; digest: string }>;
+  /**
+   * A GitHub repository's owner and name, the commit built (the pushed one, or the branch's head) with its message,
+   * and the Dockerfile at `dockerfilePath` in it.
+   */
+  githubSource: (
+    connectionId: string,
+    source: {
+      repository: string;
+      branch: string;
+      dockerfilePath: string;
+      pushedCommit?: { sha: string; message: string };
+    },
+  ) => Promise<{ owner: string; name: string; commit: string; message: string; dockerfile: string }>;
+  /** The URL of one of the environment's chart repositories. */
+  chartRepositoryUrl: (id: string) => Promise<string | undefined>;
+};

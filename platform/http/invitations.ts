@@ -1,0 +1,143 @@
+import { Hono, type Context } from "hono";
+import {
+  acceptedInvitationSchema,
+  acceptInvitationUrl,
+  cancelledInvitationSchema,
+  createInvitationsSchema,
+  createInvitationV1Schema,
+  invitationEmailQuerySchema,
+  invitationListSchema,
+  invitationPreviewSchema,
+  invitationTargetSchema,
+  invitationTokenSchema,
+  sentInvitationSchema,
+  sentInvitationsSchema,
+  type SentInvitation,
+} from "#contract/invitations";
+import type { RoleGrant } from "#contract/permissions";
+import type { PlatformConfig } from "../lib/config";
+import type { Database } from "../db/index";
+import { createMailer, type Mailer } from "../lib/mail/mailer";
+import {
+  acceptInvitation,
+  cancelInvitation,
+  invitationMail,
+  inviteAll,
+  listInvitations,
+  previewInvitation,
+  reissueInvitation,
+  type IssuedInvitation,
+} from "../team/invitations";
+import { currentUser, type AuthenticatedEnv } from "./auth";
+import { permit, signedIn } from "./permissions";
+import { currentOrganization, type OrganizationEnv } from "./tenancy";
+import { readJsonBody, readQuery, sendJson } from "./validation";
+
+type Dependencies = { db: Database; config: Pick<PlatformConfig, "appUrl" | "mail">; mailer?: Mailer };
+
+/** SPEC §7 Users' invitations, mounted at /v2/organizations/:tenantId. */
+export function invitationRoutes({ db, config, mailer = createMailer(config.mail) }: Dependencies) {
+  const routes = new Hono<OrganizationEnv>();
+
+  /**
+   * Mails each invitation's link. Without SMTP (or when the server refuses) the answer carries the link, once,
+   * for the admin to pass on; the mailer logs that no mail was sent.
+   */
+  async function send(c: Context<OrganizationEnv>, issued: IssuedInvitation): Promise<SentInvitation> {
+    const { displayName } = currentOrganization(c);
+    const inviter = currentUser(c);
+    const link = acceptInvitationUrl(config.appUrl, issued.token);
+    const result = await mailer.send(
+      invitationMail({
+        to: issued.invitation.email,
+        organizationName: displayName,
+        inviterName: inviter.name,
+        link,
+        expiresAt: issued.invitation.expiresAt,
+      }),
+    );
+    return {
+      invitation: issued.invitation,
+      mail: result.delivered ? { delivered: true } : { delivered: false, reason: result.reason, link },
+    };
+  }
+
+  async function invite(c: Context<OrganizationEnv>, emails: string[], grants: RoleGrant[]) {
+    const { organizationId, tenantId } = currentOrganization(c);
+    const issued = await inviteAll(db, {
+      organization: organizationId,
+      tenantId,
+      inviter: currentUser(c),
+      emails,
+      grants,
+    });
+    const invitations = await Promise.all(issued.map((one) => send(c, one)));
+    return sendJson(c, sentInvitationsSchema, { invitations }, 201);
+  }
+
+  const list = async (c: Context<OrganizationEnv>) => {
+    const { email } = readQuery(c, invitationEmailQuerySchema);
+    const invitations = await listInvitations(db, currentOrganization(c).organizationId, { email });
+    return sendJson(c, invitationListSchema, { invitations });
+  };
+
+  // Members see who is invited, as they see who is a member; links and hashes never leave.
+  routes.get("/users/invites", permit("organization.view"), list);
+  routes.get("/users/v2/invites", permit("organization.view"), list);
+
+  routes.post("/users/invites", permit("users.manage"), async (c) => {
+    const { email, role } = await readJsonBody(c, createInvitationV1Schema);
+    return invite(c, [email], [{ role, environmentIds: null }]);
+  });
+
+  routes.post("/users/v2/invites", permit("users.manage"), async (c) => {
+    const { emails, grants } = await readJsonBody(c, createInvitationsSchema);
+    return invite(c, emails, grants);
+  });
+
+  routes.post("/users/v2/invites/reinvite", permit("users.manage"), async (c) => {
+    const { email } = await readJsonBody(c, invitationTargetSchema);
+    const issued = await reissueInvitation(db, {
+      organizationId: currentOrganization(c).organizationId,
+      email,
+      inviter: currentUser(c),
+    });
+    return sendJson(c, sentInvitationSchema, await send(c, issued));
+  });
+
+  routes.delete("/users/v2/invites", permit("users.manage"), async (c) => {
+    const { email } = readQuery(c, invitationTargetSchema);
+    const invitation = await cancelInvitation(db, {
+      organizationId: currentOrganization(c).organizationId,
+      email,
+    });
+    return sendJson(c, cancelledInvitationSchema, { invitation });
+  });
+
+  return routes;
+}
+
+/** Opening and accepting an invitation link: outside any organization, for the signed-in invited address. */
+export function invitationAcceptanceRoutes({ db }: { db: Database }) {
+  const routes = new Hono<AuthenticatedEnv>();
+
+  routes.post("/v2/invitations/lookup", signedIn(), async (c) => {
+    const { token } = await readJsonBody(c, invitationTokenSchema);
+    return sendJson(
+      c,
+      invitationPreviewSchema,
+      await previewInvitation(db, { token, invitee: currentUser(c) }),
+    );
+  });
+
+  routes.post("/v2/invitations/accept", signedIn(), async (c) => {
+    const { token } = await readJsonBody(c, invitationTokenSchema);
+    return sendJson(
+      c,
+      acceptedInvitationSchema,
+      await acceptInvitation(db, { token, invitee: currentUser(c) }),
+    );
+  });
+
+  return routes;
+}

@@ -1,0 +1,54 @@
+import { describe, expect, it } from "vitest";
+import { defaultServiceSettings } from "#contract/services";
+import { diffOf, serviceDiff } from "./diff";
+import { applyModeOf, stageAfterDraftSaved } from "../services/stages";
+
+describe("diffOf", () => {
+  it("lists changed, added and removed leaves with dotted paths", () => {
+    expect(
+      diffOf(
+        { a: 1, nested: { b: true, c: "x" }, gone: 1 },
+        { a: 2, nested: { b: true, c: "y" }, added: [1] },
+      ),
+    ).toEqual([
+      { path: "a", before: 1, after: 2 },
+      { path: "added", after: [1] },
+      { path: "gone", before: 1 },
+      { path: "nested.c", before: "x", after: "y" },
+    ]);
+  });
+
+  it("compares arrays as whole values and finds nothing in equal values", () => {
+    expect(diffOf({ list: [1, 2] }, { list: [2, 1] })).toEqual([
+      { path: "list", before: [1, 2], after: [2, 1] },
+    ]);
+    expect(diffOf({ list: [1, 2] }, { list: [1, 2] })).toEqual([]);
+  });
+
+  it("prefixes a service's configuration and settings", () => {
+    const settings = {
+      ...defaultServiceSettings,
+      scaling: { ...defaultServiceSettings.scaling, maxInstances: 9 },
+    };
+    expect(
+      serviceDiff(
+        { config: { storageGb: 20 }, settings: defaultServiceSettings },
+        { config: { storageGb: 40 }, settings },
+      ),
+    ).toEqual([
+      { path: "config.storageGb", before: 20, after: 40 },
+      { path: "settings.scaling.maxInstances", before: 3, after: 9 },
+    ]);
+  });
+});
+
+describe("stage rules", () => {
+  it("saves drafts, syncs settings of deployed services and redeploys the rest", () => {
+    expect(applyModeOf({ stage: "STAGE_DRAFT", deployed: false, configChanged: true })).toBe("save");
+    expect(applyModeOf({ stage: "STAGE_COMPLETED", deployed: true, configChanged: false })).toBe("sync");
+    expect(applyModeOf({ stage: "STAGE_COMPLETED", deployed: true, configChanged: true })).toBe("deploy");
+    expect(applyModeOf({ stage: "STAGE_FAILED", deployed: true, configChanged: false })).toBe("deploy");
+    expect(stageAfterDraftSaved("STAGE_DRAFT")).toBe("STAGE_DRAFT");
+    expect(stageAfterDraftSaved("STAGE_COMPLETED")).toBe("STAGE_READY_TO_DEPLOY");
+  });
+});
