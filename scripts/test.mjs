@@ -21,15 +21,19 @@ function finish(exitCode) {
   process.exit(exitCode);
 }
 
-/** Runs one layer with its output on the terminal; `tests` reads the count of tests it ran once it passed. */
+/** Runs one layer with its output on the terminal; `tests` reads the count of tests it ran from its report. */
 function layer(name, command, args, { env, tests } = {}) {
   console.info(`\n> ${[command, ...args].join(" ")}`);
   const startedAt = Date.now();
   const result = spawnSync(command, args, { stdio: "inherit", env: { ...process.env, ...env } });
   const entry = { name, seconds: (Date.now() - startedAt) / 1000, tests: undefined };
   layers.push(entry);
+  try {
+    entry.tests = tests?.();
+  } catch {
+    // No report: the layer stopped before writing it.
+  }
   if (result.status !== 0) finish(result.status ?? 1);
-  entry.tests = tests?.();
 }
 
 /** Runs several commands at once (each is single-threaded), printing each one's output when it ends. */

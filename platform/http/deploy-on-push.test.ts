@@ -172,7 +172,11 @@ async function push(hookId: string, secret: string, event = pushEvent(), deliver
 }
 
 async function deployJobsOf(resourceId: string, kind = DEPLOY_JOB_KIND) {
-  const jobs = await api.db.select().from(engineJobs).where(eq(engineJobs.kind, kind));
+  const jobs = await api.db
+    .select()
+    .from(engineJobs)
+    .where(eq(engineJobs.kind, kind))
+    .orderBy(asc(engineJobs.createdAt));
   return jobs.filter((job) => (job.payload as { resourceId?: string }).resourceId === resourceId);
 }
 

@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { environmentListSchema, environmentPaths, environmentResponseSchema } from "#contract/environments";
 import {
@@ -53,8 +53,13 @@ async function get(id: string, environment = environmentId): Promise<Resource> {
 
 const run = () => api.engine.runner.runUntilIdle();
 
+/** The service's deployment jobs, oldest first (PostgreSQL answers rows in no set order). */
 async function jobsOf(resourceId: string) {
-  const jobs = await api.db.select().from(engineJobs).where(eq(engineJobs.kind, DEPLOY_JOB_KIND));
+  const jobs = await api.db
+    .select()
+    .from(engineJobs)
+    .where(eq(engineJobs.kind, DEPLOY_JOB_KIND))
+    .orderBy(asc(engineJobs.createdAt));
   return jobs.filter((job) => job.payload.resourceId === resourceId);
 }
 
