@@ -44,8 +44,6 @@ export type MotoOptions = {
    * `warmUp` that happens in the hook, rather than inside the first test.
    */
   warmUp?: boolean;
-  /** The start hook's timeout, when more than the configured one. */
-  timeoutMs?: number;
 };
 
 /** The moto_server of a test file (or describe block) and clients of its region, for hooks and tests. */
@@ -60,7 +58,6 @@ export function setUpMoto({
   region = testRegion,
   maxAttempts,
   warmUp = false,
-  timeoutMs,
 }: MotoOptions = {}): Moto {
   let server: MotoServer | undefined;
   let aws: AwsClients | undefined;
@@ -68,7 +65,7 @@ export function setUpMoto({
     server = await startMotoServer({ environment: settings });
     aws = awsClientsFor(server, region, maxAttempts);
     if (warmUp) await taggedResources(aws, "warm-up");
-  }, timeoutMs);
+  });
   afterAll(async () => {
     aws?.destroy();
     await server?.stop();
