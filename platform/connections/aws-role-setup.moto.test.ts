@@ -1,12 +1,7 @@
 import { CloudFormationClient, CreateStackCommand } from "@aws-sdk/client-cloudformation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  freePort,
-  MOTO_ACCOUNT_ID,
-  motoCredentials,
-  startMotoServer,
-  type MotoServer,
-} from "../../tests/setup/moto-server";
+import { freePort, MOTO_ACCOUNT_ID, motoCredentials } from "../../tests/setup/moto-server";
+import { setUpMoto } from "../testing/aws";
 import { testPlatformConfig } from "../testing/http-harness";
 import { defaultTerraformConfig, type TerraformConfig } from "../lib/config";
 import { publicFilePaths } from "../terraform/download-links";
@@ -25,7 +20,7 @@ import { awsEcr } from "./providers/aws-ecr";
 const region = "us-west-2";
 const externalId = "9a8b7c6d5e4f30211203f4e5d6c7b8a9";
 const savedEnvironment = { ...process.env };
-let moto: MotoServer;
+const moto = setUpMoto();
 
 function config(terraform: Partial<TerraformConfig> = {}) {
   return testPlatformConfig({
@@ -77,14 +72,12 @@ async function deployStackFrom(setup: AwsRoleSetup): Promise<string> {
 }
 
 beforeAll(async () => {
-  moto = await startMotoServer();
   // The platform's own identity comes from the default credential chain, as in production.
   process.env.AWS_ACCESS_KEY_ID = motoCredentials.accessKeyId;
   process.env.AWS_SECRET_ACCESS_KEY = motoCredentials.secretAccessKey;
 }, 120_000);
 
 afterAll(async () => {
-  await moto?.stop();
   process.env = savedEnvironment;
 });
 

@@ -2,23 +2,19 @@ import { randomUUID } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import type { SQSClient } from "@aws-sdk/client-sqs";
 import {
   CreateQueueCommand,
   GetQueueAttributesCommand,
   ListQueuesCommand,
   ListQueueTagsCommand,
-  SQSClient,
 } from "@aws-sdk/client-sqs";
 import { and, desc, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { defaultServiceSettings, type ServiceType } from "#contract/services";
 import { defaultServiceConfigs } from "#contract/service-configs";
-import {
-  MOTO_ACCOUNT_ID,
-  motoCredentials,
-  startMotoServer,
-  type MotoServer,
-} from "../../tests/setup/moto-server";
+import { MOTO_ACCOUNT_ID, motoCredentials } from "../../tests/setup/moto-server";
+import { setUpMoto } from "../testing/aws";
 import type { EngineConfig } from "../lib/config";
 import type { Database, OpenDatabase } from "../db/index";
 import {
@@ -50,7 +46,7 @@ import { JOB_LEASE_MS } from "../engine/jobs";
 const region = "eu-west-1";
 const settings: EngineConfig = { timeScale: 0, pollIntervalMs: 5, failureInjection: false };
 
-let moto: MotoServer;
+const moto = setUpMoto({ region });
 let dataDir: string;
 let secrets: SecretCipher;
 let sqs: SQSClient;
@@ -60,14 +56,11 @@ const advance = (ms: number) => {
 };
 
 beforeAll(async () => {
-  moto = await startMotoServer();
   dataDir = await mkdtemp(path.join(tmpdir(), "aws-deploys-"));
   secrets = secretCipherFor({ dataDir });
-  sqs = new SQSClient({ region, endpoint: moto.endpoint, credentials: motoCredentials });
+  sqs = await moto.aws.sqs();
 }, 60_000);
 afterAll(async () => {
-  sqs.destroy();
-  await moto.stop();
   await rm(dataDir, { recursive: true, force: true });
 });
 

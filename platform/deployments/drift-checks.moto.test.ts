@@ -8,12 +8,7 @@ import { asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { defaultServiceSettings, type ServiceType } from "#contract/services";
 import { defaultServiceConfigs } from "#contract/service-configs";
-import {
-  MOTO_ACCOUNT_ID,
-  motoCredentials,
-  startMotoServer,
-  type MotoServer,
-} from "../../tests/setup/moto-server";
+import { MOTO_ACCOUNT_ID, motoCredentials } from "../../tests/setup/moto-server";
 import type { Database, OpenDatabase } from "../db/index";
 import { environments, organizations, resourceHistory, resourceLogs, resources } from "../db/schema";
 import { openTestDb } from "../testing/db";
@@ -21,11 +16,11 @@ import type { EnvironmentRow } from "../environments/records";
 import { insertConnection } from "../testing/notification-connections";
 import { secretCipherFor, type SecretCipher } from "../lib/cipher";
 import { createService } from "../services/services";
-import type { AwsClients } from "../cloud/aws/clients";
 import type { Provisioner } from "../cloud/aws/provisioner";
 import { awsProvisioners } from "../cloud/aws/provisioners";
 import { queueProvisioner } from "../cloud/aws/queue";
-import { createTestNetwork, motoClients, testRegion } from "../testing/aws-provisioning";
+import { createTestNetwork, testRegion } from "../testing/aws-provisioning";
+import { setUpMoto } from "../testing/aws";
 import { createDriftChecks, type DriftChecks } from "./drift-checks";
 import { createOperations, type Operations } from "../operations/operations";
 
@@ -39,8 +34,8 @@ import { createOperations, type Operations } from "../operations/operations";
 
 const INTERVAL_MS = 60_000;
 
-let moto: MotoServer;
-let aws: AwsClients;
+const moto = setUpMoto({ region: testRegion, maxAttempts: 1 });
+const { aws } = moto;
 let dataDir: string;
 let secrets: SecretCipher;
 let database: OpenDatabase;
@@ -50,16 +45,12 @@ const advance = (ms: number) => {
 };
 
 beforeAll(async () => {
-  moto = await startMotoServer();
-  aws = motoClients(moto);
   dataDir = await mkdtemp(path.join(tmpdir(), "drift-checks-"));
   secrets = secretCipherFor({ dataDir });
   database = await openTestDb();
 }, 120_000);
 afterAll(async () => {
   await database?.close();
-  aws?.destroy();
-  await moto?.stop();
   await rm(dataDir, { recursive: true, force: true });
 });
 

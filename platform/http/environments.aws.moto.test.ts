@@ -1,7 +1,4 @@
-import {
-  GetResourcesCommand,
-  ResourceGroupsTaggingAPIClient,
-} from "@aws-sdk/client-resource-groups-tagging-api";
+import { GetResourcesCommand } from "@aws-sdk/client-resource-groups-tagging-api";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import {
@@ -11,14 +8,15 @@ import {
 } from "#contract/environments";
 import { resourceResponseSchema, servicePaths } from "#contract/services";
 import { defaultServiceConfigs } from "#contract/service-configs";
-import { MOTO_ACCOUNT_ID, motoCredentials, startMotoServer } from "../../tests/setup/moto-server";
+import { MOTO_ACCOUNT_ID, motoCredentials } from "../../tests/setup/moto-server";
+import { setUpMoto } from "../testing/aws";
 import { defaultTerraformConfig } from "../lib/config";
 import { environments } from "../db/schema";
 import { TAG_ENVIRONMENT, type Provisioner } from "../cloud/aws/provisioner";
 import { awsProvisioners } from "../cloud/aws/provisioners";
 import { queueProvisioner } from "../cloud/aws/queue";
 import { insertConnection } from "../testing/notification-connections";
-import { openTestApi, type TestMember } from "../testing/http-harness";
+import { openTestApi, type TestApi, type TestMember } from "../testing/http-harness";
 
 /*
  * DELETE of an environment in an AWS connection (moto_server): it answers 202 and tears its services down in AWS
@@ -27,7 +25,7 @@ import { openTestApi, type TestMember } from "../testing/http-harness";
  */
 
 const region = "us-west-2";
-const moto = await startMotoServer();
+const moto = setUpMoto({ region });
 /** The order teardowns began in, by service type; a queue's teardown can be made to fail. */
 const destroyed: string[] = [];
 let refuseQueueTeardown = false;
@@ -45,26 +43,20 @@ const watched = (type: string, provisioner: Provisioner): Provisioner => ({
     return provisioner.destroy(context);
   },
 });
-const api = await openTestApi(
-  { terraform: { ...defaultTerraformConfig, awsEndpoint: moto.endpoint } },
-  {
-    provisioners: {
-      ...awsProvisioners,
-      network: watched("network", awsProvisioners.network as Provisioner),
-      queue: watched("queue", queueProvisioner),
+let api: TestApi;
+beforeAll(async () => {
+  api = await openTestApi(
+    { terraform: { ...defaultTerraformConfig, awsEndpoint: moto.endpoint } },
+    {
+      provisioners: {
+        ...awsProvisioners,
+        network: watched("network", awsProvisioners.network as Provisioner),
+        queue: watched("queue", queueProvisioner),
+      },
     },
-  },
-);
-const tagging = new ResourceGroupsTaggingAPIClient({
-  region,
-  endpoint: moto.endpoint,
-  credentials: motoCredentials,
+  );
 });
-afterAll(async () => {
-  await api.close();
-  tagging.destroy();
-  await moto.stop();
-});
+afterAll(() => api?.close());
 
 let member: TestMember;
 let tenantId: string;
@@ -110,9 +102,9 @@ async function environmentWithNetworkAndQueue() {
 
 /** What the Resource Groups Tagging API finds tagged with the environment's id. */
 async function tagged(environmentId: string): Promise<string[]> {
-  const { ResourceTagMappingList = [] } = await tagging.send(
-    new GetResourcesCommand({ TagFilters: [{ Key: TAG_ENVIRONMENT, Values: [environmentId] }] }),
-  );
+  const { ResourceTagMappingList = [] } = await (
+    await moto.aws.resourceGroupsTagging()
+  ).send(new GetResourcesCommand({ TagFilters: [{ Key: TAG_ENVIRONMENT, Values: [environmentId] }] }));
   // AWS (and moto) keep showing a deleted NAT gateway for a while.
   return ResourceTagMappingList.map((mapping) => mapping.ResourceARN ?? "").filter(
     (arn) => !arn.includes(":natgateway/"),

@@ -1,4 +1,4 @@
-import { ListQueuesCommand, SQSClient } from "@aws-sdk/client-sqs";
+import { ListQueuesCommand } from "@aws-sdk/client-sqs";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import {
@@ -8,11 +8,12 @@ import {
   type Resource,
 } from "#contract/services";
 import { defaultServiceConfigs } from "#contract/service-configs";
-import { MOTO_ACCOUNT_ID, motoCredentials, startMotoServer } from "../../tests/setup/moto-server";
+import { MOTO_ACCOUNT_ID, motoCredentials } from "../../tests/setup/moto-server";
+import { setUpMoto } from "../testing/aws";
 import { defaultTerraformConfig } from "../lib/config";
 import { environments } from "../db/schema";
 import { insertConnection } from "../testing/notification-connections";
-import { openTestApi, type TestMember } from "../testing/http-harness";
+import { openTestApi, type TestApi, type TestMember } from "../testing/http-harness";
 
 /*
  * The services API over an environment in an AWS connection (moto_server), with the platform's own provisioners:
@@ -22,14 +23,12 @@ import { openTestApi, type TestMember } from "../testing/http-harness";
  */
 
 const region = "us-west-2";
-const moto = await startMotoServer();
-const api = await openTestApi({ terraform: { ...defaultTerraformConfig, awsEndpoint: moto.endpoint } });
-const sqs = new SQSClient({ region, endpoint: moto.endpoint, credentials: motoCredentials });
-afterAll(async () => {
-  await api.close();
-  sqs.destroy();
-  await moto.stop();
+const moto = setUpMoto({ region });
+let api: TestApi;
+beforeAll(async () => {
+  api = await openTestApi({ terraform: { ...defaultTerraformConfig, awsEndpoint: moto.endpoint } });
 });
+afterAll(() => api?.close());
 
 let member: TestMember;
 let tenantId: string;
@@ -64,7 +63,9 @@ async function get(id: string): Promise<Resource> {
 }
 
 async function queues(): Promise<string[]> {
-  const { QueueUrls = [] } = await sqs.send(new ListQueuesCommand({ QueueNamePrefix: environmentName }));
+  const { QueueUrls = [] } = await (
+    await moto.aws.sqs()
+  ).send(new ListQueuesCommand({ QueueNamePrefix: environmentName }));
   return QueueUrls;
 }
 

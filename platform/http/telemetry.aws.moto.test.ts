@@ -16,13 +16,13 @@ import {
   servicePaths,
   type LogQuery,
 } from "#contract/services";
-import { MOTO_ACCOUNT_ID, motoCredentials, startMotoServer } from "../../tests/setup/moto-server";
+import { MOTO_ACCOUNT_ID, motoCredentials } from "../../tests/setup/moto-server";
+import { setUpMoto } from "../testing/aws";
 import { defaultTerraformConfig } from "../lib/config";
 import { environments, resources } from "../db/schema";
 import { TAG_SERVICE } from "../cloud/aws/provisioner";
 import { insertConnection } from "../testing/notification-connections";
-import { createAwsClients } from "../cloud/aws/clients";
-import { openTestApi, type TestMember } from "../testing/http-harness";
+import { openTestApi, type TestApi, type TestMember } from "../testing/http-harness";
 
 /*
  * The logs and monitoring tabs of a service in an AWS connection (moto_server) read CloudWatch through the API: a
@@ -33,14 +33,13 @@ import { openTestApi, type TestMember } from "../testing/http-harness";
 
 const region = "us-west-2";
 // Lambda's execution role gets AWSLambdaBasicExecutionRole, an AWS managed policy.
-const moto = await startMotoServer({ environment: { MOTO_IAM_LOAD_MANAGED_POLICIES: "true" } });
-const api = await openTestApi({ terraform: { ...defaultTerraformConfig, awsEndpoint: moto.endpoint } });
-const aws = createAwsClients({ region, endpoint: moto.endpoint, credentials: motoCredentials });
-afterAll(async () => {
-  await api.close();
-  aws.destroy();
-  await moto.stop();
+const moto = setUpMoto({ region, settings: { MOTO_IAM_LOAD_MANAGED_POLICIES: "true" } });
+const { aws } = moto;
+let api: TestApi;
+beforeAll(async () => {
+  api = await openTestApi({ terraform: { ...defaultTerraformConfig, awsEndpoint: moto.endpoint } });
 });
+afterAll(() => api?.close());
 
 let member: TestMember;
 let tenantId: string;
@@ -259,7 +258,7 @@ it("deletes the function's log group with it, leaving nothing tagged", async () 
 it("answers 502 at once, saying what failed, when CloudWatch cannot be reached", async () => {
   const { id } = await deployFunction("unreachable");
   // The connection's credentials were confirmed by the reads above; CloudWatch then goes away.
-  await moto.stop();
+  await moto.server.stop();
   const started = Date.now();
   const logsResponse = await call("GET", servicePaths.logs(tenantId, environmentId, id));
   expect(logsResponse.status).toBe(502);

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import type { EC2Client } from "@aws-sdk/client-ec2";
 import {
   DescribeInternetGatewaysCommand,
   DescribeNatGatewaysCommand,
@@ -6,11 +7,13 @@ import {
   DescribeSecurityGroupsCommand,
   DescribeSubnetsCommand,
   DescribeVpcsCommand,
-  EC2Client,
 } from "@aws-sdk/client-ec2";
-import { CreateRoleCommand, IAMClient } from "@aws-sdk/client-iam";
-import { CreateBucketCommand, PutBucketTaggingCommand, S3Client } from "@aws-sdk/client-s3";
-import { CreateQueueCommand, ListQueuesCommand, SQSClient } from "@aws-sdk/client-sqs";
+import type { IAMClient } from "@aws-sdk/client-iam";
+import { CreateRoleCommand } from "@aws-sdk/client-iam";
+import type { S3Client } from "@aws-sdk/client-s3";
+import { CreateBucketCommand, PutBucketTaggingCommand } from "@aws-sdk/client-s3";
+import type { SQSClient } from "@aws-sdk/client-sqs";
+import { CreateQueueCommand, ListQueuesCommand } from "@aws-sdk/client-sqs";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resourceResponseSchema, servicePaths } from "#contract/services";
@@ -21,7 +24,8 @@ import {
   terraformExportResponseSchema,
   type TerraformExport,
 } from "#contract/terraform-exports";
-import { MOTO_ACCOUNT_ID, motoCredentials, startMotoServer } from "../../tests/setup/moto-server";
+import { MOTO_ACCOUNT_ID, motoCredentials } from "../../tests/setup/moto-server";
+import { setUpMoto } from "../testing/aws";
 import { defaultTerraformConfig } from "../lib/config";
 import { environments } from "../db/schema";
 import { TAG_ENVIRONMENT, TAG_ORGANIZATION, TAG_SERVICE } from "../cloud/aws/provisioner";
@@ -36,7 +40,7 @@ import {
   type ParsedProject,
 } from "../testing/terraform-checks";
 import { createFilesApp } from "./files";
-import { openTestApi, type TestMember } from "../testing/http-harness";
+import { openTestApi, type TestApi, type TestMember } from "../testing/http-harness";
 
 /*
  * 'Export as Terraform' of an environment in an AWS connection (moto_server): the platform's own provisioners
@@ -45,23 +49,23 @@ import { openTestApi, type TestMember } from "../testing/http-harness";
  */
 
 const region = "us-west-2";
-const moto = await startMotoServer();
-const api = await openTestApi({ terraform: { ...defaultTerraformConfig, awsEndpoint: moto.endpoint } });
-const files = createFilesApp({
-  jobs: createTerraformJobs({ db: api.db, config: api.config }),
-  db: api.db,
-  engine: api.engine,
+const moto = setUpMoto({ region });
+let api: TestApi;
+let files: ReturnType<typeof createFilesApp>;
+let ec2: EC2Client;
+let sqs: SQSClient;
+let s3: S3Client;
+let iam: IAMClient;
+beforeAll(async () => {
+  api = await openTestApi({ terraform: { ...defaultTerraformConfig, awsEndpoint: moto.endpoint } });
+  files = createFilesApp({
+    jobs: createTerraformJobs({ db: api.db, config: api.config }),
+    db: api.db,
+    engine: api.engine,
+  });
+  [ec2, sqs, s3, iam] = await Promise.all([moto.aws.ec2(), moto.aws.sqs(), moto.aws.s3(), moto.aws.iam()]);
 });
-const aws = { region, endpoint: moto.endpoint, credentials: motoCredentials };
-const ec2 = new EC2Client(aws);
-const sqs = new SQSClient(aws);
-const s3 = new S3Client({ ...aws, forcePathStyle: true });
-const iam = new IAMClient(aws);
-afterAll(async () => {
-  await api.close();
-  for (const client of [ec2, sqs, s3, iam]) client.destroy();
-  await moto.stop();
-});
+afterAll(() => api?.close());
 
 let member: TestMember;
 let tenantId: string;

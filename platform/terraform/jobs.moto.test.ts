@@ -3,7 +3,8 @@ import { CloudFormationClient, CreateStackCommand } from "@aws-sdk/client-cloudf
 import { CreateBucketCommand, S3Client } from "@aws-sdk/client-s3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedAwsAccount, type SeededAccount } from "../../tests/setup/aws-account";
-import { motoCredentials, startMotoServer, type MotoServer } from "../../tests/setup/moto-server";
+import { motoCredentials } from "../../tests/setup/moto-server";
+import { setUpMoto } from "../testing/aws";
 import { createFilesApp } from "../http/files";
 import { createOperations } from "../operations/operations";
 import { ephemeralSecretCipher } from "../lib/cipher";
@@ -19,7 +20,7 @@ import { createTerraformJobs, type TerraformJobs } from "./jobs";
 import { importIdsByType, parseProject, unresolvedReferences } from "../testing/terraform-checks";
 
 const region = "us-west-2";
-let moto: MotoServer;
+const moto = setUpMoto();
 let seeded: SeededAccount;
 let database: OpenDatabase;
 let userId: string;
@@ -69,7 +70,6 @@ async function deployStackFrom(
 }
 
 beforeAll(async () => {
-  moto = await startMotoServer();
   // The platform's own identity comes from the default credential chain, as in production.
   process.env.AWS_ACCESS_KEY_ID = motoCredentials.accessKeyId;
   process.env.AWS_SECRET_ACCESS_KEY = motoCredentials.secretAccessKey;
@@ -84,7 +84,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all(opened.map((jobs) => jobs.close()));
   await database?.close();
-  await moto?.stop();
   process.env = savedEnvironment;
 });
 

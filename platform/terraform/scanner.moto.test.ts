@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { seedAwsAccount, type SeededAccount } from "../../tests/setup/aws-account";
-import { motoCredentials, startMotoServer, type MotoServer } from "../../tests/setup/moto-server";
+import { motoCredentials } from "../../tests/setup/moto-server";
+import { setUpMoto } from "../testing/aws";
 import { demoInventory, scanAccount } from "./generate";
 import type { Inventory } from "./model";
 import { PRODUCT_NAME } from "./role-access";
@@ -14,14 +15,13 @@ import {
 } from "../testing/terraform-checks";
 
 const region = "eu-west-1";
-let moto: MotoServer;
+const moto = setUpMoto();
 let seeded: SeededAccount;
 let inventory: Inventory;
 let files: Record<string, string>;
 let project: ParsedProject;
 
 beforeAll(async () => {
-  moto = await startMotoServer();
   seeded = await seedAwsAccount({ endpoint: moto.endpoint, region, suffix: "scan" });
   inventory = await scanAccount(
     { region, endpoint: moto.endpoint, credentials: motoCredentials },
@@ -37,10 +37,6 @@ beforeAll(async () => {
   });
   project = await parseProject(files);
 }, 120_000);
-
-afterAll(async () => {
-  await moto?.stop();
-});
 
 describe("scanning an account seeded in moto with one of each resource type", () => {
   it("reads every service without skipping any", () => {

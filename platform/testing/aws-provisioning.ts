@@ -10,7 +10,7 @@ import { expect } from "vitest";
 import { defaultServiceSettings, type ServiceType } from "#contract/services";
 import { defaultServiceConfigs } from "#contract/service-configs";
 import { motoCredentials, type MotoServer } from "../../tests/setup/moto-server";
-import { createAwsClients, type AwsClients } from "../cloud/aws/clients";
+import type { AwsClients } from "../cloud/aws/clients";
 import type { DriverResource, NewLogLine } from "../cloud/driver";
 import {
   TAG_ENVIRONMENT,
@@ -25,21 +25,11 @@ import {
 
 export const testRegion = "us-east-1";
 
-/** One attempt per call: moto does not throttle, and an action it lacks (a 500) should fail at once. */
-export function motoClients(moto: MotoServer): AwsClients {
-  return createAwsClients({
-    region: testRegion,
-    credentials: motoCredentials,
-    endpoint: moto.endpoint,
-    maxAttempts: 1,
-  });
-}
-
 /**
  * What the network provisioner hands the types inside it: a VPC with a public and a private subnet in each of two
  * availability zones, and a security group.
  */
-export async function createTestNetwork(moto: MotoServer): Promise<Record<string, string>> {
+export async function createTestNetwork(moto: Pick<MotoServer, "endpoint">): Promise<Record<string, string>> {
   const ec2 = new EC2Client({ region: testRegion, credentials: motoCredentials, endpoint: moto.endpoint });
   const vpc = await ec2.send(new CreateVpcCommand({ CidrBlock: "10.0.0.0/16" }));
   const vpcId = vpc.Vpc?.VpcId ?? "";

@@ -5,6 +5,7 @@ import {
   GetQueueAttributesCommand,
   SetQueueAttributesCommand,
 } from "@aws-sdk/client-sqs";
+import { afterAll, beforeAll } from "vitest";
 import { defaultServiceSettings, type ServiceType } from "#contract/services";
 import { defaultServiceConfigs } from "#contract/service-configs";
 import { motoCredentials, startMotoServer, type MotoServer } from "../../tests/setup/moto-server";
@@ -23,38 +24,69 @@ import {
 
 export const testRegion = "eu-west-1";
 
-export function awsClientsFor(moto: MotoServer, region = testRegion): AwsClients {
-  return createAwsClients({ region, credentials: motoCredentials, endpoint: moto.endpoint, maxAttempts: 2 });
+export function awsClientsFor(
+  moto: Pick<MotoServer, "endpoint">,
+  region = testRegion,
+  maxAttempts = 2,
+): AwsClients {
+  return createAwsClients({ region, credentials: motoCredentials, endpoint: moto.endpoint, maxAttempts });
 }
 
+export type MotoOptions = {
+  /** moto's own switches (MOTO_IAM_LOAD_MANAGED_POLICIES, MOTO_ECS_SERVICE_RUNNING, ...) for this server only. */
+  settings?: Record<string, string>;
+  /** The region of `aws`. */
+  region?: string;
+  /** Attempts per call of `aws`. */
+  maxAttempts?: number;
+  /**
+   * moto loads every service's backend on the first Resource Groups Tagging API call (several seconds): with
+   * `warmUp` that happens in the hook, rather than inside the first test.
+   */
+  warmUp?: boolean;
+};
+
+/** The moto_server of a test file (or describe block) and clients of its region, for hooks and tests. */
+export type Moto = { readonly server: MotoServer; readonly endpoint: string; readonly aws: AwsClients };
+
 /**
- * moto_server and clients of the test region. moto loads every service's backend on the first Resource Groups
- * Tagging API call (several seconds): that happens here, in the hook, rather than inside the first test.
+ * Starts a moto_server of its own for the calling file (or describe block) in beforeAll and stops it in afterAll,
+ * after the hooks registered later (vitest runs after-hooks as a stack).
  */
-export async function startMotoWithClients(
-  /** moto settings (MOTO_* variables) for this server only. */
-  settings: Record<string, string> = {},
-): Promise<{ moto: MotoServer; aws: AwsClients; stop: () => Promise<void> }> {
-  const saved = { ...process.env };
-  Object.assign(process.env, settings);
-  let moto: MotoServer;
-  try {
-    moto = await startMotoServer();
-  } finally {
-    for (const key of Object.keys(settings)) {
-      if (saved[key] === undefined) delete process.env[key];
-      else process.env[key] = saved[key];
-    }
-  }
-  const aws = awsClientsFor(moto);
-  await taggedResources(aws, "warm-up");
+export function setUpMoto({
+  settings = {},
+  region = testRegion,
+  maxAttempts,
+  warmUp = false,
+}: MotoOptions = {}): Moto {
+  let server: MotoServer | undefined;
+  let aws: AwsClients | undefined;
+  beforeAll(async () => {
+    server = await startMotoServer({ environment: settings });
+    aws = awsClientsFor(server, region, maxAttempts);
+    if (warmUp) await taggedResources(aws, "warm-up");
+  });
+  afterAll(async () => {
+    aws?.destroy();
+    await server?.stop();
+  });
+  const started = <T>(value: T | undefined): T => {
+    if (value === undefined)
+      throw new Error("moto_server starts in beforeAll: use its handle in hooks and tests");
+    return value;
+  };
   return {
-    moto,
-    aws,
-    stop: async () => {
-      aws.destroy();
-      await moto.stop();
+    get server() {
+      return started(server);
     },
+    get endpoint() {
+      return started(server).endpoint;
+    },
+    // The clients exist once the server does: until then `aws` stands for them, so that a file can name it at once.
+    aws: new Proxy({} as AwsClients, {
+      get: (_, key) => Reflect.get(started(aws), key),
+      has: (_, key) => Reflect.has(started(aws), key),
+    }),
   };
 }
 

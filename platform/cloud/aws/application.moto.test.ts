@@ -15,9 +15,7 @@ import {
   DescribeTargetGroupsCommand,
 } from "@aws-sdk/client-elastic-load-balancing-v2";
 import { DescribeLogGroupsCommand, ListTagsForResourceCommand } from "@aws-sdk/client-cloudwatch-logs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startMotoServer, type MotoServer } from "../../../tests/setup/moto-server";
-import type { AwsClients } from "./clients";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { DriverResource } from "../driver";
 import { applicationProvisioner } from "./application";
 import {
@@ -25,34 +23,30 @@ import {
   contextFor,
   createTestNetwork,
   destroyUntilDone,
-  motoClients,
+  testRegion,
   taggedWithService,
   testResource,
   expectListedSecrets,
 } from "../../testing/aws-provisioning";
+import { setUpMoto } from "../../testing/aws";
 
 /**
  * moto starts no tasks: a service's deployment stays IN_PROGRESS unless MOTO_ECS_SERVICE_RUNNING says how many tasks
  * run, and an update keeps the deployment it was created with (see docs/decisions/028).
  */
 
-let moto: MotoServer;
-let aws: AwsClients;
+// The tasks' execution role gets AmazonECSTaskExecutionRolePolicy, an AWS managed policy.
+const moto = setUpMoto({
+  region: testRegion,
+  maxAttempts: 1,
+  settings: { MOTO_ECS_SERVICE_RUNNING: "10", MOTO_IAM_LOAD_MANAGED_POLICIES: "true" },
+});
+const { aws } = moto;
 let network: Record<string, string>;
 
 beforeAll(async () => {
-  moto = await startMotoServer({
-    // The tasks' execution role gets AmazonECSTaskExecutionRolePolicy, an AWS managed policy.
-    environment: { MOTO_ECS_SERVICE_RUNNING: "10", MOTO_IAM_LOAD_MANAGED_POLICIES: "true" },
-  });
-  aws = motoClients(moto);
   network = await createTestNetwork(moto);
 }, 120_000);
-
-afterAll(async () => {
-  aws?.destroy();
-  await moto?.stop();
-});
 
 function application(name: string, settings: Partial<DriverResource["settings"]> = {}) {
   return testResource("application", {

@@ -4,20 +4,19 @@ import {
   DescribeReplicationGroupsCommand,
 } from "@aws-sdk/client-elasticache";
 import { GetSecretValueCommand, ListSecretsCommand } from "@aws-sdk/client-secrets-manager";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startMotoServer, type MotoServer } from "../../../tests/setup/moto-server";
-import type { AwsClients } from "./clients";
+import { beforeAll, describe, expect, it } from "vitest";
 import { cacheProvisioner } from "./cache";
 import { TAG_SERVICE } from "./provisioner";
 import {
   applyUntilDone,
   contextFor,
   createTestNetwork,
-  motoClients,
+  testRegion,
   taggedWithService,
   testResource,
   expectListedSecrets,
 } from "../../testing/aws-provisioning";
+import { setUpMoto } from "../../testing/aws";
 
 /**
  * moto 5.2 creates replication groups and cache clusters, but does not implement ModifyReplicationGroup, replica
@@ -25,20 +24,13 @@ import {
  * the provisioner makes up to there (see docs/decisions/028).
  */
 
-let moto: MotoServer;
-let aws: AwsClients;
+const moto = setUpMoto({ region: testRegion, maxAttempts: 1 });
+const { aws } = moto;
 let network: Record<string, string>;
 
 beforeAll(async () => {
-  moto = await startMotoServer();
-  aws = motoClients(moto);
   network = await createTestNetwork(moto);
 }, 120_000);
-
-afterAll(async () => {
-  aws?.destroy();
-  await moto?.stop();
-});
 
 async function replicationGroup(id: string) {
   const answer = await (

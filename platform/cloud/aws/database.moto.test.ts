@@ -5,9 +5,7 @@ import {
   StopDBInstanceCommand,
 } from "@aws-sdk/client-rds";
 import { GetSecretValueCommand, ListSecretsCommand } from "@aws-sdk/client-secrets-manager";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startMotoServer, type MotoServer } from "../../../tests/setup/moto-server";
-import type { AwsClients } from "./clients";
+import { beforeAll, describe, expect, it } from "vitest";
 import { databaseProvisioner } from "./database";
 import { TAG_SERVICE } from "./provisioner";
 import {
@@ -15,26 +13,20 @@ import {
   contextFor,
   createTestNetwork,
   destroyUntilDone,
-  motoClients,
+  testRegion,
   taggedWithService,
   testResource,
   expectListedSecrets,
 } from "../../testing/aws-provisioning";
+import { setUpMoto } from "../../testing/aws";
 
-let moto: MotoServer;
-let aws: AwsClients;
+const moto = setUpMoto({ region: testRegion, maxAttempts: 1 });
+const { aws } = moto;
 let network: Record<string, string>;
 
 beforeAll(async () => {
-  moto = await startMotoServer();
-  aws = motoClients(moto);
   network = await createTestNetwork(moto);
 }, 120_000);
-
-afterAll(async () => {
-  aws?.destroy();
-  await moto?.stop();
-});
 
 async function instancesOf(serviceId: string) {
   const rds = await aws.rds();

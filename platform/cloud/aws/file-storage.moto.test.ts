@@ -13,30 +13,22 @@ import {
   S3Client,
 } from "@aws-sdk/client-s3";
 import { AssumeRoleCommand, STSClient } from "@aws-sdk/client-sts";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { motoCredentials, type MotoServer } from "../../../tests/setup/moto-server";
-import type { AwsClients } from "./clients";
+import { describe, expect, it } from "vitest";
+import { motoCredentials } from "../../../tests/setup/moto-server";
 import { fileStorageProvisioner } from "./file-storage";
 import {
   applyUntilDone,
   destroyUntilDone,
   resourceOf,
-  startMotoWithClients,
+  setUpMoto,
   taggedResources,
   testRegion,
   testService,
 } from "../../testing/aws";
 import { expectListedSecrets } from "../../testing/aws-provisioning";
 
-let moto: MotoServer;
-let aws: AwsClients;
-
-let stop: () => Promise<void>;
-
-beforeAll(async () => {
-  ({ moto, aws, stop } = await startMotoWithClients());
-});
-afterAll(() => stop());
+const moto = setUpMoto({ warmUp: true });
+const { aws } = moto;
 
 const uniqueBucket = (label: string) => `acme-${label}-${randomUUID().slice(0, 8)}`;
 

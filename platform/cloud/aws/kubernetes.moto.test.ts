@@ -6,9 +6,7 @@ import {
   ListNodegroupsCommand,
 } from "@aws-sdk/client-eks";
 import { GetRoleCommand, ListAttachedRolePoliciesCommand } from "@aws-sdk/client-iam";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startMotoServer, type MotoServer } from "../../../tests/setup/moto-server";
-import type { AwsClients } from "./clients";
+import { beforeAll, describe, expect, it } from "vitest";
 import { kubernetesProvisioner } from "./kubernetes";
 import { TAG_SERVICE } from "./provisioner";
 import {
@@ -16,28 +14,26 @@ import {
   contextFor,
   createTestNetwork,
   destroyUntilDone,
-  motoClients,
+  testRegion,
   testResource,
   expectListedSecrets,
 } from "../../testing/aws-provisioning";
+import { setUpMoto } from "../../testing/aws";
 
 /** moto 5.2 has EKS clusters and node groups (ACTIVE at once) but no UpdateClusterVersion (see docs/decisions/028). */
 
-let moto: MotoServer;
-let aws: AwsClients;
+// AmazonEKSClusterPolicy and the worker policies are AWS managed policies: moto loads them on request.
+const moto = setUpMoto({
+  region: testRegion,
+  maxAttempts: 1,
+  settings: { MOTO_IAM_LOAD_MANAGED_POLICIES: "true" },
+});
+const { aws } = moto;
 let network: Record<string, string>;
 
 beforeAll(async () => {
-  // AmazonEKSClusterPolicy and the worker policies are AWS managed policies: moto loads them on request.
-  moto = await startMotoServer({ environment: { MOTO_IAM_LOAD_MANAGED_POLICIES: "true" } });
-  aws = motoClients(moto);
   network = await createTestNetwork(moto);
 }, 120_000);
-
-afterAll(async () => {
-  aws?.destroy();
-  await moto?.stop();
-});
 
 async function clustersOf(serviceId: string) {
   const eks = await aws.eks();

@@ -10,9 +10,7 @@ import {
   DescribeVpcAttributeCommand,
   DescribeVpcsCommand,
 } from "@aws-sdk/client-ec2";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { MotoServer } from "../../../tests/setup/moto-server";
-import type { AwsClients } from "./clients";
+import { describe, expect, it } from "vitest";
 import { networkProvisioner } from "./network";
 import { subnetCidr } from "./network-inventory";
 import { TAG_SERVICE } from "./provisioner";
@@ -21,21 +19,15 @@ import {
   awsClientsFor,
   destroyUntilDone,
   resourceOf,
-  startMotoWithClients,
+  setUpMoto,
   taggedResources,
   testService,
   type TestService,
 } from "../../testing/aws";
 import { expectListedSecrets } from "../../testing/aws-provisioning";
 
-let moto: MotoServer;
-let aws: AwsClients;
-let stop: () => Promise<void>;
-
-beforeAll(async () => {
-  ({ moto, aws, stop } = await startMotoWithClients());
-});
-afterAll(() => stop());
+const moto = setUpMoto({ warmUp: true });
+const { aws } = moto;
 
 const serviceFilter = (service: TestService) => [
   { Name: `tag:${TAG_SERVICE}`, Values: [service.resource.id] },

@@ -6,29 +6,21 @@ import {
   ListTablesCommand,
   PutItemCommand,
 } from "@aws-sdk/client-dynamodb";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { MOTO_ACCOUNT_ID } from "../../../tests/setup/moto-server";
-import type { AwsClients } from "./clients";
 import { nosqlDatabaseProvisioner } from "./nosql-database";
 import {
   applyUntilDone,
   destroyUntilDone,
   resourceOf,
-  startMotoWithClients,
+  setUpMoto,
   taggedResources,
   testRegion,
   testService,
 } from "../../testing/aws";
 import { expectListedSecrets } from "../../testing/aws-provisioning";
 
-let aws: AwsClients;
-
-let stop: () => Promise<void>;
-
-beforeAll(async () => {
-  ({ aws, stop } = await startMotoWithClients());
-});
-afterAll(() => stop());
+const { aws } = setUpMoto({ warmUp: true });
 
 const uniqueTable = (label: string) => `${label}-${randomUUID().slice(0, 8)}`;
 const tableArn = (name: string) => `arn:aws:dynamodb:${testRegion}:${MOTO_ACCOUNT_ID}:table/${name}`;

@@ -1,25 +1,17 @@
 import { CreateQueueCommand, GetQueueAttributesCommand, ListQueuesCommand } from "@aws-sdk/client-sqs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { AwsClients } from "./clients";
+import { describe, expect, it } from "vitest";
 import { queueProvisioner } from "./queue";
 import {
   applyUntilDone,
   destroyUntilDone,
   resourceOf,
-  startMotoWithClients,
+  setUpMoto,
   taggedResources,
   testService,
 } from "../../testing/aws";
 import { expectListedSecrets } from "../../testing/aws-provisioning";
 
-let aws: AwsClients;
-
-let stop: () => Promise<void>;
-
-beforeAll(async () => {
-  ({ aws, stop } = await startMotoWithClients());
-});
-afterAll(() => stop());
+const { aws } = setUpMoto({ warmUp: true });
 
 async function attributesOf(url: string) {
   const answer = await (

@@ -15,16 +15,15 @@ import {
 } from "@aws-sdk/client-lambda";
 import { strToU8, zipSync } from "fflate";
 import { DescribeLogGroupsCommand } from "@aws-sdk/client-cloudwatch-logs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { defaultServiceSettings } from "#contract/services";
 import { MOTO_ACCOUNT_ID } from "../../../tests/setup/moto-server";
-import type { AwsClients } from "./clients";
 import { serverlessProvisioner } from "./serverless";
 import {
   applyUntilDone,
   destroyUntilDone,
   resourceOf,
-  startMotoWithClients,
+  setUpMoto,
   taggedResources,
   testRegion,
   testService,
@@ -32,14 +31,8 @@ import {
 } from "../../testing/aws";
 import { expectListedSecrets } from "../../testing/aws-provisioning";
 
-let aws: AwsClients;
-let stop: () => Promise<void>;
-
-beforeAll(async () => {
-  // Real accounts have AWS's managed policies; moto loads them only when asked.
-  ({ aws, stop } = await startMotoWithClients({ MOTO_IAM_LOAD_MANAGED_POLICIES: "true" }));
-});
-afterAll(() => stop());
+// Real accounts have AWS's managed policies; moto loads them only when asked.
+const { aws } = setUpMoto({ warmUp: true, settings: { MOTO_IAM_LOAD_MANAGED_POLICIES: "true" } });
 
 const archives: Record<string, Uint8Array> = {
   "upload-1": zipSync({ "index.js": strToU8("exports.handler = async () => ({ statusCode: 200 });\n") }),

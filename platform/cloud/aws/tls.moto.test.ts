@@ -1,15 +1,15 @@
 import { DescribeCertificateCommand, ListCertificatesCommand } from "@aws-sdk/client-acm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { AwsClients } from "./clients";
+import { describe, expect, it } from "vitest";
 import {
   applyUntilDone,
   destroyUntilDone,
   resourceOf,
-  startMotoWithClients,
+  setUpMoto,
   taggedResources,
   testService,
 } from "../../testing/aws";
 import { expectListedSecrets } from "../../testing/aws-provisioning";
+import type { AwsClients } from "./clients";
 import { tlsProvisioner } from "./tls";
 
 /** moto's validation records: one name per domain (a wildcard shares its apex's), one value for all. */
@@ -22,13 +22,8 @@ async function certificateArns(aws: AwsClients): Promise<string[]> {
 }
 
 describe("tls provisioner, while ACM waits for validation", () => {
-  let aws: AwsClients;
-  let stop: () => Promise<void>;
-  beforeAll(async () => {
-    // moto keeps a new certificate PENDING_VALIDATION for a minute (MOTO_ACM_VALIDATION_WAIT, 60 by default).
-    ({ aws, stop } = await startMotoWithClients());
-  });
-  afterAll(() => stop());
+  // moto keeps a new certificate PENDING_VALIDATION for a minute (MOTO_ACM_VALIDATION_WAIT, 60 by default).
+  const { aws } = setUpMoto({ warmUp: true });
 
   it("is ready with the DNS records to create, replaces the certificate for new names, and deletes it", async () => {
     const service = testService(
@@ -108,12 +103,7 @@ describe("tls provisioner, while ACM waits for validation", () => {
 });
 
 describe("tls provisioner, once ACM issues the certificate", () => {
-  let aws: AwsClients;
-  let stop: () => Promise<void>;
-  beforeAll(async () => {
-    ({ aws, stop } = await startMotoWithClients({ MOTO_ACM_VALIDATION_WAIT: "0" }));
-  });
-  afterAll(() => stop());
+  const { aws } = setUpMoto({ warmUp: true, settings: { MOTO_ACM_VALIDATION_WAIT: "0" } });
 
   it("is ready with the certificate issued", async () => {
     const service = testService(aws, resourceOf("tls", { domain: "issued.example.com" }));

@@ -9,13 +9,8 @@ import {
   PutUserPolicyCommand,
 } from "@aws-sdk/client-iam";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  freePort,
-  MOTO_ACCOUNT_ID,
-  motoCredentials,
-  startMotoServer,
-  type MotoServer,
-} from "../../../tests/setup/moto-server";
+import { freePort, MOTO_ACCOUNT_ID, motoCredentials } from "../../../tests/setup/moto-server";
+import { setUpMoto } from "../../testing/aws";
 import { readOnlyRoleTemplate } from "../../terraform/role-access";
 import { ProviderRequestError, type CheckResult, type Credentials, type ProviderContext } from "../providers";
 import { aws } from "./aws";
@@ -33,7 +28,7 @@ const roleName = "CloudConsoleReadOnly-connection";
 const roleArn = `arn:aws:iam::${MOTO_ACCOUNT_ID}:role/${roleName}`;
 const savedEnvironment = { ...process.env };
 
-let moto: MotoServer;
+const moto = setUpMoto();
 let platformUserArn: string;
 /** The customer's IAM user with ECR read access, and one that may do nothing. */
 let deployerKeys: { accessKeyId: string; secretAccessKey: string };
@@ -165,7 +160,6 @@ async function pushImage(
 }
 
 beforeAll(async () => {
-  moto = await startMotoServer();
   const setup = { region, endpoint: moto.endpoint, credentials: motoCredentials };
   const iam = new IAMClient(setup);
   const platform = await createUser(iam, "cloud-console-platform", ["sts:AssumeRole"]);
@@ -201,7 +195,6 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  await moto?.stop();
   process.env = savedEnvironment;
 });
 
