@@ -42,7 +42,8 @@ test("Acme Corp's cost overview shows its month, a daily chart and a table whose
   await page.getByRole("button", { name: "Show" }).click();
   await expect(page).toHaveURL(/window=90d/);
   const chart = page.getByRole("figure", { name: "Daily cost chart" });
-  await expect(chart.locator(".recharts-bar-rectangle").first()).toBeVisible();
+  // A bar of a day without cost is an empty group: look for a drawn one, whichever environment it belongs to.
+  await expect(chart.locator(".recharts-bar-rectangle .recharts-rectangle").first()).toBeVisible();
   await expect(chart.getByText("production").first()).toBeVisible();
   const daily = page.getByRole("table", { name: "Daily cost" });
   await expect(daily.locator("tbody tr")).toHaveCount(90);
