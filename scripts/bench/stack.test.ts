@@ -3,11 +3,11 @@
 // scripts/app-server.mjs) the same way, in a stand-in of a production image whose build is a stub that answers the
 // health checks with its process id: a change to how start.mjs starts either side that loses the ids fails here.
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { freePort } from "../lib/processes.mjs";
 import { residentBytes } from "./run.mjs";
 import { startStack } from "./stack.mjs";
 
@@ -48,17 +48,6 @@ createServer((request, response) => {
   response.writeHead(request.url === "/api/healthz" ? 200 : 404).end(String(process.pid));
 }).listen(Number(process.env.PLATFORM_PORT));
 `;
-
-async function freePort() {
-  return new Promise<number>((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 function isRunning(pid: number) {
   try {

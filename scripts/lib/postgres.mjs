@@ -1,25 +1,14 @@
 import { spawnSync } from "node:child_process";
 import { chmodSync, existsSync, mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { freePort } from "./processes.mjs";
 
 /** Where Debian's postgresql-15 package puts its server binaries. */
 export const postgresBin = process.env.POSTGRES_BIN ?? "/usr/lib/postgresql/15/bin";
 
 export function postgresInstalled() {
   return existsSync(path.join(postgresBin, "initdb"));
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** initdb refuses to run as root: as root, the cluster belongs to the package's postgres user. */
