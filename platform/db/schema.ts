@@ -158,6 +158,26 @@ export const invitations = pgTable(
 );
 
 /**
+ * One invitation link issued (a new invitation or a re-send), counted by the invitation limits
+ * (platform/team/invitation-limits.ts, decision 045). No foreign keys: a deleted organization's or invitation's
+ * sends still count against the address they went to.
+ */
+export const invitationSends = pgTable(
+  "invitation_sends",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    organizationId: text("organization_id").notNull(),
+    /** Lower-cased, as invitations store it. */
+    email: text("email").notNull(),
+    sentAt: timestamp("sent_at", { withTimezone: true, mode: "date" }).notNull(),
+  },
+  (table) => [
+    index("invitation_sends_organization_sent").on(table.organizationId, table.sentAt),
+    index("invitation_sends_email_sent").on(table.email, table.sentAt),
+  ],
+);
+
+/**
  * Every write through the platform, allowed or refused (SOC2). Append-only: the platform has no update or delete
  * path for it except the retention purge. No foreign keys: the record outlives what it names.
  */
@@ -684,6 +704,8 @@ export const deployPushes = pgTable(
     deliveryId: text("delivery_id").notNull(),
     branch: text("branch").notNull(),
     sha: text("sha").notNull(),
+    /** The head commit's timestamp: a push of a commit older than the branch's last one is not deployed. */
+    committedAt: timestamp("committed_at", { withTimezone: true, mode: "date" }),
     message: text("message").notNull(),
     author: text("author").notNull(),
     receivedAt: timestamp("received_at", { withTimezone: true, mode: "date" }).notNull(),
