@@ -123,4 +123,6 @@ export const invitationErrorCodes = {
   cancelled: "INVITATION_CANCELLED",
   otherAddress: "INVITATION_FOR_OTHER_ADDRESS",
   alreadyMember: "INVITATION_ALREADY_MEMBER",
+  /** 429: an invitation limit (decision 045); Retry-After says when to try again. */
+  limitReached: "INVITATION_LIMIT_REACHED",
 } as const;

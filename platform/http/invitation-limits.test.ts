@@ -65,9 +65,13 @@ describe("invitation limits per organization", () => {
     );
     expect(retryAfter).toBeGreaterThan(HOUR_S - 60);
     expect(retryAfter).toBeLessThanOrEqual(HOUR_S);
-    const listed = await api.call("GET", `${invitationPaths.list(admin.organization.tenantId)}?email=${late}`, {
-      token: admin.user.token,
-    });
+    const listed = await api.call(
+      "GET",
+      `${invitationPaths.list(admin.organization.tenantId)}?email=${late}`,
+      {
+        token: admin.user.token,
+      },
+    );
     expect(await listed.json()).toEqual({ invitations: [] });
   });
 

@@ -264,14 +264,15 @@ describe("inviting", () => {
 describe("re-sending and cancelling", () => {
   it("re-sending gives a new link and expiry, and the old link dies", async () => {
     const admin = await adminWithEnvironments(withoutMail);
-    const oldToken = await inviteForLink(withoutMail, admin, "erin@example.com");
+    // Each test invites its own address: the invitation limits count an address's invitations across them.
+    const oldToken = await inviteForLink(withoutMail, admin, "frank@example.com");
     await withoutMail.db
       .update(invitations)
       .set({ expiresAt: new Date(Date.now() - 1000) })
       .where(eq(invitations.organizationId, admin.organization.organizationId));
     const response = await withoutMail.call("POST", invitationPaths.reinvite(admin.organization.tenantId), {
       token: admin.user.token,
-      json: { email: "ERIN@example.com" },
+      json: { email: "FRANK@example.com" },
     });
     expect(response.status).toBe(200);
     const sent = sentInvitationSchema.parse(await response.json());
@@ -363,13 +364,13 @@ describe("accepting", () => {
 
   it("refuses another address with a 403 naming the invited one, and not the organization", async () => {
     const admin = await adminWithEnvironments(withoutMail);
-    const token = await inviteForLink(withoutMail, admin, "erin@example.com");
+    const token = await inviteForLink(withoutMail, admin, "heidi@example.com");
     const stranger = await withoutMail.createUser();
     for (const path of [invitationPaths.lookup(), invitationPaths.accept()]) {
       const response = await withoutMail.call("POST", path, { token: stranger.token, json: { token } });
       expect(response.status).toBe(403);
       const { message } = (await response.json()) as { message: string };
-      expect(message).toContain("erin@example.com");
+      expect(message).toContain("heidi@example.com");
       expect(message).not.toContain(admin.organization.name);
     }
     const joined = await withoutMail.db.select().from(memberships).where(eq(memberships.userId, stranger.id));

@@ -6,6 +6,7 @@ import {
   createInvitationsSchema,
   createInvitationV1Schema,
   invitationEmailQuerySchema,
+  invitationErrorCodes,
   invitationListSchema,
   invitationPreviewSchema,
   invitationTargetSchema,
@@ -18,6 +19,7 @@ import type { RoleGrant } from "#contract/permissions";
 import type { PlatformConfig } from "../lib/config";
 import type { Database } from "../db/index";
 import { createMailer, type Mailer } from "../lib/mail/mailer";
+import { InvitationLimitError } from "../team/invitation-limits";
 import {
   acceptInvitation,
   cancelInvitation,
@@ -29,6 +31,7 @@ import {
   type IssuedInvitation,
 } from "../team/invitations";
 import { currentUser, type AuthenticatedEnv } from "./auth";
+import { HttpError } from "./errors";
 import { permit, signedIn } from "./permissions";
 import { currentOrganization, type OrganizationEnv } from "./tenancy";
 import { readJsonBody, readQuery, sendJson } from "./validation";
@@ -64,13 +67,9 @@ export function invitationRoutes({ db, config, mailer = createMailer(config.mail
 
   async function invite(c: Context<OrganizationEnv>, emails: string[], grants: RoleGrant[]) {
     const { organizationId, tenantId } = currentOrganization(c);
-    const issued = await inviteAll(db, {
-      organization: organizationId,
-      tenantId,
-      inviter: currentUser(c),
-      emails,
-      grants,
-    });
+    const issued = await withinLimits(() =>
+      inviteAll(db, { organization: organizationId, tenantId, inviter: currentUser(c), emails, grants }),
+    );
     const invitations = await Promise.all(issued.map((one) => send(c, one)));
     return sendJson(c, sentInvitationsSchema, { invitations }, 201);
   }
@@ -97,11 +96,13 @@ export function invitationRoutes({ db, config, mailer = createMailer(config.mail
 
   routes.post("/users/v2/invites/reinvite", permit("users.manage"), async (c) => {
     const { email } = await readJsonBody(c, invitationTargetSchema);
-    const issued = await reissueInvitation(db, {
-      organizationId: currentOrganization(c).organizationId,
-      email,
-      inviter: currentUser(c),
-    });
+    const issued = await withinLimits(() =>
+      reissueInvitation(db, {
+        organizationId: currentOrganization(c).organizationId,
+        email,
+        inviter: currentUser(c),
+      }),
+    );
     return sendJson(c, sentInvitationSchema, await send(c, issued));
   });
 
@@ -115,6 +116,21 @@ export function invitationRoutes({ db, config, mailer = createMailer(config.mail
   });
 
   return routes;
+}
+
+/** An invitation limit reached is answered 429 with the limit's message and Retry-After (decision 045). */
+async function withinLimits<T>(issue: () => Promise<T>): Promise<T> {
+  try {
+    return await issue();
+  } catch (error) {
+    if (!(error instanceof InvitationLimitError)) throw error;
+    const seconds = Math.max(1, Math.ceil((error.retryAt.getTime() - Date.now()) / 1000));
+    throw new HttpError(
+      429,
+      { message: error.message, code: invitationErrorCodes.limitReached },
+      { "Retry-After": String(seconds) },
+    );
+  }
 }
 
 /** Opening and accepting an invitation link: outside any organization, for the signed-in invited address. */

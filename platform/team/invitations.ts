@@ -11,6 +11,7 @@ import type { RoleGrant } from "#contract/permissions";
 import type { Database } from "../db/index";
 import { customRoles, environments, invitations, memberships, organizations, users } from "../db/schema";
 import { DomainError, conflict, invalidFields, notFound } from "../lib/errors";
+import { takeInvitationSends } from "./invitation-limits";
 import { addMember } from "./members";
 
 type InvitationRow = typeof invitations.$inferSelect;
@@ -86,7 +87,8 @@ type Inviter = { id: string; name: string; email: string };
 /**
  * Invites each address with `grants`, in one transaction: every address and grant is checked first, so a bad
  * one stores nothing. An address with an open invitation gets it re-sent with the new grants (new link, new
- * expiry) rather than a second one; an address that is already a member is refused (409 on its field).
+ * expiry) rather than a second one; an address that is already a member is refused (409 on its field); a batch
+ * that would pass an invitation limit is refused whole (InvitationLimitError).
  */
 export async function inviteAll(
   db: Database,
@@ -125,6 +127,7 @@ export async function inviteAll(
       });
       throw conflict(Object.values(fieldErrors)[0]?.[0] ?? "Already a member", fieldErrors);
     }
+    await takeInvitationSends(tx, { organizationId: organization, emails: addresses, now });
     const stored: StoredGrant[] = grants.map(storedGrant);
     const issued: IssuedInvitation[] = [];
     for (const email of addresses) {
@@ -207,7 +210,10 @@ function noOpenInvitation(email: string): DomainError {
   return notFound(`There is no open invitation for ${email}`);
 }
 
-/** A new link and a new expiry for the address's open invitation; its previous link stops working. */
+/**
+ * A new link and a new expiry for the address's open invitation; its previous link stops working. A re-send counts
+ * against the invitation limits like a new invitation.
+ */
 export async function reissueInvitation(
   db: Database,
   {
@@ -218,13 +224,16 @@ export async function reissueInvitation(
   }: { organizationId: string; email: string; inviter: Inviter; now?: Date },
 ): Promise<IssuedInvitation> {
   const { token, tokenHash } = newInvitationToken();
-  const [row] = await db
-    .update(invitations)
-    .set({ tokenHash, invitedBy: inviter.id, sentAt: now, expiresAt: expiryFrom(now) })
-    .where(and(eq(invitations.organizationId, organizationId), eq(invitations.email, email), isOpen))
-    .returning();
-  if (!row) throw noOpenInvitation(email);
-  return { invitation: present(row, inviter, now), token };
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(invitations)
+      .set({ tokenHash, invitedBy: inviter.id, sentAt: now, expiresAt: expiryFrom(now) })
+      .where(and(eq(invitations.organizationId, organizationId), eq(invitations.email, email), isOpen))
+      .returning();
+    if (!row) throw noOpenInvitation(email);
+    await takeInvitationSends(tx, { organizationId, emails: [email], now });
+    return { invitation: present(row, inviter, now), token };
+  });
 }
 
 /** Ends the address's open invitation: its link stops working. */
