@@ -131,6 +131,10 @@ function pushEvent({ ref = "refs/heads/main", repository = "acme/web", message =
     pusher: { name: "octocat", email: "octocat@example.test" },
     head_commit: {
       id: sha,
+      // Each commit a minute after the one before, in GitHub's format (with the committer's offset).
+      timestamp: new Date(Date.UTC(2026, 0, 12, 9, 0) + commits * 60_000)
+        .toISOString()
+        .replace("Z", "+00:00"),
       message: `${message}\n\nLonger explanation.`,
       author: { name: "Mona Octocat", username: "octocat" },
     },
@@ -482,6 +486,50 @@ describe("a signed push", () => {
     expect((await push(hookId, secret, event, delivery)).answer.outcome).toBe("deployment-queued");
     expect((await push(hookId, secret, event, delivery)).answer.outcome).toBe("already-received");
     expect(await deployJobsOf(application.id)).toHaveLength(1);
+  });
+
+  it("ignores a captured delivery replayed with a new delivery id: the commit is not deployed again", async () => {
+    const application = await githubApplication();
+    const { hookId, secret } = await enable(application.id);
+    const event = pushEvent();
+    expect((await push(hookId, secret, event)).answer.outcome).toBe("deployment-queued");
+    await api.engine.runner.runUntilIdle();
+
+    const replayed = await push(hookId, secret, event, randomUUID());
+    const short = event.after.slice(0, 7);
+    expect(replayed).toMatchObject({
+      status: 202,
+      answer: {
+        outcome: "ignored",
+        message: `Ignored: commit ${short} is not newer than the last deployed ${short} for branch main.`,
+      },
+    });
+    await api.engine.runner.runUntilIdle();
+    expect(await deploymentsOf(application.id)).toHaveLength(1);
+    expect(await deployJobsOf(application.id)).toHaveLength(1);
+  });
+
+  it("ignores a replayed push of an older commit once a newer one was pushed", async () => {
+    const application = await githubApplication();
+    const { hookId, secret } = await enable(application.id);
+    const older = pushEvent({ message: "Older" });
+    const newer = pushEvent({ message: "Newer" });
+    await push(hookId, secret, older);
+    await push(hookId, secret, newer);
+    await api.engine.runner.runUntilIdle();
+    const before = await deploymentsOf(application.id);
+
+    const replayed = await push(hookId, secret, older, randomUUID());
+    expect(replayed.answer).toEqual({
+      outcome: "ignored",
+      message: `Ignored: commit ${older.after.slice(0, 7)} is not newer than the last deployed ${newer.after.slice(0, 7)} for branch main.`,
+    });
+    await api.engine.runner.runUntilIdle();
+    expect(await deploymentsOf(application.id)).toEqual(before);
+    const settings = deployOnPushResponseSchema.parse(
+      await (await call("GET", deployOnPushPaths.settings(t(), environmentId, application.id))).json(),
+    );
+    expect(settings.deployOnPush?.lastPush?.sha).toBe(newer.after);
   });
 });
 
