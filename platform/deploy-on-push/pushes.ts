@@ -39,6 +39,8 @@ export const pushEventSchema = z.object({
   head_commit: z
     .object({
       id: z.string(),
+      /** When it was committed, with the committer's offset: a push of an older commit is not deployed. */
+      timestamp: z.iso.datetime({ offset: true }).optional(),
       message: z.string(),
       author: z.object({ name: z.string().optional(), username: z.string().optional() }).optional(),
     })

@@ -22,6 +22,7 @@ import {
   secretOf,
   type DeployHookRow,
 } from "../deploy-on-push/hooks";
+import { staleCommitReason } from "../deploy-on-push/commit-order";
 import { pushEventSchema, type PushEvent } from "../deploy-on-push/pushes";
 import { decoySignatureCheck, SIGNATURE_HEADER, signatureMatches } from "../deploy-on-push/signature";
 import { pushSourceOf, type PushSource } from "../deploy-on-push/source";
@@ -249,13 +250,30 @@ export function webhookRoutes({
       if (!locked?.enabled)
         return { outcome: "ignored", message: "Deploy on push is off for this application." };
       const deliveryId = delivery ?? push.after;
+      const timestamp = push.head_commit?.timestamp;
+      const commit = {
+        resourceId: application.id,
+        branch: source.branch,
+        sha: push.after,
+        committedAt: timestamp ? new Date(timestamp) : null,
+      };
+      const alreadyReceived = {
+        outcome: "already-received",
+        message: "This delivery was received before; it deploys once.",
+      } as const;
+      // A redelivery (same delivery id) is told so; another delivery of a commit already pushed is a replay.
+      const [received] = await tx
+        .select({ id: deployPushes.id })
+        .from(deployPushes)
+        .where(and(eq(deployPushes.resourceId, application.id), eq(deployPushes.deliveryId, deliveryId)));
+      if (received) return alreadyReceived;
+      const stale = await staleCommitReason(tx, commit);
+      if (stale) return { outcome: "ignored", message: stale } as const;
       const [recorded] = await tx
         .insert(deployPushes)
         .values({
-          resourceId: application.id,
+          ...commit,
           deliveryId,
-          branch: source.branch,
-          sha: push.after,
           message: (push.head_commit?.message.split("\n")[0] ?? "").slice(0, MESSAGE_MAX),
           author:
             push.pusher?.name ??
@@ -266,12 +284,7 @@ export function webhookRoutes({
         })
         .onConflictDoNothing({ target: [deployPushes.resourceId, deployPushes.deliveryId] })
         .returning();
-      if (!recorded) {
-        return {
-          outcome: "already-received",
-          message: "This delivery was received before; it deploys once.",
-        };
-      }
+      if (!recorded) return alreadyReceived;
       return engine.pushes.receive(tx, recorded, now);
     });
     engine.runner.wake();
