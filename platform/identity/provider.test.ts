@@ -13,7 +13,7 @@ import {
 } from "arctic";
 import { eq } from "drizzle-orm";
 import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify } from "jose";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { organizationClaimSchema } from "#contract/identity";
 import {
   defaultEngineConfig,
@@ -23,7 +23,7 @@ import {
   type PlatformConfig,
 } from "../lib/config";
 import type { OpenDatabase } from "../db/index";
-import { oidcPayloads, organizations, users } from "../db/schema";
+import { loginAttempts, oidcPayloads, organizations, users } from "../db/schema";
 import { addMember } from "../team/members";
 import { ensureRoles } from "../db/roles";
 import { DEMO_PASSWORD, seedDemoData } from "../seed/demo-data";
@@ -698,6 +698,64 @@ describe("restarts", () => {
     const { body } = await exchangeCode(code, request);
     expect(decodeProtectedHeader(body.id_token).kid).toBe(before);
     expect((await verifyIdToken(body.id_token, request.nonce)).sub).toBe("user_bob");
+  });
+});
+
+describe("sign-in limits behind a reverse proxy (TRUST_PROXY)", () => {
+  /** The address limit as a client that used it up sees it: locked for 15 minutes. */
+  async function lockAddress(key: string) {
+    const blockedUntil = new Date(Date.now() + 15 * 60 * 1000);
+    await database.db
+      .insert(loginAttempts)
+      .values({ kind: "address", key, failures: 100, lastAttemptAt: new Date(), blockedUntil })
+      .onConflictDoUpdate({
+        target: [loginAttempts.kind, loginAttempts.key],
+        set: { failures: 100, blockedUntil },
+      });
+  }
+
+  /** One wrong password from a new browser (and a new e-mail, so only the address limit applies). */
+  async function wrongPasswordFrom(forwardedFor?: string): Promise<number> {
+    const jar = new CookieJar();
+    const page = await follow(jar, await browse(jar, authorizationRequest().url));
+    const response = await browse(jar, new URL(page.url).pathname, {
+      method: "POST",
+      headers: {
+        "Content-Type": "application/x-www-form-urlencoded",
+        ...(forwardedFor ? { "X-Forwarded-For": forwardedFor } : {}),
+      },
+      body: new URLSearchParams({
+        email: `${randomBytes(6).toString("hex")}@example.com`,
+        password: "wrong",
+      }),
+    });
+    return response.status;
+  }
+
+  afterEach(async () => {
+    await database.db.delete(loginAttempts).where(eq(loginAttempts.kind, "address"));
+  });
+
+  it("keys on the socket's address when unset: a forged X-Forwarded-For neither escapes a limit nor takes another's", async () => {
+    for (const socket of ["127.0.0.1", "::ffff:127.0.0.1", "::1"]) await lockAddress(socket);
+    expect(await wrongPasswordFrom("203.0.113.20")).toBe(429);
+    await database.db.delete(loginAttempts).where(eq(loginAttempts.kind, "address"));
+    await lockAddress("203.0.113.21");
+    expect(await wrongPasswordFrom("203.0.113.21")).toBe(401);
+  });
+
+  it("gives two clients behind one trusted proxy separate limits, keyed on the entry the proxy added", async () => {
+    const direct = identity;
+    identity = await createIdentityProvider({ db: database.db, config: { ...config, trustProxyHops: 1 } });
+    try {
+      await lockAddress("203.0.113.10");
+      expect(await wrongPasswordFrom("203.0.113.10")).toBe(429);
+      expect(await wrongPasswordFrom("203.0.113.11")).toBe(401);
+      // The locked client writes an address of its own to the left of the one the proxy appends: still locked.
+      expect(await wrongPasswordFrom("203.0.113.11, 203.0.113.10")).toBe(429);
+    } finally {
+      identity = direct;
+    }
   });
 });
 
