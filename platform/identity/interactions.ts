@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type Provider from "oidc-provider";
 import { errors } from "oidc-provider";
 import type { Database } from "../db/index";
+import { clientAddressOf } from "../lib/client-address";
 import { grantFirstPartyAccess } from "./first-party-grant";
 import { readForm, sendJson } from "./http";
 import { secondsUntil, signInWithPassword } from "./login-throttle";
@@ -54,13 +55,20 @@ export function createInteractionHandler({
   db,
   apiResource,
   appOrigin,
+  trustProxyHops = 0,
 }: {
   provider: Provider;
   db: Database;
   apiResource: string;
   /** After the login form posts, the browser is redirected on to the app; its CSP form-action must allow that. */
   appOrigin: string;
+  /** TRUST_PROXY: the reverse proxies whose X-Forwarded-For names the client the limits key on. */
+  trustProxyHops?: number;
 }) {
+  /** The address sign-in and sign-up limits count attempts against. */
+  const clientAddress = (req: IncomingMessage) =>
+    clientAddressOf(req.socket.remoteAddress, req.headers["x-forwarded-for"], trustProxyHops);
+
   return async function handleInteraction(
     req: IncomingMessage,
     res: ServerResponse,
@@ -172,11 +180,6 @@ export function createInteractionHandler({
 
 function loginHintOf(interaction: Interaction): string {
   return typeof interaction.params.login_hint === "string" ? interaction.params.login_hint : "";
-}
-
-/** The socket's address: the provider is reached directly, a forwarded-for header could be forged. */
-function clientAddress(req: IncomingMessage): string {
-  return req.socket.remoteAddress ?? "unknown";
 }
 
 function sendExpired(res: ServerResponse): void {

@@ -180,6 +180,7 @@ export async function createIdentityProvider({
     db,
     apiResource,
     appOrigin: new URL(config.appUrl).origin,
+    trustProxyHops: config.trustProxyHops,
   });
   const logout = createLogoutHandler({ provider, db, config, sessionCookieOptions: COOKIE_OPTIONS });
 

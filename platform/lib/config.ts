@@ -30,6 +30,16 @@ const schema = z.object({
     .enum(["true", "false"])
     .default("false")
     .transform((value) => value === "true"),
+  /**
+   * How many reverse proxies in front of the platform to trust for the client's address (X-Forwarded-For), which
+   * sign-in and sign-up limits key on: `false` (none: the socket's address), `true` (one), or a number.
+   */
+  TRUST_PROXY: z
+    .string()
+    .trim()
+    .regex(/^(true|false|\d)$/, "must be false, true (one proxy) or the number of proxies, 0 to 9")
+    .default("false")
+    .transform((value) => (value === "true" ? 1 : value === "false" ? 0 : Number(value))),
   /** Lifetime of the access tokens the identity provider issues, in seconds. */
   ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(30).default(3600),
   /** Seed the demo organizations and accounts into an empty database. */
@@ -174,6 +184,8 @@ export type PlatformConfig = {
   clientId: string;
   clientSecret: string;
   tenantApprovalRequired: boolean;
+  /** TRUST_PROXY: reverse proxies whose X-Forwarded-For entries are believed (lib/client-address.ts); unset: 0. */
+  trustProxyHops?: number;
   seedDemoData: boolean;
   accessTokenTtlSeconds: number;
   terraform: TerraformConfig;
@@ -207,6 +219,7 @@ export function loadPlatformConfig(env: Record<string, string | undefined> = pro
     clientId: value.AUTH0_CLIENT_ID,
     clientSecret: value.AUTH0_CLIENT_SECRET,
     tenantApprovalRequired: value.TENANT_APPROVAL_REQUIRED,
+    trustProxyHops: value.TRUST_PROXY,
     seedDemoData: value.SEED_DEMO_DATA,
     accessTokenTtlSeconds: value.ACCESS_TOKEN_TTL_SECONDS,
     terraform: {
