@@ -21,7 +21,7 @@ async function eventsOf(organizationId: string) {
   return api.db.select().from(auditEvents).where(eq(auditEvents.organizationId, organizationId));
 }
 
-async function quietly<T>(run: () => Promise<T>): Promise<T> {
+async function quietly<T>(run: () => T | Promise<T>): Promise<T> {
   const logged = vi.spyOn(console, "error").mockImplementation(() => undefined);
   try {
     return await run();

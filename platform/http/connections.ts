@@ -301,7 +301,7 @@ export function connectionRoutes({ db, config, secrets, now = () => new Date() }
       const names = usage.map((use) => `${use.type} ${use.name}`).join(", ");
       throw conflict(`${row.name} is in use by ${names}. Remove those uses first, then delete it.`);
     }
-    await db.delete(connections).where(eq(connections.id, row.id));
+    await db.transaction((tx) => tx.delete(connections).where(eq(connections.id, row.id)));
     return c.body(null, 204);
   });
 
