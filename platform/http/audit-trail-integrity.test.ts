@@ -182,7 +182,10 @@ describe("a write whose audit row cannot be written", () => {
         .where(eq(environmentVariables.environmentId, environment.id)),
     ).toEqual([]);
     expect(
-      await api.db.select().from(customRoles).where(eq(customRoles.organizationId, organization.organizationId)),
+      await api.db
+        .select()
+        .from(customRoles)
+        .where(eq(customRoles.organizationId, organization.organizationId)),
     ).toEqual([]);
     expect(await eventsOf(organization.organizationId)).toEqual([]);
   });
