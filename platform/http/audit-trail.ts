@@ -37,7 +37,13 @@ type Recording = { c: Context<AuthenticatedEnv>; pattern: string; eventId: numbe
  * that wrote nothing in a transaction (refused, invalid, or a call to an outside service only) gets its row then,
  * and a failure to write that one is logged and never changes the answer.
  */
-export function auditTrail({ db, log = console.error }: { db: Database; log?: Log }): {
+export function auditTrail({
+  db,
+  log = (message, error) => console.error(message, error),
+}: {
+  db: Database;
+  log?: Log;
+}): {
   db: Database;
   recordWrites: MiddlewareHandler<AuthenticatedEnv>;
 } {
