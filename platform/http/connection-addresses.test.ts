@@ -140,7 +140,9 @@ describe("changing where a connection points", () => {
       }
       // 'Test connection' still calls the address the secrets were given for.
       await api.call("POST", connectionPaths.checks(t(), id), { token: admin.user.token });
-      const heard = JSON.stringify(after.requests.map(({ path, headers, body }) => ({ path, headers, body })));
+      const heard = JSON.stringify(
+        after.requests.map(({ path, headers, body }) => ({ path, headers, body })),
+      );
       for (const field of secretFields) expect(heard).not.toContain(samples[field.name]);
       expect(after.requests).toHaveLength(0);
 

@@ -25,7 +25,10 @@ beforeAll(async () => {
   api = await openTestApi();
   admin = await api.createMember({ role: "admin" });
   await api.setFeatureFlag(admin.organization.tenantId, "version-control-connection", true);
-  github = await startFakeGitHub({ token: TOKEN, organizations: { acme: { repositories: [{ name: "api" }] } } });
+  github = await startFakeGitHub({
+    token: TOKEN,
+    organizations: { acme: { repositories: [{ name: "api" }] } },
+  });
   charts = await startTestServer({ "GET /index.yaml": () => ({ body: sampleIndex }) });
 });
 

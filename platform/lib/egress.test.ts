@@ -127,8 +127,9 @@ describe("OUTBOUND_ALLOW", () => {
   it("is read from the environment, an operator's mistake naming the entry", () => {
     const required = { AUTH0_CLIENT_SECRET: "0123456789abcdef0123" };
     expect(loadPlatformConfig(required).outboundAllow).toEqual(emptyOutboundAllowList);
-    expect(loadPlatformConfig({ ...required, OUTBOUND_ALLOW: "10.0.0.0/8, [::1], registry.internal" }))
-      .toMatchObject({ outboundAllow: { hosts: ["registry.internal"] } });
+    expect(
+      loadPlatformConfig({ ...required, OUTBOUND_ALLOW: "10.0.0.0/8, [::1], registry.internal" }),
+    ).toMatchObject({ outboundAllow: { hosts: ["registry.internal"] } });
     expect(() => loadPlatformConfig({ ...required, OUTBOUND_ALLOW: "10.0.0.0/33, not a host!" })).toThrow(
       "OUTBOUND_ALLOW: 10.0.0.0/33 is not an address, a CIDR range (10.0.0.0/8) or a host name",
     );

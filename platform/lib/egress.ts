@@ -19,7 +19,8 @@ export type OutboundAllowList = { ranges: Cidr[]; hosts: string[] };
 
 export const emptyOutboundAllowList: OutboundAllowList = { ranges: [], hosts: [] };
 
-const hostName = /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/i;
+const hostName =
+  /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/i;
 
 /**
  * Reads a comma-separated OUTBOUND_ALLOW (`127.0.0.0/8, ::1, registry.internal`); `problems` names each entry
@@ -66,7 +67,9 @@ export class OutboundRefusedError extends Error {
 let allowList = emptyOutboundAllowList;
 
 function isAllowed(address: ipaddr.IPv4 | ipaddr.IPv6): boolean {
-  return allowList.ranges.some(([range, bits]) => address.kind() === range.kind() && address.match(range, bits));
+  return allowList.ranges.some(
+    ([range, bits]) => address.kind() === range.kind() && address.match(range, bits),
+  );
 }
 
 /** Why `address` may not be called, or undefined when it may. IPv4-mapped IPv6 (::ffff:127.0.0.1) is its IPv4. */
@@ -93,9 +96,10 @@ const checkedLookup: LookupFunction = (hostname, options, callback) => {
       const reason = refusalReason(address);
       if (reason) return callback(refusal(hostname, address, reason), "", 0);
     }
-    if (options.all) return (callback as unknown as (e: null, all: LookupAddress[]) => void)(null, addresses);
+    if (options.all) return callback(null, addresses);
     const [first] = addresses;
-    if (!first) return callback(Object.assign(new Error(`${hostname} has no address`), { code: "ENOTFOUND" }), "", 0);
+    if (!first)
+      return callback(Object.assign(new Error(`${hostname} has no address`), { code: "ENOTFOUND" }), "", 0);
     callback(null, first.address, first.family);
   });
 };
