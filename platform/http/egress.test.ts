@@ -64,6 +64,29 @@ describe("a GitHub connection whose API URL is an internal address", () => {
       .where(eq(connections.organizationId, admin.organization.organizationId));
     expect(stored?.value).toBe(0);
   });
+
+  it("saved without verifying, lists nothing from there: the listing answers 502 with the refusal", async () => {
+    const created = await api.call("POST", connectionPaths.list(t()), {
+      token: admin.user.token,
+      json: {
+        kind: "VERSION_CONTROL_TYPE_GITHUB",
+        name: "Unverified internal GitHub",
+        method: "token",
+        fields: { ORGANIZATION: "acme", TOKEN, BASE_URL: github.url },
+        verify: false,
+      },
+    });
+    expect(created.status).toBe(201);
+    const { connection } = (await created.json()) as { connection: { id: string } };
+    const listed = await api.call("GET", connectionPaths.repositories(t(), connection.id), {
+      token: admin.user.token,
+    });
+    expect(listed.status).toBe(502);
+    expect(await listed.json()).toMatchObject({
+      message: expect.stringMatching(/^The platform does not call 127\.0\.0\.1: it is a loopback address/),
+    });
+    expect(github.requests).toHaveLength(0);
+  });
 });
 
 describe("a chart repository on an internal address", () => {
