@@ -75,6 +75,9 @@ export default defineConfig({
         AWS_REGION: "us-east-1",
         TERRAFORM_ROLE_POLL_SECONDS: "1",
         TERRAFORM_ROLE_WAIT_SECONDS: "120",
+        // The stand-in providers the specs start (fake GitHub, Jira) listen on loopback: the egress policy lets
+        // loopback through here only (decision 042).
+        OUTBOUND_ALLOW: "127.0.0.0/8, ::1",
         // A clone whose name contains fail-<step> fails there (environments-clone.spec.ts), and a service whose
         // name contains fail-deploy fails every deployment (services-operate.spec.ts).
         ENGINE_FAILURE_INJECTION: "true",

@@ -3,6 +3,8 @@ import { defineConfig } from "vitest/config";
 
 const platformTests = "platform/**/*.test.ts";
 const databaseTemplate = "platform/testing/db-template.ts";
+/** The egress policy lets the tests' stand-in servers on loopback through (platform/lib/egress.ts). */
+const outboundToLoopback = "platform/testing/egress.ts";
 /**
  * When the platform suite runs on PostgreSQL (TEST_DATABASE_URL, as `npm test` does where PostgreSQL 15 is
  * installed), these also run on PGlite, the embedded default: the migrations, the job runner's locking, a restart
@@ -36,7 +38,12 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: "platform", include: [platformTests], globalSetup: [databaseTemplate] },
+        test: {
+          name: "platform",
+          include: [platformTests],
+          globalSetup: [databaseTemplate],
+          setupFiles: [outboundToLoopback],
+        },
       },
       ...(process.env.TEST_DATABASE_URL
         ? [
@@ -46,6 +53,7 @@ export default defineConfig({
                 name: "platform-pglite",
                 include: pgliteParity,
                 globalSetup: [databaseTemplate],
+                setupFiles: [outboundToLoopback],
                 env: { TEST_DATABASE_URL: "" },
               },
             },

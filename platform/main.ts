@@ -1,4 +1,5 @@
 import { loadPlatformConfig } from "./lib/config";
+import { setOutboundAllowList } from "./lib/egress";
 import { openDb } from "./db/index";
 import {
   isFreshPgliteDataDir,
@@ -9,6 +10,8 @@ import {
 import { startPlatform } from "./server";
 
 const config = loadPlatformConfig();
+// Once, before anything calls out: the internal addresses a tenant's connections and chart repositories may reach.
+setOutboundAllowList(config.outboundAllow);
 
 if (process.argv.includes(PREPARE_DATABASE_ARGUMENT)) {
   const database = await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });

@@ -1,7 +1,7 @@
 import { and, desc, eq, gte, isNotNull, lte, sql, type SQL } from "drizzle-orm";
 import { auditCsvColumns, type AuditEvent, type AuditEventList, type AuditFilter } from "#contract/audit";
 import type { Database } from "../db/index";
-import { auditEvents, environments } from "../db/schema";
+import { auditEvents, environments, organizations } from "../db/schema";
 
 /** The organization's events the filters match (`to` included); another organization's never match. */
 function conditionsOf(organizationId: string, filter: AuditFilter): SQL | undefined {
@@ -37,11 +37,19 @@ function toEvent(row: EventRow): AuditEvent {
   return { ...row, id: String(row.id), at: row.at.toISOString() };
 }
 
+/**
+ * The events with their environment's name, joined by id and organization: a refused request may name another
+ * organization's environment in its path, and that environment's name is not this organization's to read.
+ */
 function selectEvents(db: Database, where: SQL | undefined) {
   return db
     .select(eventColumns)
     .from(auditEvents)
-    .leftJoin(environments, eq(environments.id, auditEvents.environmentId))
+    .innerJoin(organizations, eq(organizations.id, auditEvents.organizationId))
+    .leftJoin(
+      environments,
+      and(eq(environments.id, auditEvents.environmentId), eq(environments.tenantId, organizations.tenantId)),
+    )
     .where(where)
     .orderBy(desc(auditEvents.at), desc(auditEvents.id));
 }

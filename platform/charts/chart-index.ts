@@ -3,13 +3,14 @@ import * as z from "zod";
 import type { ChartSummary, ChartVersion } from "#contract/chart-repositories";
 import { describeYamlError } from "#contract/helm-values";
 import { PROVIDER_TIMEOUT_MS, unreachableMessage } from "../connections/http";
+import { outboundFetch } from "../lib/egress";
 
 /**
  * A Helm chart repository's index (https://helm.sh/docs/topics/chart_repository/#the-index-file): `index.yaml` at
- * the repository's URL, `apiVersion: v1` and `entries`, a list of versions per chart name. Fetched with the
- * platform's HTTP client: SPEC §9's 10 s time-out for the whole answer, body included, a size limit read as the
- * body arrives, redirects followed (repositories on GitHub Pages and S3 redirect), and every failure a sentence for
- * the user.
+ * the repository's URL, `apiVersion: v1` and `entries`, a list of versions per chart name. Fetched under the
+ * egress policy (platform/lib/egress.ts): SPEC §9's 10 s time-out for the whole answer, body included, a size limit
+ * read as the body arrives, redirects followed (repositories on GitHub Pages and S3 redirect; each hop's address is
+ * checked again), and every failure a sentence for the user.
  */
 
 /** Public indexes run to a few megabytes (Bitnami's, trimmed to six months of versions, is about 5 MB). */
@@ -185,7 +186,7 @@ export async function fetchChartIndex(
   const tooLarge = `The index at ${url.href} is larger than ${sizeOf(maxBytes)}, the most the platform reads.`;
   let body: string;
   try {
-    const response = await fetch(url, {
+    const response = await outboundFetch(url, {
       headers: { Accept: "application/x-yaml, text/yaml, text/plain, */*" },
       signal: AbortSignal.timeout(timeoutMs),
     });

@@ -1,7 +1,10 @@
+import { outboundFetch, OutboundRefusedError } from "../lib/egress";
+
 /**
- * Calls a provider's HTTP API for a connection (checks, listings, notifications, metrics). Every failure becomes a
- * sentence a user can act on: a host that does not resolve or refuses says so (this machine may have no
- * internet), a slow one is given up after 10 s (SPEC §9's HTTP time-out), and nothing ever hangs.
+ * Calls a provider's HTTP API for a connection (checks, listings, notifications, metrics), under the egress policy
+ * (platform/lib/egress.ts). Every failure becomes a sentence a user can act on: a host that does not resolve or
+ * refuses says so (this machine may have no internet), an internal address the policy refuses says which and why,
+ * a slow one is given up after 10 s (SPEC §9's HTTP time-out), and nothing ever hangs.
  */
 
 export const PROVIDER_TIMEOUT_MS = 10_000;
@@ -26,12 +29,19 @@ const networkReasons: Record<string, string> = {
   UNABLE_TO_VERIFY_LEAF_SIGNATURE: "its TLS certificate could not be verified",
 };
 
-function causeCode(error: unknown): string | undefined {
+/** The error and its causes, outermost first (fetch wraps the network's error in a TypeError). */
+function* causesOf(error: unknown): Generator<object> {
   let current: unknown = error;
   for (let depth = 0; depth < 5 && current && typeof current === "object"; depth++) {
-    const code = (current as { code?: unknown }).code;
-    if (typeof code === "string") return code;
+    yield current;
     current = (current as { cause?: unknown }).cause;
+  }
+}
+
+function causeCode(error: unknown): string | undefined {
+  for (const cause of causesOf(error)) {
+    const code = (cause as { code?: unknown }).code;
+    if (typeof code === "string") return code;
   }
   return undefined;
 }
@@ -42,6 +52,8 @@ export function unreachableMessage(
   error: unknown,
   timeoutMs = PROVIDER_TIMEOUT_MS,
 ): string {
+  const refused = [...causesOf(error)].find((cause) => cause instanceof OutboundRefusedError);
+  if (refused) return (refused as OutboundRefusedError).message;
   const host = new URL(url).host;
   if (error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError")) {
     const seconds = Math.max(Math.round(timeoutMs / 1000), 1);
@@ -62,7 +74,7 @@ export async function providerFetch(
   { timeoutMs = PROVIDER_TIMEOUT_MS }: { timeoutMs?: number } = {},
 ): Promise<Response> {
   try {
-    return await fetch(url, { ...init, redirect: "manual", signal: AbortSignal.timeout(timeoutMs) });
+    return await outboundFetch(url, { ...init, redirect: "manual", signal: AbortSignal.timeout(timeoutMs) });
   } catch (error) {
     throw new ProviderUnreachableError(unreachableMessage(url, error, timeoutMs));
   }

@@ -1,7 +1,9 @@
 import { and, desc, eq, inArray, or, sql } from "drizzle-orm";
 import {
   connectionKindDefinitions,
+  connectionPatterns,
   methodOf,
+  type ConnectionField,
   type Connection,
   type ConnectionCheck,
   type ConnectionFieldName,
@@ -30,6 +32,14 @@ export function isSecretField(kind: ConnectionKind, name: string): boolean {
   return connectionKindDefinitions[kind].methods.some((method) =>
     method.fields.some((field) => field.name === name && field.secret),
   );
+}
+
+/**
+ * A field that says where the platform calls with the connection's secrets (an API, registry or site URL). A
+ * webhook URL is itself a secret, so it is not one of these: changing it means typing it.
+ */
+export function isAddressField(field: ConnectionField): boolean {
+  return !field.secret && field.pattern === connectionPatterns.httpUrl;
 }
 
 /** Splits normalized form values into what is stored as is and what is sealed. */
@@ -69,26 +79,45 @@ export function credentialsOf(cipher: SecretCipher, row: ConnectionRow): Credent
 }
 
 /**
+ * Whether an edit points the connection somewhere else: an address field (isAddressField) of its method differs
+ * from the stored one (a method that gains an address counts).
+ */
+export function pointsElsewhere(
+  kind: ConnectionKind,
+  methodId: string,
+  storedFields: Record<string, string>,
+  fields: Record<string, string>,
+): boolean {
+  return (methodOf(kind, methodId)?.fields ?? [])
+    .filter(isAddressField)
+    .some((field) => (fields[field.name] ?? "") !== (storedFields[field.name] ?? ""));
+}
+
+/**
  * The secrets an edit ends with: a secret field sent non-empty replaces the stored one, an empty one keeps it
- * (when the method still has that field); fields the new method lacks are dropped. Returns the names of
- * required secrets that are neither sent nor stored.
+ * (when the method still has that field); fields the new method lacks are dropped. `missing`: required secrets
+ * neither sent nor stored. `reenter`: when the edit points elsewhere (pointsElsewhere), stored secrets are not
+ * kept, so none is sent to an address it was not given for: those not sent again.
  */
 export function mergeSecrets(
   kind: ConnectionKind,
   methodId: string,
   stored: Record<string, string>,
   sent: Record<string, string>,
-): { secret: Record<string, string>; missing: ConnectionFieldName[] } {
+  { movedAddress }: { movedAddress: boolean },
+): { secret: Record<string, string>; missing: ConnectionFieldName[]; reenter: ConnectionFieldName[] } {
   const method = methodOf(kind, methodId);
   const secret: Record<string, string> = {};
   const missing: ConnectionFieldName[] = [];
+  const reenter: ConnectionFieldName[] = [];
   for (const field of method?.fields ?? []) {
     if (!field.secret) continue;
-    const value = sent[field.name] || stored[field.name];
+    const value = sent[field.name] || (movedAddress ? undefined : stored[field.name]);
     if (value) secret[field.name] = value;
+    else if (stored[field.name]) reenter.push(field.name);
     else if (!field.optional) missing.push(field.name);
   }
-  return { secret, missing };
+  return { secret, missing, reenter };
 }
 
 export function statusAfter(check: CheckResult): ConnectionStatus {

@@ -26,7 +26,7 @@ import { healthRoutes } from "./health";
 import { invitationAcceptanceRoutes, invitationRoutes } from "./invitations";
 import { onboardingRoutes } from "./onboarding";
 import { resourceTelemetryRoutes } from "./resource-telemetry";
-import { recordWrites } from "./audit-trail";
+import { auditTrail } from "./audit-trail";
 import { auditRoutes } from "./audit";
 import { apiSecurityHeaders } from "./security-headers";
 import { tenantRoutes } from "./tenants";
@@ -59,9 +59,13 @@ export type ApiDependencies = {
  * authentication, and the organization guards run before any route under a `:tenantId` segment, including routes
  * registered later.
  */
-export function createApiApp(deps: ApiDependencies): Hono {
-  const secrets = deps.secrets ?? secretCipherFor(deps.config);
-  const engine = deps.engine ?? createOperations({ db: deps.db, config: deps.config, secrets });
+export function createApiApp(given: ApiDependencies): Hono {
+  const secrets = given.secrets ?? secretCipherFor(given.config);
+  const engine = given.engine ?? createOperations({ db: given.db, config: given.config, secrets });
+  // The routers write through the audit trail's database, which puts a recorded request's audit row in the same
+  // transaction as its write; authentication, the guards and the engine keep the plain one.
+  const trail = auditTrail({ db: given.db });
+  const deps: ApiDependencies = { ...given, db: trail.db };
   const app = new Hono().basePath("/api");
   app.onError(handleError);
   app.notFound(handleNotFound);
@@ -72,14 +76,14 @@ export function createApiApp(deps: ApiDependencies): Hono {
 
   app.route("/", healthRoutes());
   // GitHub's deliveries carry no token: the hook's signature is their authentication.
-  app.route("/", webhookRoutes({ db: deps.db, secrets, engine }));
+  app.route("/", webhookRoutes({ db: given.db, secrets, engine }));
 
-  app.use(authenticate(deps));
+  app.use(authenticate(given));
   // Around the organization guard, so refused writes (non-members, missing permissions) are recorded too.
-  app.use(recordWrites({ db: deps.db }));
-  app.use("/tenant/:tenantId/*", requireOrganizationAccess(deps.db));
-  app.use("/v2/organizations/:tenantId/*", requireOrganizationAccess(deps.db));
-  app.use(requireUser(deps.db));
+  app.use(trail.recordWrites);
+  app.use("/tenant/:tenantId/*", requireOrganizationAccess(given.db));
+  app.use("/v2/organizations/:tenantId/*", requireOrganizationAccess(given.db));
+  app.use(requireUser(given.db));
 
   app.route("/", tenantRoutes(deps));
   app.route("/", featureFlagRoutes(deps));

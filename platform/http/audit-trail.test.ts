@@ -8,7 +8,7 @@ import { openTestApi, type TestApi } from "../testing/http-harness";
 import type { Database } from "../db/index";
 import { auditEvents } from "../db/schema";
 import { actionOf, isAuditedRoute, mappedRoutes, routeKey } from "../audit/actions";
-import { recordWrites } from "./audit-trail";
+import { auditTrail } from "./audit-trail";
 
 let api: TestApi;
 beforeAll(async () => {
@@ -189,7 +189,7 @@ describe("recording writes", () => {
       c.set("organization" as never, { organizationId: "org_1" } as never);
       await next();
     });
-    app.use(recordWrites({ db: brokenDb, log }));
+    app.use(auditTrail({ db: brokenDb, log }).recordWrites);
     app.post("/v2/organizations/:tenantId/environments", (c) => c.json({ created: true }, 201));
     const response = await app.request("/v2/organizations/t/environments", { method: "POST" });
     expect(response.status).toBe(201);

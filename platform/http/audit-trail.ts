@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import { getConnInfo } from "@hono/node-server/conninfo";
 import { eq } from "drizzle-orm";
 import type { Context, MiddlewareHandler } from "hono";
@@ -8,53 +9,109 @@ import type { OrganizationAccess } from "./tenancy";
 import type { Database } from "../db/index";
 import { auditEvents, organizations, users } from "../db/schema";
 import { actionOf, isAuditedRoute } from "../audit/actions";
+import { boundedSummary, boundedText } from "../audit/limits";
 import { summarizeChange, variableNamesOf } from "../audit/summary";
 
 type AuditEventRow = typeof auditEvents.$inferInsert;
+type Log = (message: string, error: unknown) => void;
 
 const uuidSchema = z.guid();
 /** Longer values are cut: an audit row should not grow with what a caller sends in a header. */
 const MAX_HEADER_LENGTH = 512;
+/**
+ * The status of a row recorded in a write's transaction until the answer is known (it is corrected right after
+ * the route answers); a row left with it tells of a write that committed and an answer nobody recorded.
+ */
+const ANSWER_PENDING = 0;
+
+/** A recorded request in progress: its route, and the row its first write transaction inserted. */
+type Recording = { c: Context<AuthenticatedEnv>; pattern: string; eventId: number | null };
 
 /**
- * Records every write under an organization in the audit log, allowed or refused, once its answer is known. It is
- * mounted after authentication (a 401 has no caller to record) and before the organization guard, so a non-member's
- * or an unapproved organization's 403 is recorded too. The row is written after the route finished, outside any
- * transaction the route held; it is awaited, so the log is complete when the caller sees the answer, but a failure
- * to write it is logged and never changes the answer.
+ * The audit log nobody can skip (decision 044). `recordWrites` is mounted after authentication (a 401 has no
+ * caller to record) and before the organization guard, so a non-member's or an unapproved organization's 403 is
+ * recorded too. Routers get `db`, which is the platform database but, while a recorded request runs, inserts the
+ * request's audit row inside the request's first write transaction: the write and its row commit together or not
+ * at all, and no transaction is held longer than the route holds it. A write outside a transaction is refused
+ * there (a route error, never an unrecorded write). Once the answer is known the row gets its status; a request
+ * that wrote nothing in a transaction (refused, invalid, or a call to an outside service only) gets its row then,
+ * and a failure to write that one is logged and never changes the answer.
  */
-export function recordWrites({
+export function auditTrail({
   db,
-  log = console.error,
+  log = (message, error) => console.error(message, error),
 }: {
   db: Database;
-  log?: (message: string, error: unknown) => void;
-}): MiddlewareHandler<AuthenticatedEnv> {
-  return async (c, next) => {
-    await next();
+  log?: Log;
+}): {
+  db: Database;
+  recordWrites: MiddlewareHandler<AuthenticatedEnv>;
+} {
+  const recordings = new AsyncLocalStorage<Recording>();
+
+  async function recordIn(tx: Database, recording: Recording) {
+    if (recording.eventId !== null) return;
+    const row = await eventFor(tx, recording.c, recording.pattern, ANSWER_PENDING);
+    if (!row) throw new Error(`audit: no caller to record ${recording.pattern} for`);
+    const [inserted] = await tx.insert(auditEvents).values(row).returning({ id: auditEvents.id });
+    recording.eventId = inserted?.id ?? null;
+  }
+
+  const recorded = new Proxy(db, {
+    get(target, property, receiver) {
+      const recording = recordings.getStore();
+      if (!recording) return Reflect.get(target, property, receiver);
+      if (property === "transaction") {
+        const transaction: Database["transaction"] = (work, config) =>
+          target.transaction(async (tx) => {
+            const result = await work(tx);
+            await recordIn(tx, recording);
+            return result;
+          }, config);
+        return transaction;
+      }
+      if (property === "insert" || property === "update" || property === "delete") {
+        throw new Error(
+          `audit: ${recording.pattern} writes outside a transaction, where its audit row cannot go`,
+        );
+      }
+      return Reflect.get(target, property, receiver);
+    },
+  });
+
+  const recordWrites: MiddlewareHandler<AuthenticatedEnv> = async (c, next) => {
     const route = matchedRoutes(c).find((candidate) => candidate.method !== "ALL");
-    if (!route || !isAuditedRoute(c.req.method, route.path)) return;
+    if (!route || !isAuditedRoute(c.req.method, route.path)) return next();
+    const recording: Recording = { c, pattern: route.path, eventId: null };
+    await recordings.run(recording, next);
+    const status = c.res.status;
     try {
-      const row = await eventFor(db, c, route.path);
+      if (recording.eventId !== null) {
+        await db.update(auditEvents).set({ status }).where(eq(auditEvents.id, recording.eventId));
+        return;
+      }
+      const row = await eventFor(db, c, route.path, status);
       if (row) await db.insert(auditEvents).values(row);
     } catch (error) {
       const requestId = c.get("requestId" as never) as string | undefined;
       log(`audit: could not record ${c.req.method} ${route.path} (request ${requestId ?? "unknown"})`, error);
     }
   };
+
+  return { db: recorded, recordWrites };
 }
 
 async function eventFor(
   db: Database,
   c: Context<AuthenticatedEnv>,
   pattern: string,
+  status: number,
 ): Promise<AuditEventRow | null> {
-  const status = c.res.status;
   if (status === 401) return null;
   const params = paramsOf(pattern, c.req.path);
   const caller = await callerOf(db, c, params.tenantId ?? "");
   if (!caller) return null;
-  const summary = status === 413 ? null : summarizeChange(await jsonBodyOf(c));
+  const summary = status === 413 ? null : boundedSummary(summarizeChange(await jsonBodyOf(c)));
   const environmentId =
     params.environmentId && uuidSchema.safeParse(params.environmentId).success ? params.environmentId : null;
   const { tenantId: _tenant, environmentId: _environment, ...rest } = params;
@@ -65,7 +122,7 @@ async function eventFor(
     userEmail: caller.user.email,
     environmentId,
     action: actionOf(c.req.method, pattern) ?? `unmapped:${c.req.method} ${pattern}`,
-    target: specific ?? variableNamesOf(summary) ?? environmentId,
+    target: boundedTextOrNull(specific ?? variableNamesOf(summary) ?? environmentId),
     summary,
     requestId: headerValue(c.get("requestId" as never)),
     address: addressOf(c),
@@ -132,6 +189,10 @@ function addressOf(c: Context): string | null {
     // Not served by the Node server (the tests call the app directly): there is no socket.
     return null;
   }
+}
+
+function boundedTextOrNull(value: string | null | undefined): string | null {
+  return value ? boundedText(value) : null;
 }
 
 function headerValue(value: string | null | undefined): string | null {

@@ -52,10 +52,12 @@ export function auditRoutes({ db }: { db: Database }) {
 
   routes.put("/audit-settings", permit("organization.manage"), async (c) => {
     const { retentionDays } = await readJsonBody(c, auditSettingsSchema);
-    await db
-      .update(organizations)
-      .set({ auditRetentionDays: retentionDays })
-      .where(eq(organizations.id, currentOrganization(c).organizationId));
+    await db.transaction((tx) =>
+      tx
+        .update(organizations)
+        .set({ auditRetentionDays: retentionDays })
+        .where(eq(organizations.id, currentOrganization(c).organizationId)),
+    );
     return sendJson(c, auditSettingsSchema, { retentionDays });
   });
 

@@ -91,11 +91,13 @@ export function chartRepositoryRoutes({
         throw error;
       }
     }
-    const [created] = await db
-      .insert(chartRepositories)
-      .values({ environmentId: environment.id, name, url })
-      .onConflictDoNothing({ target: [chartRepositories.environmentId, chartRepositories.name] })
-      .returning();
+    const [created] = await db.transaction((tx) =>
+      tx
+        .insert(chartRepositories)
+        .values({ environmentId: environment.id, name, url })
+        .onConflictDoNothing({ target: [chartRepositories.environmentId, chartRepositories.name] })
+        .returning(),
+    );
     if (!created) throw conflictOn("name", serviceErrorMessages.chartRepositoryNameTaken);
     if (index) indexes.remember(created, index);
     return sendJson(c, chartRepositoryResponseSchema, { chartRepository: toChartRepository(created) }, 201);

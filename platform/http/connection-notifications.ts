@@ -88,11 +88,13 @@ export function connectionNotificationRoutes({
         throw invalidFields({ environmentIds: ["Choose environments of this organization."] });
       }
     }
-    const [saved] = await db
-      .update(connections)
-      .set({ notifications: { events: [...new Set(rules.events)], environmentIds }, updatedAt: now() })
-      .where(eq(connections.id, connection.id))
-      .returning();
+    const [saved] = await db.transaction((tx) =>
+      tx
+        .update(connections)
+        .set({ notifications: { events: [...new Set(rules.events)], environmentIds }, updatedAt: now() })
+        .where(eq(connections.id, connection.id))
+        .returning(),
+    );
     if (!saved) throw notFound(CONNECTION_NOT_FOUND);
     const [described] = await describeConnections(db, organizationId, [saved], { showHints: true });
     if (!described) throw new Error("the connection was not described");

@@ -12,6 +12,7 @@ import {
   connectionListSchema,
   connectionResponseSchema,
   createConnectionSchema,
+  methodOf,
   defaultNotificationRules,
   repositoryListSchema,
   repositoryQuerySchema,
@@ -36,6 +37,7 @@ import {
   describeConnections,
   findConnection,
   mergeSecrets,
+  pointsElsewhere,
   recordCheck,
   sealSecrets,
   splitFields,
@@ -62,6 +64,12 @@ type Dependencies = {
 };
 
 export const CONNECTION_NOT_FOUND = "Connection not found";
+
+/** "Enter the API key again: …" ("Access token" reads "access token" in a sentence; "API key" stays). */
+function reenterMessage(label: string): string {
+  const inSentence = /^[A-Z][a-z]/.test(label) ? label[0]?.toLowerCase() + label.slice(1) : label;
+  return `Enter the ${inSentence} again: the connection now points at a new address.`;
+}
 
 /** Connections under /v2/organizations/:tenantId (issue 13): saved verified, sealed, checked again on demand. */
 export function connectionRoutes({ db, config, secrets, now = () => new Date() }: Dependencies) {
@@ -244,23 +252,18 @@ export function connectionRoutes({ db, config, secrets, now = () => new Date() }
     if (body.kind !== row.kind) throw invalidFields({ kind: ["The kind of a connection cannot change."] });
     await requireReferences(c, body.fields);
     await requireFreeName(c, body.name, row.id);
-    const { plain } = splitFields(row.kind as ConnectionKind, body.fields);
+    const { plain, secret: sent } = splitFields(body.kind, body.fields);
     const stored = unsealSecrets(secrets, row);
-    const { secret, missing } = mergeSecrets(
-      body.kind,
-      body.method,
-      stored,
-      splitFields(body.kind, body.fields).secret,
-    );
-    if (missing.length) {
-      const method = connectionKindDefinitions[body.kind].methods.find((one) => one.id === body.method);
+    const movedAddress = pointsElsewhere(body.kind, body.method, row.fields, plain);
+    const { secret, missing, reenter } = mergeSecrets(body.kind, body.method, stored, sent, { movedAddress });
+    if (missing.length || reenter.length) {
+      const labelOf = (name: string) =>
+        methodOf(body.kind, body.method)?.fields.find((field) => field.name === name)?.label ?? name;
       throw invalidFields(
-        Object.fromEntries(
-          missing.map((name) => [
-            `fields.${name}`,
-            [`${method?.fields.find((field) => field.name === name)?.label ?? name} is a required field`],
-          ]),
-        ),
+        Object.fromEntries([
+          ...missing.map((name) => [`fields.${name}`, [`${labelOf(name)} is a required field`]]),
+          ...reenter.map((name) => [`fields.${name}`, [reenterMessage(labelOf(name))]]),
+        ]),
       );
     }
     const credentialsChanged =
@@ -301,7 +304,7 @@ export function connectionRoutes({ db, config, secrets, now = () => new Date() }
       const names = usage.map((use) => `${use.type} ${use.name}`).join(", ");
       throw conflict(`${row.name} is in use by ${names}. Remove those uses first, then delete it.`);
     }
-    await db.delete(connections).where(eq(connections.id, row.id));
+    await db.transaction((tx) => tx.delete(connections).where(eq(connections.id, row.id)));
     return c.body(null, 204);
   });
 

@@ -85,11 +85,13 @@ export function costRoutes({ db, now }: { db: Database; now: () => Date }) {
     if (await budgetOfScope(db, organizationId, body.environmentId)) {
       throw conflictOn("environmentId", BUDGET_EXISTS);
     }
-    const [row] = await db
-      .insert(budgets)
-      .values({ organizationId, environmentId: body.environmentId, amount: body.amount })
-      .onConflictDoNothing()
-      .returning();
+    const [row] = await db.transaction((tx) =>
+      tx
+        .insert(budgets)
+        .values({ organizationId, environmentId: body.environmentId, amount: body.amount })
+        .onConflictDoNothing()
+        .returning(),
+    );
     // Another request made the scope's budget in between.
     if (!row) throw conflictOn("environmentId", BUDGET_EXISTS);
     return sendJson(c, budgetResponseSchema, { budget: await viewOf(row) }, 201);
@@ -97,13 +99,17 @@ export function costRoutes({ db, now }: { db: Database; now: () => Date }) {
 
   routes.put("/cost/budgets/:budgetId", permit("billing.manage"), async (c) => {
     const { amount } = await readJsonBody(c, budgetUpdateSchema);
-    const [row] = await db.update(budgets).set({ amount, updatedAt: now() }).where(budgetOf(c)).returning();
+    const [row] = await db.transaction((tx) =>
+      tx.update(budgets).set({ amount, updatedAt: now() }).where(budgetOf(c)).returning(),
+    );
     if (!row) throw notFound(BUDGET_NOT_FOUND);
     return sendJson(c, budgetResponseSchema, { budget: await viewOf(row) });
   });
 
   routes.delete("/cost/budgets/:budgetId", permit("billing.manage"), async (c) => {
-    const [row] = await db.delete(budgets).where(budgetOf(c)).returning({ id: budgets.id });
+    const [row] = await db.transaction((tx) =>
+      tx.delete(budgets).where(budgetOf(c)).returning({ id: budgets.id }),
+    );
     if (!row) throw notFound(BUDGET_NOT_FOUND);
     return c.body(null, 204);
   });

@@ -228,13 +228,15 @@ export function environmentNeighbourRoutes({ db }: { db: Database }) {
     if (!connection || !isObservabilityKind(connection.kind)) {
       throw invalidFields({ "connection-id": [serviceErrorMessages.providerConnectionNotFound] });
     }
-    const [created] = await db
-      .insert(observabilityProviders)
-      .values({ environmentId: environment.id, connectionId: connection.id })
-      .onConflictDoNothing({
-        target: [observabilityProviders.environmentId, observabilityProviders.connectionId],
-      })
-      .returning();
+    const [created] = await db.transaction((tx) =>
+      tx
+        .insert(observabilityProviders)
+        .values({ environmentId: environment.id, connectionId: connection.id })
+        .onConflictDoNothing({
+          target: [observabilityProviders.environmentId, observabilityProviders.connectionId],
+        })
+        .returning(),
+    );
     if (!created) throw conflictOn("connection-id", serviceErrorMessages.providerAdded);
     const [provider] = await providersOf(environment, created.id);
     if (!provider) throw new Error("the observability provider was not stored");
@@ -246,15 +248,17 @@ export function environmentNeighbourRoutes({ db }: { db: Database }) {
     const providerId = c.req.param("providerId");
     if (!providerIdSchema.safeParse(providerId).success)
       throw notFound(serviceErrorMessages.providerNotFound);
-    const [deleted] = await db
-      .delete(observabilityProviders)
-      .where(
-        and(
-          eq(observabilityProviders.id, providerId),
-          eq(observabilityProviders.environmentId, environment.id),
-        ),
-      )
-      .returning({ id: observabilityProviders.id });
+    const [deleted] = await db.transaction((tx) =>
+      tx
+        .delete(observabilityProviders)
+        .where(
+          and(
+            eq(observabilityProviders.id, providerId),
+            eq(observabilityProviders.environmentId, environment.id),
+          ),
+        )
+        .returning({ id: observabilityProviders.id }),
+    );
     if (!deleted) throw notFound(serviceErrorMessages.providerNotFound);
     return c.body(null, 204);
   });

@@ -190,18 +190,20 @@ export function environmentRoutes({ db, engine }: { db: Database; engine: Operat
     await assertCloudPlacement(db, tenantId, { cloudProvider, region });
     if (cloudConnectionId)
       await assertCloudAccount(db, currentOrganization(c).organizationId, cloudProvider, cloudConnectionId);
-    const [created] = await db
-      .insert(environments)
-      .values({
-        tenantId,
-        name,
-        cloningStage: initialCloningStage,
-        cloudProvider,
-        region,
-        cloudConnectionId: cloudConnectionId ?? null,
-      })
-      .onConflictDoNothing({ target: [environments.tenantId, environments.name] })
-      .returning();
+    const [created] = await db.transaction((tx) =>
+      tx
+        .insert(environments)
+        .values({
+          tenantId,
+          name,
+          cloningStage: initialCloningStage,
+          cloudProvider,
+          region,
+          cloudConnectionId: cloudConnectionId ?? null,
+        })
+        .onConflictDoNothing({ target: [environments.tenantId, environments.name] })
+        .returning(),
+    );
     if (!created) throw conflictOn("name", apiErrorMessages.environmentNameTaken);
     return sendJson(c, environmentResponseSchema, { environment: toEnvironment(created) }, 201);
   });

@@ -68,7 +68,9 @@ export function invitationRoutes({ db, config, mailer = createMailer(config.mail
   async function invite(c: Context<OrganizationEnv>, emails: string[], grants: RoleGrant[]) {
     const { organizationId, tenantId } = currentOrganization(c);
     const issued = await withinLimits(() =>
-      inviteAll(db, { organization: organizationId, tenantId, inviter: currentUser(c), emails, grants }),
+      db.transaction((tx) =>
+        inviteAll(tx, { organization: organizationId, tenantId, inviter: currentUser(c), emails, grants }),
+      ),
     );
     const invitations = await Promise.all(issued.map((one) => send(c, one)));
     return sendJson(c, sentInvitationsSchema, { invitations }, 201);
@@ -97,21 +99,22 @@ export function invitationRoutes({ db, config, mailer = createMailer(config.mail
   routes.post("/users/v2/invites/reinvite", permit("users.manage"), async (c) => {
     const { email } = await readJsonBody(c, invitationTargetSchema);
     const issued = await withinLimits(() =>
-      reissueInvitation(db, {
-        organizationId: currentOrganization(c).organizationId,
-        email,
-        inviter: currentUser(c),
-      }),
+      db.transaction((tx) =>
+        reissueInvitation(tx, {
+          organizationId: currentOrganization(c).organizationId,
+          email,
+          inviter: currentUser(c),
+        }),
+      ),
     );
     return sendJson(c, sentInvitationSchema, await send(c, issued));
   });
 
   routes.delete("/users/v2/invites", permit("users.manage"), async (c) => {
     const { email } = readQuery(c, invitationTargetSchema);
-    const invitation = await cancelInvitation(db, {
-      organizationId: currentOrganization(c).organizationId,
-      email,
-    });
+    const invitation = await db.transaction((tx) =>
+      cancelInvitation(tx, { organizationId: currentOrganization(c).organizationId, email }),
+    );
     return sendJson(c, cancelledInvitationSchema, { invitation });
   });
 

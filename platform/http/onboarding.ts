@@ -21,12 +21,14 @@ export function onboardingRoutes({ db, now }: { db: Database; now: () => Date })
   routes.put("/onboarding", permit("organization.manage"), async (c) => {
     const { status } = await readJsonBody(c, endOnboardingRequestSchema);
     const organization = currentOrganization(c);
-    await endOnboarding(db, {
-      organizationId: organization.organizationId,
-      userId: currentUser(c).id,
-      outcome: status,
-      at: now(),
-    });
+    await db.transaction((tx) =>
+      endOnboarding(tx, {
+        organizationId: organization.organizationId,
+        userId: currentUser(c).id,
+        outcome: status,
+        at: now(),
+      }),
+    );
     return sendJson(c, onboardingResponseSchema, { onboarding: await readOnboarding(db, organization) });
   });
 

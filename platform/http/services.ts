@@ -360,12 +360,14 @@ export function serviceRoutes({
     if (!bytes.subarray(0, 4).equals(Buffer.from([0x50, 0x4b, 0x03, 0x04]))) {
       throw invalidFields({ file: [serviceErrorMessages.uploadNotZip] });
     }
-    const upload = await storeUpload(db, {
-      environmentId: environment.id,
-      fileName: file.name || "function.zip",
-      bytes,
-      createdAt: engine.now(),
-    });
+    const upload = await db.transaction((tx) =>
+      storeUpload(tx, {
+        environmentId: environment.id,
+        fileName: file.name || "function.zip",
+        bytes,
+        createdAt: engine.now(),
+      }),
+    );
     return sendJson(
       c,
       serverlessUploadResponseSchema,

@@ -25,7 +25,9 @@ export function terraformExportRoutes({ db, engine }: { db: Database; engine: Op
       c.req.param("environmentId") ?? "",
     );
     if (!(await awsAccountOf(db, environment))) throw conflict(terraformExportErrorMessages.notInAwsAccount);
-    const created = await exports.create(db, environment.id, currentUser(c).id, engine.now());
+    const created = await db.transaction((tx) =>
+      exports.create(tx, environment.id, currentUser(c).id, engine.now()),
+    );
     engine.runner.wake();
     return sendJson(c, terraformExportResponseSchema, { terraformExport: created }, 201);
   });

@@ -126,13 +126,17 @@ export function userRoutes({ db }: { db: Database }) {
 
   routes.delete("/users/v2", permit(removalPermission), async (c) => {
     const { userId } = readQuery(c, removeMemberQuerySchema);
-    if (!(await teamChange(() => removeMember(db, teamOf(c), userId)))) throw memberNotFound();
+    if (!(await teamChange(() => db.transaction((tx) => removeMember(tx, teamOf(c), userId)))))
+      throw memberNotFound();
     return c.body(null, 204);
   });
 
   routes.post("/users/v2/roles/update", permit("users.manage"), async (c) => {
     const { userId, roles } = await readJsonBody(c, updateRolesRequestSchema);
-    return answerMember(c, await teamChange(() => setMemberGrants(db, teamOf(c), userId, roles)));
+    return answerMember(
+      c,
+      await teamChange(() => db.transaction((tx) => setMemberGrants(tx, teamOf(c), userId, roles))),
+    );
   });
 
   routes.post("/users/v2/roles/update/get-by-email", permit("users.manage"), async (c) => {
@@ -147,7 +151,10 @@ export function userRoutes({ db }: { db: Database }) {
   routes.post("/users/roles/:userId", permit("users.manage"), async (c) => {
     const { role_names } = await readJsonBody(c, roleNamesRequestSchema);
     const userId = c.req.param("userId");
-    return answerMember(c, await teamChange(() => addOrganizationRoles(db, teamOf(c), userId, role_names)));
+    return answerMember(
+      c,
+      await teamChange(() => db.transaction((tx) => addOrganizationRoles(tx, teamOf(c), userId, role_names))),
+    );
   });
 
   routes.delete("/users/roles/:userId", permit("users.manage"), async (c) => {
@@ -155,7 +162,9 @@ export function userRoutes({ db }: { db: Database }) {
     const userId = c.req.param("userId");
     return answerMember(
       c,
-      await teamChange(() => removeOrganizationRoles(db, teamOf(c), userId, role_names)),
+      await teamChange(() =>
+        db.transaction((tx) => removeOrganizationRoles(tx, teamOf(c), userId, role_names)),
+      ),
     );
   });
 
@@ -184,7 +193,8 @@ export function userRoutes({ db }: { db: Database }) {
 
   routes.delete("/users/:userId", permit("users.manage"), async (c) => {
     const userId = c.req.param("userId");
-    if (!(await teamChange(() => removeMember(db, teamOf(c), userId)))) throw memberNotFound();
+    if (!(await teamChange(() => db.transaction((tx) => removeMember(tx, teamOf(c), userId)))))
+      throw memberNotFound();
     return c.body(null, 204);
   });
 
@@ -194,21 +204,29 @@ export function userRoutes({ db }: { db: Database }) {
 
   routes.post("/roles/v2", permit("users.manage"), async (c) => {
     const request = await readJsonBody(c, customRoleRequestSchema);
-    const role = await teamChange(() => createCustomRole(db, teamOf(c).organizationId, request));
+    const role = await teamChange(() =>
+      db.transaction((tx) => createCustomRole(tx, teamOf(c).organizationId, request)),
+    );
     return sendJson(c, roleResponseSchema, { role }, 201);
   });
 
   routes.put("/roles/v2/:roleId", permit("users.manage"), async (c) => {
     const roleId = roleIdOf(c);
     const request = await readJsonBody(c, customRoleRequestSchema);
-    const role = await teamChange(() => updateCustomRole(db, teamOf(c).organizationId, roleId, request));
+    const role = await teamChange(() =>
+      db.transaction((tx) => updateCustomRole(tx, teamOf(c).organizationId, roleId, request)),
+    );
     if (!role) throw roleNotFound();
     return sendJson(c, roleResponseSchema, { role });
   });
 
   routes.delete("/roles/v2/:roleId", permit("users.manage"), async (c) => {
     const roleId = roleIdOf(c);
-    if (!(await teamChange(() => deleteCustomRole(db, teamOf(c).organizationId, roleId))))
+    if (
+      !(await teamChange(() =>
+        db.transaction((tx) => deleteCustomRole(tx, teamOf(c).organizationId, roleId)),
+      ))
+    )
       throw roleNotFound();
     return c.body(null, 204);
   });
@@ -219,7 +237,9 @@ export function userRoutes({ db }: { db: Database }) {
 
   routes.post("/referral", permit("users.manage"), async (c) => {
     const { "referral-code": code } = readQuery(c, referralQuerySchema);
-    const organization = await teamChange(() => recordReferral(db, teamOf(c).organizationId, code));
+    const organization = await teamChange(() =>
+      db.transaction((tx) => recordReferral(tx, teamOf(c).organizationId, code)),
+    );
     return sendJson(c, organizationSettingsSchema, { organization });
   });
 
@@ -231,7 +251,9 @@ export function userRoutes({ db }: { db: Database }) {
 
   routes.patch("/settings", permit("organization.manage"), async (c) => {
     const { displayName } = await readJsonBody(c, renameOrganizationRequestSchema);
-    const organization = await renameOrganization(db, teamOf(c).organizationId, displayName);
+    const organization = await db.transaction((tx) =>
+      renameOrganization(tx, teamOf(c).organizationId, displayName),
+    );
     return sendJson(c, organizationSettingsSchema, { organization });
   });
 

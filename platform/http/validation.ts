@@ -5,15 +5,19 @@ import { apiErrorCodes, apiErrorMessages, fieldErrorsOf } from "#contract/errors
 import { nulCharacterFieldErrors } from "#contract/validation";
 import { HttpError } from "./errors";
 import { invalidFields } from "../lib/errors";
+import { wellFormed } from "../lib/well-formed";
 
-/** Reads the JSON body and validates it with a contract schema; a 400 is thrown before any handler writes. */
+/**
+ * Reads the JSON body, the one way JSON enters the platform, and validates it with a contract schema; a 400 is
+ * thrown before any handler writes. Its strings are made well-formed first, so none reaches jsonb or text broken.
+ */
 export async function readJsonBody<Schema extends z.ZodType>(
   c: Context,
   schema: Schema,
 ): Promise<z.output<Schema>> {
   let body: unknown;
   try {
-    body = await c.req.json();
+    body = wellFormed(await c.req.json());
   } catch {
     throw new HttpError(400, { message: apiErrorMessages.invalidJson, code: apiErrorCodes.invalidJson });
   }

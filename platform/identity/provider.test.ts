@@ -22,6 +22,7 @@ import {
   defaultTerraformConfig,
   type PlatformConfig,
 } from "../lib/config";
+import { emptyOutboundAllowList } from "../lib/egress";
 import type { OpenDatabase } from "../db/index";
 import { loginAttempts, oidcPayloads, organizations, users } from "../db/schema";
 import { addMember } from "../team/members";
@@ -70,6 +71,7 @@ beforeAll(async () => {
     engine: defaultEngineConfig,
     driftCheckIntervalSeconds: DEFAULT_DRIFT_CHECK_INTERVAL_SECONDS,
     mail: defaultMailConfig,
+    outboundAllow: emptyOutboundAllowList,
   };
   identity = await createIdentityProvider({ db: database.db, config });
 });

@@ -1,6 +1,7 @@
 import path from "node:path";
 import addressparser from "nodemailer/lib/addressparser";
 import * as z from "zod";
+import { parseOutboundAllowList, type OutboundAllowList } from "./egress";
 
 const url = z.url().transform((value) => value.replace(/\/+$/, ""));
 
@@ -103,6 +104,18 @@ const schema = z.object({
     .trim()
     .default(DEFAULT_MAIL_FROM)
     .refine(isMailbox, "must be one address, such as Cloud Console <no-reply@example.com>"),
+  /**
+   * Internal addresses the platform may call for a tenant (decision 042): comma-separated addresses, CIDR ranges
+   * and host names. Empty: only public addresses.
+   */
+  OUTBOUND_ALLOW: z
+    .string()
+    .default("")
+    .transform((value, context) => {
+      const { allowList, problems } = parseOutboundAllowList(value);
+      for (const message of problems) context.addIssue({ code: "custom", message });
+      return allowList;
+    }),
   /** Multiplies every engine step duration: 1 gives a few seconds per clone step, 0 runs steps back to back. */
   ENGINE_TIME_SCALE: z.coerce.number().min(0).max(1000).default(1),
   /** How often the engine looks for due jobs. */
@@ -197,6 +210,8 @@ export type PlatformConfig = {
   mail: MailConfig;
   /** How often usage is accrued and budgets checked (COST_ACCRUAL_INTERVAL_MS); a minute when unset. */
   costAccrualIntervalMs?: number;
+  /** OUTBOUND_ALLOW, read; main.ts applies it to the egress policy (platform/lib/egress.ts). */
+  outboundAllow: OutboundAllowList;
 };
 
 /** Reads the platform's configuration from the environment; throws naming every bad variable. */
@@ -243,5 +258,6 @@ export function loadPlatformConfig(env: Record<string, string | undefined> = pro
     driftCheckIntervalSeconds: value.DRIFT_CHECK_INTERVAL_SECONDS,
     mail: { smtpUrl: value.SMTP_URL, from: value.MAIL_FROM },
     costAccrualIntervalMs: value.COST_ACCRUAL_INTERVAL_MS,
+    outboundAllow: value.OUTBOUND_ALLOW,
   };
 }

@@ -31,6 +31,7 @@ import { ephemeralSecretCipher } from "../lib/cipher";
 import { createApiApp } from "../http/app";
 import { addMember as addMemberTo, type GrantInput } from "../team/members";
 import { createTestTokenIssuer, type TestTokenIssuer } from "./tokens";
+import { testOutboundAllowList } from "./egress";
 
 /**
  * Steps take no time and the runner is not started: tests run due jobs with `engine.runner.runUntilIdle()` (or
@@ -55,6 +56,7 @@ export function testPlatformConfig(overrides: Partial<PlatformConfig> = {}): Pla
     engine: testEngineConfig,
     driftCheckIntervalSeconds: DEFAULT_DRIFT_CHECK_INTERVAL_SECONDS,
     mail: defaultMailConfig,
+    outboundAllow: testOutboundAllowList,
     ...overrides,
   };
 }

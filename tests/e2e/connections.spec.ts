@@ -54,7 +54,7 @@ async function connectDatadog(page: Page, name: string, apiKey: string) {
   await waitForHydration(page);
 }
 
-test("ada's Datadog: checked while typing and on save, a refused key saved without verifying, tested, fixed, edited with its key kept, and deleted by name", async ({
+test("ada's Datadog: checked while typing and on save, a refused key saved without verifying, tested, fixed, edited with its key kept, its key asked again for a new address, and deleted by name", async ({
   page,
 }) => {
   const name = uniqueName("Datadog");
@@ -136,6 +136,20 @@ test("ada's Datadog: checked while typing and on save, a refused key saved witho
   await expect(page.getByTestId("field-DD_API_KEY")).toHaveText("Set, ends with ····1234");
   const validations = datadog.requests.filter((request) => request.path === "/api/v1/validate");
   expect(validations.at(-1)?.headers["dd-api-key"]).toBe(GOOD_KEY);
+
+  // Pointed at another address, the key must be typed again: the stored one never follows it there.
+  await page.getByRole("link", { name: "Edit", exact: true }).click();
+  await waitForHydration(page);
+  await page.getByLabel("Datadog site").fill(`${datadog.url}/elsewhere`);
+  await page.getByRole("button", { name: "Save", exact: true }).click();
+  await expect(page.getByLabel("API key")).toHaveAccessibleDescription(
+    /Enter the API key again: the connection now points at a new address\./,
+  );
+  expect(datadog.requests.filter((request) => request.path.startsWith("/elsewhere"))).toHaveLength(0);
+  await page.getByLabel("Datadog site").fill(datadog.url);
+  await page.getByRole("button", { name: "Save", exact: true }).click();
+  await expect(page.getByTestId("connection-name")).toHaveText(renamed);
+  await expect(page.getByTestId("field-DD_URL")).toHaveText(datadog.url);
 
   // The list says what each connection is and how its last check went.
   await open(page, "/settings/connections/list");
