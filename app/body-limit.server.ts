@@ -31,7 +31,12 @@ export function bodyTooLarge(request: Request, limit: number): Response {
     { error: new PayloadTooLarge(message) },
     {
       // The shape of Remix's own encoding of an ErrorResponse (@remix-run/server-runtime single-fetch).
-      plugins: [(value) => (value instanceof PayloadTooLarge ? ["ErrorResponse", value.message, 413, "Payload Too Large"] : false)],
+      plugins: [
+        (value) =>
+          value instanceof PayloadTooLarge
+            ? ["ErrorResponse", value.message, 413, "Payload Too Large"]
+            : false,
+      ],
     },
   );
   return new Response(body, {

@@ -48,7 +48,12 @@ beforeAll(async () => {
     },
     routes: {
       root: { id: "root", path: "", module: {} },
-      "routes/form": { id: "routes/form", parentId: "root", path: "form", module: { action: countingAction } },
+      "routes/form": {
+        id: "routes/form",
+        parentId: "root",
+        path: "form",
+        module: { action: countingAction },
+      },
       "routes/upload": {
         id: "routes/upload",
         parentId: "root",
