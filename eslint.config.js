@@ -127,6 +127,28 @@ export default tseslint.config(
           patterns: [
             { group: ["../**/platform/**"], message: "app/ talks to platform/ only through contract/." },
           ],
+          paths: [
+            {
+              name: "@conform-to/zod/v4",
+              importNames: ["parseWithZod"],
+              message:
+                "Parse with ~/components/parse-submission: its replies never echo a value beyond its maximum.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The wrapper itself, and tests that check a schema with conform's own parse.
+    files: ["app/components/parse-submission.ts", "app/**/*.test.{ts,tsx}"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            { group: ["../**/platform/**"], message: "app/ talks to platform/ only through contract/." },
+          ],
         },
       ],
     },

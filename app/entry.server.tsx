@@ -13,6 +13,7 @@ import { coalescingStream } from "~/coalescing-stream.server";
 import { getEnv } from "~/env.server";
 import { reportServerError } from "~/features/error-reporting/error-reporting.server";
 import { NonceProvider } from "~/nonce";
+import { bodyLimitOf, bodyTooLarge } from "~/body-limit.server";
 import { crossOriginRefusal, isCrossOriginWrite } from "~/cross-origin.server";
 import { applySecurityHeaders, completeSecurityHeaders } from "~/security-headers.server";
 
@@ -22,7 +23,13 @@ getEnv();
 const ABORT_DELAY = 5_000;
 
 /** What the app server (scripts/app-server.mjs) runs around every request, before Remix and static files. */
-export const appServerHooks = { isCrossOriginWrite, crossOriginRefusal, completeSecurityHeaders };
+export const appServerHooks = {
+  isCrossOriginWrite,
+  crossOriginRefusal,
+  bodyLimitOf,
+  bodyTooLarge,
+  completeSecurityHeaders,
+};
 
 export default function handleRequest(
   request: Request,

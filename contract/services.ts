@@ -65,6 +65,8 @@ export const isBusyStage = (stage: Stage) => busyStages.includes(stage);
 export const MAX_RETRIES = 3;
 /** The largest serverless function archive the platform accepts (the size AWS Lambda takes as a direct upload). */
 export const SERVERLESS_UPLOAD_MAX_BYTES = 50 * 1024 * 1024;
+/** The whole request that carries the archive: the archive plus room for the multipart framing around it. */
+export const SERVERLESS_UPLOAD_BODY_MAX_BYTES = SERVERLESS_UPLOAD_MAX_BYTES + 64 * 1024;
 
 // ---------------------------------------------------------------------------------------------------------------
 // Field rules shared by the forms and the platform

@@ -229,12 +229,31 @@ export async function expireSession(request: Request, session: AppSession): Prom
   return redirect(loginPath(request), { headers: { "Set-Cookie": await commitSession(session) } });
 }
 
-/** Ends the app session and the identity provider's session (/v2/logout), then comes back to the app. */
+/**
+ * Ends the app session and the identity provider's session (/v2/logout), then comes back to the app. The session's
+ * refresh token is revoked first, which ends its grant at the embedded provider (and with it every access token the
+ * platform would still take), so a copy of the session stops working even if the browser never reaches /v2/logout.
+ */
 export async function logout(request: Request): Promise<Response> {
   const env = getEnv();
   const session = await getSession(request);
+  await revokeSessionTokens(session.get("tokens"));
   const logoutUrl = new URL(`${env.issuer}v2/logout`);
   logoutUrl.searchParams.set("client_id", env.clientId);
   logoutUrl.searchParams.set("returnTo", `${env.appUrl}/`);
   return redirect(logoutUrl.toString(), { headers: { "Set-Cookie": await destroySession(session) } });
+}
+
+/** Revokes the refresh token at the provider; signing out goes on when the provider cannot be reached. */
+async function revokeSessionTokens(tokens: SessionTokens | undefined): Promise<void> {
+  if (!tokens?.refreshToken) return;
+  try {
+    const { strategy } = await auth();
+    await strategy.revokeToken(tokens.refreshToken);
+  } catch (error) {
+    console.warn(
+      "auth: the refresh token could not be revoked at logout:",
+      error instanceof Error ? error.message : error,
+    );
+  }
 }

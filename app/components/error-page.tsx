@@ -6,8 +6,14 @@ import { errorCodeTitles, errorMessages } from "#contract/errors";
 import { useReportError } from "~/features/error-reporting/use-error-reporting";
 import { readOnboardingMirror } from "~/features/onboarding/mirror";
 
-function describe(error: unknown): { restricted: boolean; code?: string } {
+/**
+ * What the error page says about an error: restricted access for a 403, a SPEC §8 code when the body names one, and
+ * a 413's own message (the app server's answer to a submission over its body limit says what the limit is).
+ */
+export function describeRouteError(error: unknown): { restricted: boolean; code?: string; message?: string } {
   if (!isRouteErrorResponse(error)) return { restricted: false };
+  if (error.status === 413 && typeof error.data === "string")
+    return { restricted: false, message: error.data };
   const body: unknown = error.data;
   const code =
     body && typeof body === "object" && "code" in body && typeof body.code === "string"
@@ -23,7 +29,7 @@ function describe(error: unknown): { restricted: boolean; code?: string } {
  */
 export function ErrorPage({ home = "/" }: { home?: string }) {
   const error = useRouteError();
-  const { restricted, code } = describe(error);
+  const { restricted, code, message } = describeRouteError(error);
   useReportError(error);
   const [target, setTarget] = useState(home);
   useEffect(() => setTarget(readOnboardingMirror() ? onboardingPages.overview : home), [home]);
@@ -32,7 +38,7 @@ export function ErrorPage({ home = "/" }: { home?: string }) {
       <Stack align="center" gap="md" maw={480} ta="center">
         <Title order={1}>Oops! Something went wrong</Title>
         <Text c="dimmed">
-          {restricted ? errorMessages.restrictedAccess : "Refresh the page and try again."}
+          {restricted ? errorMessages.restrictedAccess : (message ?? "Refresh the page and try again.")}
         </Text>
         {code ? (
           <Text size="sm" c="dimmed" data-testid="error-code">

@@ -1,4 +1,4 @@
-import { parseWithZod } from "@conform-to/zod/v4";
+import { parseWithZod } from "~/components/parse-submission";
 import { data, type ActionFunctionArgs } from "@remix-run/node";
 import { deleteEnvironmentSchema } from "~/features/environments/delete-environment";
 import { environmentPagePaths } from "~/features/environments/paths";

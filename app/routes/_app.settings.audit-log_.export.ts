@@ -1,13 +1,16 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { errorCodes } from "#contract/errors";
+import { errorMessages } from "#contract/errors";
 import { buildAuditSearch, filterOf } from "~/features/audit/audit-filters";
 import { exportAuditEvents } from "~/platform/audit.server";
 import { isPlatformError } from "~/platform/client.server";
 import { requireOrganizationClient } from "~/platform/request.server";
-import { throwRouteError } from "~/platform/route-errors.server";
 
-/** The audit log's filtered set as a CSV download (the platform writes the file; this passes it on). */
+/**
+ * The audit log's filtered set as a CSV download (the platform writes the file; this passes it on). Bad filters go
+ * back to the page, which shows them as field errors; a failed export is a plain answer saying why, since a
+ * download has no page of its own to show an error on.
+ */
 export async function loader({ request }: LoaderFunctionArgs) {
   const { api, tenantId, organization, headers } = await requireOrganizationClient(request);
   const search = buildAuditSearch(new URL(request.url).searchParams);
@@ -20,7 +23,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
     headers.set("Cache-Control", "no-store");
     return new Response(csv, { headers });
   } catch (error) {
-    if (isPlatformError(error) && error.status === 403) throw redirect("/401", { headers });
-    throwRouteError(error, errorCodes.resourceListFetch, headers);
+    if (!isPlatformError(error)) throw error;
+    if (error.status === 401 || error.status === 403) throw redirect("/401", { headers });
+    headers.set("Content-Type", "text/plain; charset=utf-8");
+    return new Response(`The audit log could not be exported: ${error.message || errorMessages.generic}`, {
+      status: error.status >= 400 ? error.status : 502,
+      headers,
+    });
   }
 }

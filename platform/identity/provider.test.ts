@@ -381,6 +381,21 @@ describe("sign-in with the authorization code flow", () => {
     expect(forged.status).toBe(401);
   });
 
+  it("answers /userinfo and /oauth/token with nosniff, errors included", async () => {
+    const answers = [
+      await fetch(url("/userinfo"), { headers: { Authorization: `Bearer ${tokens.access_token}` } }),
+      await fetch(url("/userinfo")),
+      await fetch(url("/oauth/token"), {
+        method: "POST",
+        headers: { Authorization: basicAuth, "Content-Type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ grant_type: "refresh_token", refresh_token: tokens.refresh_token }),
+      }),
+      await fetch(url("/oauth/token"), { method: "POST", body: new URLSearchParams({ grant_type: "nope" }) }),
+    ];
+    expect(answers.map((answer) => answer.status)).toEqual([200, 401, 200, 400]);
+    for (const answer of answers) expect(answer.headers.get("X-Content-Type-Options")).toBe("nosniff");
+  });
+
   it("refreshes with the refresh token (form and JSON bodies) into new access and ID tokens", async () => {
     const refreshed = await tokenRequest({
       grant_type: "refresh_token",

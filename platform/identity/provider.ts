@@ -199,6 +199,8 @@ export async function createIdentityProvider({
   }
 
   function handle(req: IncomingMessage, res: ServerResponse): void {
+    // No answer of the provider is meant to be read as another type than it says (JSON read as a script, say).
+    res.setHeader("X-Content-Type-Options", "nosniff");
     route(req, res).catch((error: unknown) => {
       if (res.headersSent) {
         res.destroy();

@@ -35,6 +35,8 @@ export const entry = {
     appServerHooks: {
       isCrossOriginWrite: () => false,
       crossOriginRefusal: () => new Response(null, { status: 403 }),
+      bodyLimitOf: () => 1024 * 1024,
+      bodyTooLarge: () => new Response(null, { status: 413 }),
       completeSecurityHeaders: () => {},
     },
   },

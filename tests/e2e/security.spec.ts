@@ -93,6 +93,29 @@ test("redirects and static files carry the security headers too", async ({ reque
     expect(headers["x-frame-options"]).toBe("DENY");
   }
   expect(redirect.headers()["cache-control"]).toBe("no-store");
+  expect(asset.headers()["cache-control"]).toBe("public, max-age=31536000, immutable");
+});
+
+test("a body over its limit is refused with 413 before the action reads it, and an unknown path's POST is a 404", async ({
+  page,
+}) => {
+  await signIn(page, "bob@example.com");
+  const own = { Origin: new URL(page.url()).origin };
+  const tooLarge = await page.request.post("/settings/users/roles/new", {
+    headers: { ...own, "Content-Type": "application/x-www-form-urlencoded" },
+    data: `name=${"n".repeat(2 * 1024 * 1024)}`,
+    maxRedirects: 0,
+  });
+  expect(tooLarge.status()).toBe(413);
+  expect(await tooLarge.text()).toBe("The request is too large: at most 1 MB may be sent.");
+
+  const unknown = await page.request.post("/no-such-page", {
+    headers: own,
+    form: { a: "b" },
+    maxRedirects: 0,
+  });
+  expect(unknown.status()).toBe(404);
+  expect(await unknown.text()).not.toContain("Unexpected Server Error");
 });
 
 test("the applications page runs its inline script under the page's CSP, without hydration errors", async ({
@@ -134,6 +157,37 @@ test("a copy of the session cookie taken before logout stops working at logout",
     await page.goto("/auth/logout");
     await page.getByRole("button", { name: "Logout" }).click();
     await expect(page.getByLabel("Password")).toBeVisible();
+
+    await stolen.goto("/environments");
+    await expect(stolen.getByLabel("Password")).toBeVisible();
+    await expect(stolen.getByRole("table", { name: "Environments" })).toHaveCount(0);
+  } finally {
+    await thief.close();
+  }
+});
+
+test("POST /auth/logout alone ends a copy of the session, before the browser reaches the provider's logout", async ({
+  page,
+  context,
+  browser,
+}) => {
+  await signInThroughForm(page, "ada@example.com");
+  const session = (await context.cookies()).find((cookie) => cookie.name === "__session");
+  expect(session).toBeDefined();
+  const thief = await browser.newContext();
+  try {
+    await thief.addCookies(session ? [session] : []);
+    const stolen = await thief.newPage();
+    await stolen.goto("/environments");
+    await expect(stolen.getByRole("table", { name: "Environments" })).toBeVisible();
+
+    // The app's logout, without following its redirect to the identity provider's /v2/logout.
+    const logout = await page.request.post("/auth/logout", {
+      headers: { Origin: new URL(page.url()).origin },
+      maxRedirects: 0,
+    });
+    expect(logout.status()).toBe(302);
+    expect(logout.headers()["location"]).toContain("/v2/logout");
 
     await stolen.goto("/environments");
     await expect(stolen.getByLabel("Password")).toBeVisible();

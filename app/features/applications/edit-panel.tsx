@@ -1,5 +1,6 @@
 import { FormProvider, getFormProps, useForm } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { getZodConstraint } from "@conform-to/zod/v4";
+import { parseWithZod } from "~/components/parse-submission";
 import { Paper, Stack } from "@mantine/core";
 import { Form } from "@remix-run/react";
 import type { Resource } from "#contract/services";

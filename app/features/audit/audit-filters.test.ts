@@ -1,7 +1,20 @@
 import { describe, expect, it } from "vitest";
+import { NUL_CHARACTER_MESSAGE } from "#contract/validation";
 import { buildAuditSearch, searchWith } from "./audit-filters";
 
 describe("buildAuditSearch", () => {
+  it("reports a NUL character in any filter as that field's error, keeping the other filters' values", () => {
+    expect(buildAuditSearch(new URLSearchParams("userId=%00&action=services.delete"))).toEqual({
+      kind: "invalid",
+      fieldErrors: { userId: [NUL_CHARACTER_MESSAGE] },
+      values: { userId: "\u0000", action: "services.delete", environmentId: "", from: "", to: "" },
+    });
+    expect(buildAuditSearch(new URLSearchParams("environmentId=e%00"))).toMatchObject({
+      kind: "invalid",
+      fieldErrors: { environmentId: [NUL_CHARACTER_MESSAGE] },
+    });
+  });
+
   it("reads the filters, pickers' values as UTC, and the page", () => {
     const search = buildAuditSearch(
       new URLSearchParams(

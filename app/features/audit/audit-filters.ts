@@ -1,4 +1,5 @@
 import { auditEventQuerySchema, type AuditEventQuery, type AuditFilter } from "#contract/audit";
+import { nulCharacterFieldErrors } from "#contract/validation";
 import { toIsoDateTime } from "~/components/utc-date-time";
 
 /** The filter form's values as the page shows them again (strings, as they came in the query). */
@@ -28,6 +29,9 @@ export function buildAuditSearch(search: URLSearchParams): AuditSearch {
     from: search.get("from") ?? "",
     to: search.get("to") ?? "",
   };
+  // The platform refuses U+0000 in any text; say so on the field rather than fail the page with its 400.
+  const nulErrors = nulCharacterFieldErrors(values);
+  if (Object.keys(nulErrors).length > 0) return { kind: "invalid", fieldErrors: nulErrors, values };
   const parsed = auditEventQuerySchema.safeParse({
     userId: values.userId || undefined,
     action: values.action || undefined,

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { NUL_CHARACTER_MESSAGE } from "#contract/validation";
 import { hasFilters, pageCount, parseServiceListFilters } from "./list-filters";
 
 const parse = (query: string) => parseServiceListFilters(new URLSearchParams(query));
@@ -17,6 +18,14 @@ describe("the services list filters", () => {
     expect(parse("serviceType=mainframe&stage=DONE&text=%20&page=-2")).toEqual({ page: 1 });
     expect(parse("page=1.5")).toEqual({ page: 1 });
     expect(parse("")).toEqual({ page: 1 });
+  });
+
+  it("reports a NUL character in the search text as the field's error and searches without it", () => {
+    expect(parse("text=a%00b&stage=STAGE_FAILED")).toEqual({
+      stage: "STAGE_FAILED",
+      page: 1,
+      errors: { text: [NUL_CHARACTER_MESSAGE] },
+    });
   });
 
   it("cuts the search text to 100 characters", () => {

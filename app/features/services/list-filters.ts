@@ -1,5 +1,6 @@
 import { serviceTypeSchema, type ServiceType } from "#contract/services";
 import { stageSchema, type Stage } from "#contract/stages";
+import { NUL_CHARACTER_MESSAGE } from "#contract/validation";
 
 /** Services per page of the list (the platform's default). */
 export const SERVICE_LIST_PAGE_SIZE = 50;
@@ -10,6 +11,8 @@ export type ParsedServiceListFilters = {
   stage?: Stage;
   text?: string;
   page: number;
+  /** Why a filter was left out, shown on its field: a NUL character, which the platform refuses. */
+  errors?: { text: string[] };
 };
 
 /**
@@ -21,12 +24,14 @@ export function parseServiceListFilters(searchParams: URLSearchParams): ParsedSe
   const stage = stageSchema.safeParse(searchParams.get("stage"));
   const text = (searchParams.get("text") ?? "").trim().slice(0, MAX_TEXT_LENGTH);
   const page = Number(searchParams.get("page"));
-  return {
+  const textHasNul = text.includes("\u0000");
+  const filters: ParsedServiceListFilters = {
     serviceType: serviceType.success ? serviceType.data : undefined,
     stage: stage.success ? stage.data : undefined,
-    text: text || undefined,
+    text: text && !textHasNul ? text : undefined,
     page: Number.isInteger(page) && page > 1 ? page : 1,
   };
+  return textHasNul ? { ...filters, errors: { text: [NUL_CHARACTER_MESSAGE] } } : filters;
 }
 
 export function hasFilters(filters: ParsedServiceListFilters): boolean {

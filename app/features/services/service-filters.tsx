@@ -47,6 +47,7 @@ export function ServiceFilters({
           label="Search"
           placeholder="Service name"
           defaultValue={filters.text ?? ""}
+          error={filters.errors?.text[0]}
           onChange={() => apply(SEARCH_DEBOUNCE_MS)}
           w={260}
           type="search"

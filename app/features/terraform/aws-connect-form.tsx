@@ -5,7 +5,8 @@ import {
   useForm,
   type SubmissionResult,
 } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { getZodConstraint } from "@conform-to/zod/v4";
+import { parseWithZod } from "~/components/parse-submission";
 import { NativeSelect, Stack, TextInput } from "@mantine/core";
 import { Form } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";

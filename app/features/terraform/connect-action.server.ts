@@ -1,4 +1,4 @@
-import { parseWithZod } from "@conform-to/zod/v4";
+import { parseWithZod } from "~/components/parse-submission";
 import { data } from "@remix-run/node";
 import { errorMessages } from "#contract/errors";
 import { isPlatformError, type PlatformClient } from "~/platform/client.server";

@@ -1,4 +1,4 @@
-import { parseWithZod } from "@conform-to/zod/v4";
+import { parseWithZod } from "~/components/parse-submission";
 import * as z from "zod";
 import { errorMessages } from "#contract/errors";
 import type { CreatableServiceType, ServiceType } from "#contract/services";

@@ -3,14 +3,15 @@ import {
   unstable_createMemoryUploadHandler,
   unstable_parseMultipartFormData,
 } from "@remix-run/node";
-import { SERVERLESS_UPLOAD_MAX_BYTES, serviceErrorMessages } from "#contract/services";
+import {
+  SERVERLESS_UPLOAD_BODY_MAX_BYTES,
+  SERVERLESS_UPLOAD_MAX_BYTES,
+  serviceErrorMessages,
+} from "#contract/services";
 
 export type ReceivedArchive =
   | { kind: "file"; file: File }
   | { kind: "error"; status: 400 | 413; message: string };
-
-/** Room for the multipart framing around the file. */
-const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
 
 /** A zip archive starts with a local file header, or with the end-of-directory record when it is empty. */
 function looksLikeZip(bytes: Uint8Array): boolean {
@@ -24,7 +25,7 @@ function looksLikeZip(bytes: Uint8Array): boolean {
  */
 export async function receiveServerlessArchive(request: Request): Promise<ReceivedArchive> {
   const declaredLength = Number(request.headers.get("Content-Length"));
-  if (declaredLength > SERVERLESS_UPLOAD_MAX_BYTES + MULTIPART_OVERHEAD_BYTES) {
+  if (declaredLength > SERVERLESS_UPLOAD_BODY_MAX_BYTES) {
     return { kind: "error", status: 413, message: serviceErrorMessages.uploadTooLarge };
   }
   if (!(request.headers.get("Content-Type") ?? "").startsWith("multipart/form-data")) {

@@ -5,7 +5,8 @@ import {
   type FieldMetadata,
   type FormMetadata,
 } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { getZodConstraint } from "@conform-to/zod/v4";
+import { parseWithZod } from "~/components/parse-submission";
 import { Alert, Checkbox, Group, Paper, Stack, Tabs, Text, Title } from "@mantine/core";
 import { Form, Link, useNavigation } from "@remix-run/react";
 import { useMemo } from "react";
