@@ -1,14 +1,11 @@
 import type { MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { apiErrorCodes } from "#contract/errors";
-import { SERVERLESS_UPLOAD_MAX_BYTES, serviceErrorMessages } from "#contract/services";
+import { SERVERLESS_UPLOAD_BODY_MAX_BYTES, serviceErrorMessages } from "#contract/services";
 import { HttpError } from "./errors";
 
 /** Every JSON body the API takes is small: a form's worth of fields, a batch of variables. */
 export const JSON_BODY_MAX_BYTES = 1024 * 1024;
-/** The archive plus the multipart envelope around it. */
-const UPLOAD_BODY_MAX_BYTES = SERVERLESS_UPLOAD_MAX_BYTES + 64 * 1024;
-
 const tooLarge = (message: string) => () => {
   throw new HttpError(413, { message, code: apiErrorCodes.validationFailed });
 };
@@ -18,7 +15,7 @@ const jsonLimit = bodyLimit({
   onError: tooLarge(`Request body must be at most ${JSON_BODY_MAX_BYTES} bytes`),
 });
 const uploadLimit = bodyLimit({
-  maxSize: UPLOAD_BODY_MAX_BYTES,
+  maxSize: SERVERLESS_UPLOAD_BODY_MAX_BYTES,
   onError: tooLarge(serviceErrorMessages.uploadTooLarge),
 });
 

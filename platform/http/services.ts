@@ -2,6 +2,7 @@ import { Hono, type Context } from "hono";
 import * as z from "zod";
 import {
   MAX_RETRIES,
+  SERVERLESS_UPLOAD_BODY_MAX_BYTES,
   SERVERLESS_UPLOAD_MAX_BYTES,
   attributeResponseSchema,
   costEstimateSchema,
@@ -343,8 +344,7 @@ export function serviceRoutes({
         code: apiErrorCodes.validationFailed,
       });
     // Refused before reading a body that cannot fit (the multipart envelope adds a little to the file).
-    if (Number(c.req.header("Content-Length") ?? 0) > SERVERLESS_UPLOAD_MAX_BYTES + 64 * 1024)
-      throw tooLarge();
+    if (Number(c.req.header("Content-Length") ?? 0) > SERVERLESS_UPLOAD_BODY_MAX_BYTES) throw tooLarge();
     let form: Record<string, unknown>;
     try {
       form = await c.req.parseBody();
