@@ -127,28 +127,24 @@ export default tseslint.config(
           patterns: [
             { group: ["../**/platform/**"], message: "app/ talks to platform/ only through contract/." },
           ],
-          paths: [
-            {
-              name: "@conform-to/zod/v4",
-              importNames: ["parseWithZod"],
-              message:
-                "Parse with ~/components/parse-submission: its replies never echo a value beyond its maximum.",
-            },
-          ],
         },
       ],
     },
   },
   {
-    // The wrapper itself, and tests that check a schema with conform's own parse.
-    files: ["app/components/parse-submission.ts", "app/**/*.test.{ts,tsx}"],
+    // A submission parsed on the server is answered with its reply, which must not echo a value beyond its
+    // field's maximum: only the browser's validation (a form's onValidate) uses conform's own parse.
+    files: ["app/**/*.{ts,tsx}"],
+    ignores: ["app/**/*.test.{ts,tsx}", "app/components/parse-submission.server.ts"],
     rules: {
-      "no-restricted-imports": [
+      "no-restricted-syntax": [
         "error",
         {
-          patterns: [
-            { group: ["../**/platform/**"], message: "app/ talks to platform/ only through contract/." },
-          ],
+          selector:
+            'CallExpression[callee.name="parseWithZod"]:not(Property[key.name="onValidate"] CallExpression)',
+          message:
+            "Parse a submission on the server with parseSubmission (~/components/parse-submission.server): its " +
+            "reply never echoes a value beyond its field's maximum. conform's parseWithZod is for onValidate only.",
         },
       ],
     },

@@ -1,5 +1,5 @@
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "~/components/parse-submission";
+import { parseWithZod } from "@conform-to/zod/v4";
 import { Group, Modal, Stack, Text, TextInput } from "@mantine/core";
 import type { useFetcher } from "@remix-run/react";
 import { useState, type ReactNode } from "react";

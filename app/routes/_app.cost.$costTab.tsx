@@ -1,6 +1,7 @@
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { getZodConstraint } from "@conform-to/zod/v4";
-import { parseWithZod } from "~/components/parse-submission";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { parseSubmission } from "~/components/parse-submission.server";
 import { Badge, Group, Paper, Stack, Table, Text, Title } from "@mantine/core";
 import {
   data,
@@ -54,7 +55,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export async function action({ request, params }: ActionFunctionArgs) {
   if (!isCostTab(params.costTab)) throw redirect("/404");
   const { api, tenantId, headers } = await requireOrganizationClient(request);
-  const submission = parseWithZod(await request.formData(), { schema: budgetFormSchema });
+  const submission = parseSubmission(await request.formData(), { schema: budgetFormSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400, headers });
   const value = submission.value;
   let message: string;

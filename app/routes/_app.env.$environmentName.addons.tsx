@@ -1,6 +1,7 @@
 import { getCollectionProps, getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint } from "@conform-to/zod/v4";
-import { parseWithZod } from "~/components/parse-submission";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { parseSubmission } from "~/components/parse-submission.server";
 import { Group, Paper, Stack, Switch } from "@mantine/core";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
@@ -50,7 +51,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const { api, tenantId, environment, headers } = await requireEnvironment(request, params.environmentName);
-  const submission = parseWithZod(await request.formData(), { schema: addonsFormSchema });
+  const submission = parseSubmission(await request.formData(), { schema: addonsFormSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400, headers });
   try {
     const current = await listAddons(api, tenantId, environment.id);

@@ -1,4 +1,4 @@
-import { parseWithZod } from "~/components/parse-submission";
+import { parseSubmission } from "~/components/parse-submission.server";
 import { data, type ActionFunctionArgs } from "@remix-run/node";
 import { deleteEnvironmentSchema } from "~/features/environments/delete-environment";
 import { environmentPagePaths } from "~/features/environments/paths";
@@ -18,7 +18,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     request,
     params.environmentName,
   );
-  const submission = parseWithZod(await request.formData(), {
+  const submission = parseSubmission(await request.formData(), {
     schema: deleteEnvironmentSchema(environment.name),
   });
   if (submission.status !== "success") return data(submission.reply(), { status: 400, headers });

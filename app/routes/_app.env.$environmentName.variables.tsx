@@ -1,4 +1,4 @@
-import { parseWithZod } from "~/components/parse-submission";
+import { parseSubmission } from "~/components/parse-submission.server";
 import { Group, Paper, Stack, Text, Title } from "@mantine/core";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
@@ -78,7 +78,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const formData = await request.formData();
   const intent = intentOf(formData);
   if (!intent) throw data({ message: "Unknown form" }, { status: 400, headers });
-  const submission = parseWithZod(formData, { schema: variableFormSchemas[intent] });
+  const submission = parseSubmission(formData, { schema: variableFormSchemas[intent] });
   if (submission.status !== "success") {
     return data<VariablesActionData>(submission.reply(), { status: 400, headers });
   }

@@ -1,6 +1,7 @@
 import { FormProvider, getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint } from "@conform-to/zod/v4";
-import { parseWithZod } from "~/components/parse-submission";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { parseSubmission } from "~/components/parse-submission.server";
 import { Anchor, Breadcrumbs, Group, Paper, Stack, Text, Title } from "@mantine/core";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
@@ -39,7 +40,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const { api, tenantId, environment, headers } = await requireEnvironment(request, params.environmentName);
   // The contract's whole schema here, the Helm values' YAML check included (the browser loads it lazily).
   const { createApplicationFormSchema } = await import("#contract/applications");
-  const submission = parseWithZod(await request.formData(), {
+  const submission = parseSubmission(await request.formData(), {
     schema: applicationFormSchemaOf(createApplicationFormSchema),
     disableAutoCoercion: true,
   });

@@ -1,4 +1,4 @@
-import { parseWithZod } from "~/components/parse-submission";
+import { parseSubmission } from "~/components/parse-submission.server";
 import { Stack, Tabs } from "@mantine/core";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
@@ -216,7 +216,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     }
     case "delete": {
       const name = String(formData.get("serviceName") ?? "");
-      const submission = parseWithZod(formData, { schema: deleteServiceSchema(name) });
+      const submission = parseSubmission(formData, { schema: deleteServiceSchema(name) });
       if (submission.status !== "success") {
         return data<ServiceActionData>(
           { form: "delete", result: submission.reply() },
@@ -319,7 +319,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
           version: z.number().int().positive(),
           config: configFormSchema(service.serviceType),
         });
-    const submission = parseWithZod(formData, { schema, disableAutoCoercion: application });
+    const submission = parseSubmission(formData, { schema, disableAutoCoercion: application });
     if (submission.status !== "success") {
       return data<ServiceActionData>(
         { form: "config", result: submission.reply() },
@@ -361,7 +361,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   async function saveSettings() {
     const key = settingsKeyOf(formData);
     if (!key) throw data({ message: "Unknown settings section" }, { status: 400, headers });
-    const submission = parseWithZod(formData, { schema: settingsFormSchema(key) });
+    const submission = parseSubmission(formData, { schema: settingsFormSchema(key) });
     if (submission.status !== "success") {
       return data<ServiceActionData>({ form: key, result: submission.reply() }, { status: 400, headers });
     }

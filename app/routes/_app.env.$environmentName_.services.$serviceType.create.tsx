@@ -1,6 +1,7 @@
 import { FormProvider, getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint } from "@conform-to/zod/v4";
-import { parseWithZod } from "~/components/parse-submission";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { parseSubmission } from "~/components/parse-submission.server";
 import { Anchor, Breadcrumbs, Group, Paper, Stack, Text, Title } from "@mantine/core";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import {
@@ -75,7 +76,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
 export async function action({ request, params }: ActionFunctionArgs) {
   const { api, tenantId, environment, headers } = await requireEnvironment(request, params.environmentName);
   const serviceType = serviceTypeOf(params.serviceType);
-  const submission = parseWithZod(expandListFields(await request.formData()), {
+  const submission = parseSubmission(expandListFields(await request.formData()), {
     schema: createServiceFormSchema(serviceType),
   });
   if (submission.status !== "success") {

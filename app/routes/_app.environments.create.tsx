@@ -1,6 +1,7 @@
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { getZodConstraint } from "@conform-to/zod/v4";
-import { parseWithZod } from "~/components/parse-submission";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { parseSubmission } from "~/components/parse-submission.server";
 import { Anchor, Button, Group, Paper, Stack, Text, Title } from "@mantine/core";
 import {
   data,
@@ -99,7 +100,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const { api, tenantId, headers, session, saveSession } = await requireOrganizationClient(request);
-  const submission = parseWithZod(await request.formData(), { schema: environmentFormSchema });
+  const submission = parseSubmission(await request.formData(), { schema: environmentFormSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400, headers });
   const { sourceEnvironmentId, ...environment } = submission.value;
   // The platform refuses Azure without its flag and a region outside the catalogue, as field errors.

@@ -1,6 +1,7 @@
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { getZodConstraint } from "@conform-to/zod/v4";
-import { parseWithZod } from "~/components/parse-submission";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { parseSubmission } from "~/components/parse-submission.server";
 import { Anchor, Card, Group, List, Paper, SimpleGrid, Stack, Text, Title } from "@mantine/core";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useFetcher, useLoaderData, useNavigation } from "@remix-run/react";
@@ -54,7 +55,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const { api, tenantId, headers } = await requireOrganizationClient(request);
-  const submission = parseWithZod(await request.formData(), { schema: fastbootRequestSchema });
+  const submission = parseSubmission(await request.formData(), { schema: fastbootRequestSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400, headers });
   let fastboot: Fastboot;
   try {

@@ -1,4 +1,4 @@
-import { parseWithZod } from "~/components/parse-submission";
+import { parseSubmission } from "~/components/parse-submission.server";
 import { Alert, Anchor, Badge, Button, Group, Paper, Stack, Text, Title } from "@mantine/core";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
@@ -37,7 +37,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 /** Finish or Dismiss: ends onboarding for the whole organization, then home opens the environment. */
 export async function action({ request }: ActionFunctionArgs) {
   const { api, tenantId, headers } = await requireOrganizationClient(request);
-  const submission = parseWithZod(await request.formData(), { schema: endOnboardingRequestSchema });
+  const submission = parseSubmission(await request.formData(), { schema: endOnboardingRequestSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400, headers });
   try {
     await endOnboarding(api, tenantId, submission.value.status);

@@ -1,4 +1,4 @@
-import { parseWithZod } from "~/components/parse-submission";
+import { parseSubmission } from "~/components/parse-submission.server";
 import { Alert, Anchor, Group, Paper, Stack, Text, Title } from "@mantine/core";
 import {
   data,
@@ -166,7 +166,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
       const connection = await getConnection(api, tenantId, id).catch((error: unknown) =>
         throwRouteError(error, undefined, headers),
       );
-      const submission = parseWithZod(formData, { schema: deleteConnectionSchema(connection.name) });
+      const submission = parseSubmission(formData, { schema: deleteConnectionSchema(connection.name) });
       if (submission.status !== "success") {
         return data<ViewActionData>({ form: "delete", result: submission.reply() }, { status: 400, headers });
       }
@@ -182,7 +182,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
       );
     }
     case "notifications": {
-      const submission = parseWithZod(formData, { schema: notificationRulesFormSchema });
+      const submission = parseSubmission(formData, { schema: notificationRulesFormSchema });
       if (submission.status !== "success") {
         return data<ViewActionData>(
           { form: "notifications", result: submission.reply() },

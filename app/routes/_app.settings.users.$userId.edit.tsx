@@ -1,5 +1,6 @@
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "~/components/parse-submission";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { parseSubmission } from "~/components/parse-submission.server";
 import { Alert, Anchor, Checkbox, Group, Paper, Radio, Stack, Text, Title } from "@mantine/core";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
@@ -44,7 +45,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const userId = params.userId ?? "";
   const formData = await request.formData();
   if (formData.get("intent") === "remove") {
-    const submission = parseWithZod(formData, { schema: removeFormSchema });
+    const submission = parseSubmission(formData, { schema: removeFormSchema });
     if (submission.status !== "success") return data(submission.reply(), { status: 400, headers });
     try {
       await removeMember(api, tenantId, userId);
@@ -57,7 +58,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
       { headers },
     );
   }
-  const submission = parseWithZod(formData, { schema: memberRoleFormSchema });
+  const submission = parseSubmission(formData, { schema: memberRoleFormSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400, headers });
   try {
     await updateMemberRoles(api, tenantId, userId, [submission.value]);

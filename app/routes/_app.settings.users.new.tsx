@@ -1,6 +1,7 @@
 import { getFormProps, getTextareaProps, useForm, useInputControl } from "@conform-to/react";
 import { getZodConstraint } from "@conform-to/zod/v4";
-import { parseWithZod } from "~/components/parse-submission";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { parseSubmission } from "~/components/parse-submission.server";
 import { Anchor, Button, Checkbox, Group, Radio, Stack, Text, Textarea, Title } from "@mantine/core";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
@@ -47,7 +48,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const { api, tenantId, headers } = await requireOrganizationClient(request);
-  const submission = parseWithZod(await request.formData(), { schema: inviteFormSchema });
+  const submission = parseSubmission(await request.formData(), { schema: inviteFormSchema });
   if (submission.status !== "success") {
     return data({ result: submission.reply(), sent: null }, { status: 400, headers });
   }

@@ -1,6 +1,7 @@
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { getZodConstraint } from "@conform-to/zod/v4";
-import { parseWithZod } from "~/components/parse-submission";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { parseSubmission } from "~/components/parse-submission.server";
 import { Alert, Anchor, Code, Group, Paper, SimpleGrid, Stack, Table, Text, Title } from "@mantine/core";
 import {
   data,
@@ -62,7 +63,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const { api, tenantId, user, session, headers, saveSession } = await requireOrganizationClient(request);
   const formData = await request.formData();
   if (formData.get("intent") === "leave") {
-    const submission = parseWithZod(formData, { schema: leaveFormSchema });
+    const submission = parseSubmission(formData, { schema: leaveFormSchema });
     if (submission.status !== "success") return data(submission.reply(), { status: 400, headers });
     try {
       await removeMember(api, tenantId, user.sub);
@@ -75,7 +76,7 @@ export async function action({ request }: ActionFunctionArgs) {
     await saveSession();
     throw redirect("/", { headers });
   }
-  const submission = parseWithZod(formData, { schema: renameFormSchema });
+  const submission = parseSubmission(formData, { schema: renameFormSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400, headers });
   try {
     await renameOrganization(api, tenantId, submission.value.displayName);

@@ -1,4 +1,4 @@
-import { parseWithZod } from "~/components/parse-submission";
+import { parseSubmission } from "~/components/parse-submission.server";
 import {
   data,
   redirect,
@@ -32,7 +32,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const { api, tenantId, headers } = await requireOrganizationClient(request);
-  const submission = parseWithZod(await request.formData(), { schema: roleFormSchema });
+  const submission = parseSubmission(await request.formData(), { schema: roleFormSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400, headers });
   let name: string;
   try {

@@ -1,5 +1,5 @@
 import { getFormProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "~/components/parse-submission";
+import { parseSubmission } from "~/components/parse-submission.server";
 import { Alert, Anchor, Group, Stack, Text, Title } from "@mantine/core";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
@@ -46,7 +46,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const { api, tenantId, headers } = await requireOrganizationClient(request);
-  const submission = parseWithZod(await request.formData(), { schema: deleteFormSchema });
+  const submission = parseSubmission(await request.formData(), { schema: deleteFormSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400, headers });
   try {
     await deleteCustomRole(api, tenantId, submission.value.roleId);

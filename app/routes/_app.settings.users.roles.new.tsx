@@ -1,4 +1,4 @@
-import { parseWithZod } from "~/components/parse-submission";
+import { parseSubmission } from "~/components/parse-submission.server";
 import { data, type ActionFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useActionData } from "@remix-run/react";
 import { teamPagePaths } from "~/features/team/paths";
@@ -13,7 +13,7 @@ export const meta: MetaFunction = () => [{ title: "Create role · Users · Cloud
 
 export async function action({ request }: ActionFunctionArgs) {
   const { api, tenantId, headers } = await requireOrganizationClient(request);
-  const submission = parseWithZod(await request.formData(), { schema: roleFormSchema });
+  const submission = parseSubmission(await request.formData(), { schema: roleFormSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400, headers });
   let name: string;
   try {

@@ -1,6 +1,7 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint } from "@conform-to/zod/v4";
-import { parseWithZod } from "~/components/parse-submission";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { parseSubmission } from "~/components/parse-submission.server";
 import { Button, Group, Stack, Text, Title } from "@mantine/core";
 import {
   data,
@@ -35,7 +36,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const { api, session, headers, saveSession } = await requirePlatformClient(request);
-  const submission = parseWithZod(await request.formData(), { schema });
+  const submission = parseSubmission(await request.formData(), { schema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400, headers });
   let organizationId: string;
   try {

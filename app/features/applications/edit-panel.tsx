@@ -1,6 +1,6 @@
 import { FormProvider, getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint } from "@conform-to/zod/v4";
-import { parseWithZod } from "~/components/parse-submission";
+import { parseWithZod } from "@conform-to/zod/v4";
 import { Paper, Stack } from "@mantine/core";
 import { Form } from "@remix-run/react";
 import type { Resource } from "#contract/services";

@@ -1,5 +1,5 @@
 import { getFormProps, getInputProps, useForm, type FieldMetadata } from "@conform-to/react";
-import { parseWithZod } from "~/components/parse-submission";
+import { parseWithZod } from "@conform-to/zod/v4";
 import { Alert, Anchor, Code, CopyButton, Group, Paper, Stack, Text, TextInput, Title } from "@mantine/core";
 import { Form, Link, useNavigation } from "@remix-run/react";
 import { Fragment, useEffect, useRef, useState } from "react";

@@ -1,5 +1,5 @@
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "~/components/parse-submission";
+import { parseWithZod } from "@conform-to/zod/v4";
 import { Badge, Checkbox, Group, List, Paper, Radio, Stack, Text } from "@mantine/core";
 import { Form, useNavigation } from "@remix-run/react";
 import { useState } from "react";

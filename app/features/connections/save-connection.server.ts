@@ -1,4 +1,4 @@
-import { parseWithZod } from "~/components/parse-submission";
+import { parseSubmission } from "~/components/parse-submission.server";
 import { data } from "@remix-run/node";
 import {
   CONNECTION_CHECK_FAILED,
@@ -22,7 +22,7 @@ export async function saveConnectionAction(request: Request, target: { connectio
   const { api, tenantId, headers } = await requireOrganizationClient(request);
   const formData = await request.formData();
   const mode = target.connectionId ? "edit" : "create";
-  const submission = parseWithZod(formData, {
+  const submission = parseSubmission(formData, {
     schema: connectionFormSchema(mode),
     disableAutoCoercion: true,
   });

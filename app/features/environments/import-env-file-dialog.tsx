@@ -1,6 +1,6 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint } from "@conform-to/zod/v4";
-import { parseWithZod } from "~/components/parse-submission";
+import { parseWithZod } from "@conform-to/zod/v4";
 import { Anchor, Badge, FileInput, Group, Modal, Stack, Switch, Text, Textarea, Title } from "@mantine/core";
 import { Form, useActionData, useFetcher, useNavigation } from "@remix-run/react";
 import { useEffect, useState } from "react";

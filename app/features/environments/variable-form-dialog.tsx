@@ -1,6 +1,6 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint } from "@conform-to/zod/v4";
-import { parseWithZod } from "~/components/parse-submission";
+import { parseWithZod } from "@conform-to/zod/v4";
 import { Group, Modal, Stack } from "@mantine/core";
 import { Form, Link, useActionData, useFetcher, useNavigation } from "@remix-run/react";
 import { useEffect, useState } from "react";

@@ -6,7 +6,7 @@ import {
   type SubmissionResult,
 } from "@conform-to/react";
 import { getZodConstraint } from "@conform-to/zod/v4";
-import { parseWithZod } from "~/components/parse-submission";
+import { parseWithZod } from "@conform-to/zod/v4";
 import { NativeSelect, Stack, TextInput } from "@mantine/core";
 import { Form } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";

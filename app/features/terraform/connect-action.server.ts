@@ -1,4 +1,4 @@
-import { parseWithZod } from "~/components/parse-submission";
+import { parseSubmission } from "~/components/parse-submission.server";
 import { data } from "@remix-run/node";
 import { errorMessages } from "#contract/errors";
 import { isPlatformError, type PlatformClient } from "~/platform/client.server";
@@ -16,7 +16,7 @@ export async function connectAwsAccount(
   request: Request,
   { api, headers }: { api: PlatformClient; headers: Headers },
 ) {
-  const submission = parseWithZod(await request.formData(), { schema: connectAwsAccountSchema });
+  const submission = parseSubmission(await request.formData(), { schema: connectAwsAccountSchema });
   if (submission.status !== "success") {
     return data<ConnectActionData>({ result: submission.reply(), job: null }, { status: 400, headers });
   }

@@ -1,4 +1,4 @@
-import { parseWithZod } from "~/components/parse-submission";
+import { parseSubmission } from "~/components/parse-submission.server";
 import * as z from "zod";
 import { errorMessages } from "#contract/errors";
 import type { CreatableServiceType, ServiceType } from "#contract/services";
@@ -30,7 +30,7 @@ export async function loadServiceCostEstimateFromForm(
   serviceType: CreatableServiceType,
   formData: FormData | URLSearchParams,
 ): Promise<CostEstimateResult> {
-  const submission = parseWithZod(formData, {
+  const submission = parseSubmission(formData, {
     schema: z.object({ config: estimateConfigSchema(serviceType) }),
   });
   if (submission.status !== "success") return { kind: "error", message: INCOMPLETE_CONFIG_HINT };
@@ -42,7 +42,7 @@ export async function loadApplicationCostEstimateFromForm(
   { api, tenantId, environmentId }: Target,
   formData: FormData | URLSearchParams,
 ): Promise<CostEstimateResult> {
-  const submission = parseWithZod(formData, {
+  const submission = parseSubmission(formData, {
     schema: applicationFormSchemaOf(applicationFormFieldsSchema.pick({ config: true })),
     disableAutoCoercion: true,
   });

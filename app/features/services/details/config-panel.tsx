@@ -1,6 +1,6 @@
 import { getFormProps, getInputProps, useForm, type FieldMetadata } from "@conform-to/react";
 import { getZodConstraint } from "@conform-to/zod/v4";
-import { parseWithZod } from "~/components/parse-submission";
+import { parseWithZod } from "@conform-to/zod/v4";
 import { Paper, SimpleGrid, Stack } from "@mantine/core";
 import { Form } from "@remix-run/react";
 import { useMemo } from "react";

@@ -6,7 +6,7 @@ import {
   type FormMetadata,
 } from "@conform-to/react";
 import { getZodConstraint } from "@conform-to/zod/v4";
-import { parseWithZod } from "~/components/parse-submission";
+import { parseWithZod } from "@conform-to/zod/v4";
 import { Alert, Checkbox, Group, Paper, Stack, Tabs, Text, Title } from "@mantine/core";
 import { Form, Link, useNavigation } from "@remix-run/react";
 import { useMemo } from "react";

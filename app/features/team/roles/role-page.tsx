@@ -1,6 +1,6 @@
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { getZodConstraint } from "@conform-to/zod/v4";
-import { parseWithZod } from "~/components/parse-submission";
+import { parseWithZod } from "@conform-to/zod/v4";
 import { Anchor, Group, Paper, Stack, Title } from "@mantine/core";
 import { Form, Link, useNavigation } from "@remix-run/react";
 import { Button } from "~/components/button";

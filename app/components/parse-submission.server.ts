@@ -1,28 +1,19 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod as parseWithConform } from "@conform-to/zod/v4";
-import * as z from "zod";
 
 /** Each field's maximum length, by the field's name as conform names it (`config.name`, `tags[]`). */
 type MaxLengths = Record<string, number>;
 type Submission = { reply: (...args: never[]) => SubmissionResult };
-type JsonSchema = {
-  maxLength?: number;
-  properties?: Record<string, JsonSchema>;
-  items?: JsonSchema;
-  anyOf?: JsonSchema[];
-  oneOf?: JsonSchema[];
-  allOf?: JsonSchema[];
-};
 
 const maxLengthsBySchema = new WeakMap<object, MaxLengths>();
 
 /**
  * conform's parseWithZod, whose `submission.reply()` never sends a value back longer than its field's maximum: a
  * reply echoes what was submitted so the form shows it again, and a value over the maximum (refused anyway) would
- * otherwise travel back whole, up to the size of the request. Every form parses through here, in the action and in
- * the browser alike.
+ * otherwise travel back whole, up to the size of the request. Every submission parsed on the server goes through
+ * here (lint keeps it so); the browser's own validation (onValidate) uses conform's parse, which never leaves it.
  */
-export const parseWithZod = ((payload: FormData | URLSearchParams, options: { schema: unknown }) => {
+export const parseSubmission = ((payload: FormData | URLSearchParams, options: { schema: unknown }) => {
   const submission: Submission | Promise<Submission> = parseWithConform(payload, options as never);
   const maxLengths = maxLengthsOf(options.schema);
   return submission instanceof Promise
@@ -63,35 +54,54 @@ function bounded(value: unknown, name: string, maxLengths: MaxLengths): unknown 
 }
 
 /**
- * The schema's maximum lengths, from its JSON Schema as the form submits it (conform's getZodConstraint finds none
- * in zod 4.6's schemas). A field with different maxima in the branches of a union gets the largest.
+ * The schema's maximum lengths, read from zod's own definitions (conform's getZodConstraint finds none in zod 4.6's
+ * schemas, and zod's toJSONSchema would add its JSON Schema code to every page with a form). A field with different
+ * maxima in the branches of a union gets the largest.
  */
 function maxLengthsOf(schema: unknown): MaxLengths {
-  if (!(schema instanceof z.ZodType)) return {};
+  if (!isZodSchema(schema)) return {};
   let maxLengths = maxLengthsBySchema.get(schema);
   if (!maxLengths) {
     maxLengths = {};
-    try {
-      collectMaxLengths(
-        z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as JsonSchema,
-        "",
-        maxLengths,
-      );
-    } catch {
-      // A schema JSON Schema cannot express (a cycle) echoes its values uncut, as large as the body limit lets them.
-    }
+    collectMaxLengths(schema, "", maxLengths);
     maxLengthsBySchema.set(schema, maxLengths);
   }
   return maxLengths;
 }
 
-function collectMaxLengths(node: JsonSchema, name: string, into: MaxLengths): void {
-  if (node.maxLength !== undefined) into[name] = Math.max(into[name] ?? 0, node.maxLength);
-  for (const [key, child] of Object.entries(node.properties ?? {})) {
+/** What this walk reads of a zod 4 schema: its definition, and a string's maximum length. */
+type ZodSchema = {
+  _zod: {
+    def: {
+      type: string;
+      shape?: Record<string, ZodSchema>;
+      element?: ZodSchema;
+      innerType?: ZodSchema;
+      in?: ZodSchema;
+      out?: ZodSchema;
+      options?: ZodSchema[];
+      left?: ZodSchema;
+      right?: ZodSchema;
+    };
+  };
+  maxLength?: number | null;
+};
+
+function isZodSchema(value: unknown): value is ZodSchema {
+  return typeof value === "object" && value !== null && "_zod" in value;
+}
+
+function collectMaxLengths(schema: ZodSchema, name: string, into: MaxLengths): void {
+  const def = schema._zod.def;
+  if (def.type === "string" && typeof schema.maxLength === "number") {
+    into[name] = Math.max(into[name] ?? 0, schema.maxLength);
+  }
+  for (const [key, child] of Object.entries(def.shape ?? {})) {
     collectMaxLengths(child, name ? `${name}.${key}` : key, into);
   }
-  if (node.items) collectMaxLengths(node.items, `${name}[]`, into);
-  for (const branch of [...(node.anyOf ?? []), ...(node.oneOf ?? []), ...(node.allOf ?? [])]) {
-    collectMaxLengths(branch, name, into);
+  if (def.type === "array" && def.element) collectMaxLengths(def.element, `${name}[]`, into);
+  // Wrappers (optional, default, pipe, union, intersection) keep the field's name; a lazy schema is not entered.
+  for (const inner of [def.innerType, def.in, def.out, def.left, def.right, ...(def.options ?? [])]) {
+    if (inner) collectMaxLengths(inner, name, into);
   }
 }
