@@ -335,6 +335,8 @@ export const updateResourceRequestSchema = z.object({
     .positive(),
   config: z.record(z.string(), z.unknown()).optional(),
   settings: serviceSettingsSchema.optional(),
+  /** The service's name, typed to confirm a change that replaces it and deletes its data (contract/change-plans.ts). */
+  confirmation: z.string().optional(),
 });
 export type UpdateResourceRequest = z.infer<typeof updateResourceRequestSchema>;
 

@@ -71,8 +71,8 @@ export function routeKey(method: string, pattern: string): string {
 }
 
 /**
- * Whether the audit log records calls to this route: every write under an organization but cost estimates and
- * the member lookup by e-mail (SPEC §7 makes it a POST; it changes nothing).
+ * Whether the audit log records calls to this route: every write under an organization but cost estimates, a
+ * change's plan and the member lookup by e-mail (POSTs that change nothing).
  */
 export function isAuditedRoute(method: string, pattern: string): boolean {
   const path = pattern.replace(/^\/api(?=\/)/, "");
@@ -80,6 +80,7 @@ export function isAuditedRoute(method: string, pattern: string): boolean {
     writeMethods.has(method) &&
     (path.startsWith("/v2/organizations/:") || path.startsWith("/tenant/:")) &&
     !path.endsWith("/estimate-cost") &&
+    !/\/infrastructure\/:\w+\/plan$/.test(path) &&
     !path.endsWith("/users/v2/roles/update/get-by-email")
   );
 }

@@ -80,6 +80,12 @@ import { currentOrganization, type OrganizationEnv } from "./tenancy";
 import { readJsonBody, readQuery, sendJson } from "./validation";
 import { permit } from "./permissions";
 import { environmentErrorMessages } from "#contract/environments";
+import {
+  changePlanRequestSchema,
+  changePlanResponseSchema,
+  launchDraftRequestSchema,
+} from "#contract/change-plans";
+import { assertConfirmed, changePlanOf } from "../deployments/change-plans";
 
 const idSchema = z.guid();
 
@@ -185,21 +191,49 @@ export function serviceRoutes({
     return toResource(row, environment, history, await secretAttributeNamesOf(tx, row, environment));
   }
 
-  /** Checks a PUT body against the service: configuration (field errors first), then version, then stage. */
+  /**
+   * Checks a PUT body against the service: configuration (field errors first), then version, then stage. A plan
+   * (`forPlan`) checks only the configuration: it saves nothing.
+   */
   async function checkedChange(
     c: Context<OrganizationEnv>,
     tx: Database,
     environment: EnvironmentRow,
     resource: ResourceRow,
     body: z.output<typeof updateResourceRequestSchema>,
+    { forPlan = false }: { forPlan?: boolean } = {},
   ) {
     const serviceType = resource.serviceType as ServiceType;
-    if (serviceType === "application") return checkedApplicationChange(c, tx, environment, resource, body);
+    if (serviceType === "application")
+      return checkedApplicationChange(c, tx, environment, resource, body, { forPlan });
     const config = body.config ? checkConfig(serviceType, body.config) : undefined;
     if (config && serviceType === "serverless") await assertUploadIn(tx, resource.environmentId, config);
-    if (body.version !== resource.version) throw conflict(serviceErrorMessages.staleVersion);
-    if (editBlocked(stageOf(resource))) throw conflict(serviceErrorMessages.deploymentRunning);
+    if (!forPlan) assertEditable(resource, body.version);
     return { config, settings: body.settings };
+  }
+
+  function assertEditable(resource: ResourceRow, version: number) {
+    if (version !== resource.version) throw conflict(serviceErrorMessages.staleVersion);
+    if (editBlocked(stageOf(resource))) throw conflict(serviceErrorMessages.deploymentRunning);
+  }
+
+  /**
+   * How deploying `after` over the service's current configuration lands in its cloud; a deployment that deletes
+   * data needs `confirmation` (the service's name), else it is refused with the plan's words.
+   */
+  async function planOf(
+    tx: Database,
+    environment: EnvironmentRow,
+    resource: ResourceRow,
+    after: Pick<ResourceRow, "config" | "settings">,
+  ) {
+    const cloud = await deploys.driverOf(tx, environment);
+    return changePlanOf(
+      cloud,
+      driverResourceOf(resource, environment),
+      driverResourceOf({ ...resource, ...after }, environment),
+      { deployed: resource.deployedAt !== null },
+    );
   }
 
   /**
@@ -212,6 +246,7 @@ export function serviceRoutes({
     environment: EnvironmentRow,
     resource: ResourceRow,
     body: z.output<typeof updateResourceRequestSchema>,
+    { forPlan }: { forPlan: boolean },
   ) {
     if (!body.config && !body.settings) return { config: undefined, settings: undefined };
     const currentSettings = (resource.draft?.settings as ServiceSettings | undefined) ?? settingsOf(resource);
@@ -225,8 +260,7 @@ export function serviceRoutes({
       ? checkConfig("application", applicationConfigWithSettings(base as ApplicationConfig, body.settings))
       : base;
     await assertApplicationReferences(c, tx, environment, config as ApplicationConfig, resource.name);
-    if (body.version !== resource.version) throw conflict(serviceErrorMessages.staleVersion);
-    if (editBlocked(stageOf(resource))) throw conflict(serviceErrorMessages.deploymentRunning);
+    if (!forPlan) assertEditable(resource, body.version);
     return { config, settings: applicationSettingsOf(config as ApplicationConfig, settings) };
   }
 
@@ -408,6 +442,10 @@ export function serviceRoutes({
         deployed: resource.deployedAt !== null,
         configChanged: diff.some((entry) => entry.path.startsWith("config.")),
       });
+      if (mode !== "save") {
+        const plan = await planOf(tx, environment, resource, after);
+        assertConfirmed(plan, driverResourceOf(resource, environment), body.confirmation);
+      }
       if (mode === "save") {
         await recordAction(tx, { resourceId: resource.id, action: "Save", actor, diff }, now);
       } else {
@@ -429,6 +467,29 @@ export function serviceRoutes({
     });
     engine.runner.wake();
     return sendJson(c, resourceResponseSchema, { resource: await viewOf(db, id) });
+  });
+
+  /**
+   * The plan of a proposed change (parts left out stay as they are) over the current configuration, saving
+   * nothing: what the cloud updates in place, what it replaces and what that loses (contract/change-plans.ts).
+   */
+  routes.post("/:resourceId/plan", permit("services.configure"), async (c) => {
+    const body = await readJsonBody(c, changePlanRequestSchema);
+    const environment = await environmentOf(c);
+    const resource = await findResource(db, environment.id, c.req.param("resourceId"));
+    const change = await checkedChange(
+      c,
+      db,
+      environment,
+      resource,
+      { ...body, version: resource.version },
+      { forPlan: true },
+    );
+    const after = {
+      config: change.config ?? configOf(resource),
+      settings: change.settings ?? settingsOf(resource),
+    };
+    return sendJson(c, changePlanResponseSchema, { plan: await planOf(db, environment, resource, after) });
   });
 
   /** Saves changes for a later launch (Save); parts left out keep the draft's, or the current, values. */
@@ -461,8 +522,12 @@ export function serviceRoutes({
     return sendJson(c, resourceResponseSchema, { resource: await viewOf(db, id) });
   });
 
-  /** Launches the draft (Provision) or, with none, redeploys the current configuration (Relaunch). */
+  /**
+   * Launches the draft (Provision) or, with none, redeploys the current configuration (Relaunch). The body may be
+   * empty; a draft whose deployment deletes data needs the service's name as `confirmation`.
+   */
   routes.post("/:resourceId/draft/launch", permit("services.deploy"), async (c) => {
+    const body = (await c.req.text()) ? await readJsonBody(c, launchDraftRequestSchema) : {};
     const actor = currentUser(c).name;
     const now = engine.now();
     const id = await db.transaction(async (tx) => {
@@ -470,6 +535,8 @@ export function serviceRoutes({
       if (editBlocked(stageOf(resource))) throw conflict(serviceErrorMessages.deploymentRunning);
       const current = { config: configOf(resource), settings: settingsOf(resource) };
       const launched = resource.draft ?? current;
+      const plan = await planOf(tx, environment, resource, launched);
+      assertConfirmed(plan, driverResourceOf(resource, environment), body.confirmation);
       const saved = await updateService(
         tx,
         resource.id,
