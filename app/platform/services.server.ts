@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { changePlanPaths, changePlanResponseSchema, type ChangePlanRequest } from "#contract/change-plans";
 import {
   attributeResponseSchema,
   certificateResponseSchema,
@@ -94,18 +95,39 @@ export async function saveServiceDraft(
   return resource;
 }
 
-/** POST infrastructure/{id}/draft/launch: launches the draft, or with none redeploys the current configuration. */
+/**
+ * POST infrastructure/{id}/draft/launch: launches the draft, or with none redeploys the current configuration; a
+ * launch that replaces the service and deletes its data needs the service's name as `confirmation`.
+ */
 export async function launchServiceDraft(
   api: PlatformClient,
   tenantId: string,
   environmentId: string,
   id: string,
+  confirmation?: string,
 ) {
   const { resource } = await api.post(
     servicePaths.launchDraft(tenantId, environmentId, id),
     resourceResponseSchema,
+    confirmation === undefined ? undefined : { confirmation },
   );
   return resource;
+}
+
+/** POST infrastructure/{id}/plan: how deploying the proposed change would land, saving nothing. */
+export async function planServiceChange(
+  api: PlatformClient,
+  tenantId: string,
+  environmentId: string,
+  id: string,
+  request: ChangePlanRequest,
+) {
+  const { plan } = await api.post(
+    changePlanPaths.plan(tenantId, environmentId, id),
+    changePlanResponseSchema,
+    request,
+  );
+  return plan;
 }
 
 /** POST infrastructure/{id}/retry: 409 unless failed, or once MAX_RETRIES were used. */

@@ -49,6 +49,7 @@ import {
   getObservability,
   getService,
   launchServiceDraft,
+  planServiceChange,
   retryService,
   saveServiceDraft,
   updateService,
@@ -201,10 +202,22 @@ export async function action({ request, params }: ActionFunctionArgs) {
     case "retry":
     case "cancel": {
       try {
-        if (intent === "relaunch") await launchServiceDraft(api, tenantId, environment.id, serviceId);
+        if (intent === "relaunch") {
+          await launchServiceDraft(api, tenantId, environment.id, serviceId, typedConfirmation());
+        }
         if (intent === "retry") await retryService(api, tenantId, environment.id, serviceId);
         if (intent === "cancel") await cancelService(api, tenantId, environment.id, serviceId);
       } catch (error) {
+        if (intent === "relaunch" && isPlatformError(error) && error.fieldErrors?.confirmation?.[0]) {
+          // The draft's deployment replaces the service and deletes its data: its plan, and the name to type.
+          const { draft } = await getService(api, tenantId, environment.id, serviceId);
+          return planStep(
+            intent,
+            undefined,
+            draft ?? {},
+            typedConfirmation() === undefined ? undefined : error.fieldErrors.confirmation[0],
+          );
+        }
         return refused(intent, error);
       }
       const message = {
@@ -332,10 +345,15 @@ export async function action({ request, params }: ActionFunctionArgs) {
       config: Record<string, unknown>;
     };
     const draft = submission.value.intent === "save-config-draft";
+    const confirmation = typedConfirmation();
     try {
       if (draft) await saveServiceDraft(api, tenantId, environment.id, serviceId, { version, config });
-      else await updateService(api, tenantId, environment.id, serviceId, { version, config });
+      else await updateService(api, tenantId, environment.id, serviceId, { version, config, confirmation });
     } catch (error) {
+      const refusal = isPlatformError(error) ? error.fieldErrors?.confirmation?.[0] : undefined;
+      if (refusal) {
+        return planStep("config", submission.reply(), { config }, confirmation ? refusal : undefined);
+      }
       if (isPlatformError(error) && isStaleVersion(error)) {
         return staleReply("config", submission.reply({ formErrors: [error.message] }), config, (current) =>
           editedConfig(current),
@@ -401,6 +419,36 @@ export async function action({ request, params }: ActionFunctionArgs) {
       { form: key, result: submission.reply({ resetForm: true }) },
       { variant: "success", message: "Settings saved" },
       { headers },
+    );
+  }
+
+  /** The name typed in a plan step's confirmation field; absent until the step asks for it. */
+  function typedConfirmation(): string | undefined {
+    const typed = formData.get("confirmation");
+    return typeof typed === "string" ? typed : undefined;
+  }
+
+  /**
+   * The platform refused to deploy a change that replaces the service and deletes its data without its name typed:
+   * the form's next step shows the change's plan and asks for the name (a form step, so it works without
+   * JavaScript), saying what was typed wrong when a name was typed.
+   */
+  async function planStep(
+    form: string,
+    result: ServiceActionData["result"],
+    change: Parameters<typeof planServiceChange>[4],
+    confirmationError: string | undefined,
+  ) {
+    let plan: Awaited<ReturnType<typeof planServiceChange>>;
+    try {
+      plan = await planServiceChange(api, tenantId, environment.id, serviceId, change);
+    } catch (error) {
+      return refused(form, error, { result });
+    }
+    return dataWithToast<ServiceActionData>(
+      { form, result, plan: { plan, ...(confirmationError ? { confirmationError } : {}) } },
+      { variant: "warning", message: `${plan.summary}: type its name to confirm` },
+      { status: confirmationError ? 400 : 200, headers },
     );
   }
 

@@ -1,4 +1,5 @@
 import type { SubmissionResult } from "@conform-to/react";
+import type { ChangePlan } from "#contract/change-plans";
 import type { Conflict } from "./conflict";
 
 /** The intents of the details page's forms (every action is a POST form carrying one). */
@@ -30,6 +31,11 @@ export type ServiceActionData = {
   ticket?: { key: string; url: string };
   /** A deploy-on-push secret just made: answered once, to the member who made it (decision 034). */
   secret?: string;
+  /**
+   * The plan of a deployment the platform refused until the service's name is typed (it replaces the service and
+   * deletes its data): the form's next step, with what was typed wrong, if anything.
+   */
+  plan?: { plan: ChangePlan; confirmationError?: string };
 };
 
 export function isServiceIntent(value: unknown): value is ServiceIntent {

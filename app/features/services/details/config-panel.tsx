@@ -2,7 +2,7 @@ import { getFormProps, getInputProps, useForm, type FieldMetadata } from "@confo
 import { getZodConstraint } from "@conform-to/zod/v4";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Paper, SimpleGrid, Stack } from "@mantine/core";
-import { Form } from "@remix-run/react";
+import { Form, useNavigation } from "@remix-run/react";
 import { useMemo } from "react";
 import * as z from "zod";
 import type { Resource } from "#contract/services";
@@ -16,6 +16,7 @@ import { useConflict, useFollowVersion, useFormBaseline } from "./use-form-basel
 import { RestrictedFields } from "~/components/restricted";
 import { useCanInCurrentEnvironment } from "~/features/permissions/permissions";
 import { ConfigFormNotices, ConfigSaveButtons } from "./config-save-buttons";
+import { ChangePlanStep } from "./change-plan-step";
 
 /** The service's configuration as a form built from its type's schema, saved as a draft or applied at once. */
 export function ConfigPanel({
@@ -58,6 +59,7 @@ export function ConfigPanel({
   const conflict = useConflict(mine, baseline[0].version);
   const submitVersion = conflict?.version ?? baseline[0].version;
   const canConfigure = useCanInCurrentEnvironment("services.configure");
+  const navigation = useNavigation();
 
   return (
     <Paper withBorder p="lg" maw={820}>
@@ -81,6 +83,15 @@ export function ConfigPanel({
               ))}
             </SimpleGrid>
           </RestrictedFields>
+          {mine?.plan ? (
+            <ChangePlanStep
+              plan={mine.plan.plan}
+              serviceName={service.name}
+              confirmationError={mine.plan.confirmationError}
+              intent="save-config"
+              submitting={navigation.state !== "idle" && navigation.formData?.has("confirmation") === true}
+            />
+          ) : null}
           <ConfigSaveButtons service={service} dirty={form.dirty} onUndo={() => form.reset()} />
         </Stack>
       </Form>

@@ -7,6 +7,7 @@ import { useCanInCurrentEnvironment } from "~/features/permissions/permissions";
 import type { ServiceActionData } from "./action-data";
 import { diffValues } from "./config-diff";
 import { DiffTable } from "./diff-table";
+import { ChangePlanStep } from "./change-plan-step";
 
 /** What a launch would change: the waiting draft against what runs now. */
 export function PreDeployPanel({
@@ -28,6 +29,8 @@ export function PreDeployPanel({
       </Text>
     );
   }
+  // Deploying this draft replaces the service and deletes its data: the platform asked for the name first.
+  const plan = actionData?.form === "relaunch" ? actionData.plan : undefined;
   const configDiff = diffValues(service.config, service.draft.config);
   const settingsDiff = diffValues(service.settings, service.draft.settings);
   return (
@@ -64,14 +67,27 @@ export function PreDeployPanel({
             </Button>
           </Restricted>
         </Form>
-        <Form method="post" preventScrollReset>
-          <Restricted allowed={canDeploy}>
-            <Button type="submit" name="intent" value="relaunch" loading={pending("relaunch")}>
-              Deploy changes
-            </Button>
-          </Restricted>
-        </Form>
+        {plan ? null : (
+          <Form method="post" preventScrollReset>
+            <Restricted allowed={canDeploy}>
+              <Button type="submit" name="intent" value="relaunch" loading={pending("relaunch")}>
+                Deploy changes
+              </Button>
+            </Restricted>
+          </Form>
+        )}
       </Group>
+      {plan ? (
+        <Form method="post" preventScrollReset>
+          <ChangePlanStep
+            plan={plan.plan}
+            serviceName={service.name}
+            confirmationError={plan.confirmationError}
+            intent="relaunch"
+            submitting={pending("relaunch")}
+          />
+        </Form>
+      ) : null}
     </Stack>
   );
 }

@@ -1,0 +1,61 @@
+import { Alert, List, Stack, Text, TextInput } from "@mantine/core";
+import type { ChangePlan } from "#contract/change-plans";
+import { Button } from "~/components/button";
+import { typeNameToConfirm } from "~/components/confirm-by-name";
+import { labelOfKey } from "./config-form";
+
+/** `config.storageGb` → "Storage (GB)", `settings.scaling.maxInstances` → "Max instances": a plan's paths in words. */
+function labelOfPath(path: string): string {
+  return labelOfKey(path.split(".").at(-1) ?? path);
+}
+
+/**
+ * The plan of a deployment that replaces the service and deletes its data, as the next step of the form it sits
+ * in: what is replaced, what is updated in place, what is lost, and the service's name to type. Submitting the
+ * form again with the name deploys (the platform checks the name too); it needs no JavaScript.
+ */
+export function ChangePlanStep({
+  plan,
+  serviceName,
+  confirmationError,
+  intent,
+  submitting,
+}: {
+  plan: ChangePlan;
+  serviceName: string;
+  confirmationError: string | undefined;
+  /** The intent the confirming submit sends (the form's own deploying intent). */
+  intent: string;
+  submitting: boolean;
+}) {
+  return (
+    <Alert color="red" title={`This change ${plan.summary.toLowerCase()}`} role="alert">
+      <Stack gap="sm">
+        <List size="sm">
+          {plan.replace.length ? (
+            <List.Item>Replaced because of: {plan.replace.map(labelOfPath).join(", ")}</List.Item>
+          ) : null}
+          {plan.inPlace.length ? (
+            <List.Item>Updated in place: {plan.inPlace.map(labelOfPath).join(", ")}</List.Item>
+          ) : null}
+          {plan.other.length ? (
+            <List.Item>Also changed: {plan.other.map(labelOfPath).join(", ")}</List.Item>
+          ) : null}
+          {plan.loses.length ? (
+            <List.Item>Lost with the service it replaces: {plan.loses.join(", ")}</List.Item>
+          ) : null}
+        </List>
+        <Text size="sm">The service is deleted and created anew, empty. This cannot be undone.</Text>
+        <TextInput
+          name="confirmation"
+          label={typeNameToConfirm(serviceName)}
+          autoComplete="off"
+          error={confirmationError}
+        />
+        <Button type="submit" name="intent" value={intent} variant="danger" loading={submitting}>
+          Replace and deploy
+        </Button>
+      </Stack>
+    </Alert>
+  );
+}
