@@ -604,7 +604,9 @@ export const servicePaths = {
  * - GET infrastructure/{id} → resourceResponseSchema. PUT infrastructure/{id} and PUT .../draft →
  *   resourceResponseSchema; 409 CONFLICT (serviceErrorMessages.staleVersion) when `version` is not the current one,
  *   409 while a deployment runs. POST .../draft/launch → resourceResponseSchema: launches the draft (Provision) or,
- *   with none, redeploys the current configuration (Relaunch); 409 while a deployment runs.
+ *   with none, redeploys the current configuration (Relaunch); 409 while a deployment runs. A PUT that deploys, or
+ *   a launch, whose plan replaces the service and deletes its data → 400 with field `confirmation` unless the body
+ *   carries the service's name as `confirmation`; POST .../plan → changePlanResponseSchema (contract/change-plans.ts).
  * - POST .../retry → retryResponseSchema; 409 unless STAGE_FAILED; 409 with serviceErrorMessages.retryLimit once
  *   MAX_RETRIES retries were used. POST .../cancel → resourceResponseSchema (STAGE_CANCELING, then STAGE_CANCELED);
  *   409 unless queued or in progress.

@@ -87,7 +87,11 @@ export default function EnvironmentScope() {
               </Button>
             </Restricted>
           )}
-          <DeleteEnvironmentButton environmentName={environment.name} allowed={canDelete} />
+          <DeleteEnvironmentButton
+            environmentName={environment.name}
+            inCloudAccount={environment.cloudConnectionId !== null}
+            allowed={canDelete}
+          />
         </Group>
       </Group>
       {environment.deletion ? (

@@ -127,6 +127,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   return data(
     {
       environmentName: environment.name,
+      inCloudAccount: environment.cloudConnectionId !== null,
       service,
       view,
       telemetry,
@@ -498,6 +499,7 @@ export default function ServiceDetailsPage() {
         service={service}
         actionData={actionData}
         ticketManagers={loaded.ticketManagers}
+        inCloudAccount={loaded.inCloudAccount}
       />
       <Tabs value={view.tab} keepMounted={false}>
         <Tabs.List aria-label="Service sections">

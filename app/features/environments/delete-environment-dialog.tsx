@@ -1,29 +1,42 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { useFetcher } from "@remix-run/react";
 import { ConfirmByNameDialog, ConfirmByNameForm } from "~/components/confirm-by-name-dialog";
+import { Text } from "@mantine/core";
+import { environmentDeletionConsequences } from "~/features/services/deletion";
 import { deleteEnvironmentSchema } from "./delete-environment";
 import { environmentPagePaths } from "./paths";
 
 /** "Delete environment": a dialog that deletes only once the environment's name has been typed. */
 export function DeleteEnvironmentButton({
   environmentName,
+  inCloudAccount = false,
   allowed,
 }: {
   environmentName: string;
+  /** It runs in a connected cloud account: the dialog says what goes there and which snapshots are kept. */
+  inCloudAccount?: boolean;
   allowed: boolean;
 }) {
   return (
     <ConfirmByNameDialog title="Delete environment" triggerLabel="Delete environment" allowed={allowed}>
-      {(close) => <DeleteEnvironmentForm environmentName={environmentName} onCancel={close} />}
+      {(close) => (
+        <DeleteEnvironmentForm
+          environmentName={environmentName}
+          inCloudAccount={inCloudAccount}
+          onCancel={close}
+        />
+      )}
     </ConfirmByNameDialog>
   );
 }
 
 function DeleteEnvironmentForm({
   environmentName,
+  inCloudAccount,
   onCancel,
 }: {
   environmentName: string;
+  inCloudAccount: boolean;
   onCancel: () => void;
 }) {
   const fetcher = useFetcher<SubmissionResult<string[]>>();
@@ -42,6 +55,13 @@ function DeleteEnvironmentForm({
           This deletes <strong>{environmentName}</strong> with its resources and variables. It cannot be
           undone. In a cloud account, its services are removed from the account first, which can take a while.
         </>
+      }
+      notice={
+        inCloudAccount ? (
+          <Text size="sm" data-testid="delete-environment-consequences">
+            {environmentDeletionConsequences}
+          </Text>
+        ) : null
       }
     />
   );

@@ -29,7 +29,12 @@ export function ChangePlanStep({
   submitting: boolean;
 }) {
   return (
-    <Alert color="red" title={`This change ${plan.summary.toLowerCase()}`} role="alert">
+    <Alert
+      color="red"
+      title={`This change ${plan.summary.toLowerCase()}`}
+      role="alert"
+      data-testid="change-plan"
+    >
       <Stack gap="sm">
         <List size="sm">
           {plan.replace.length ? (

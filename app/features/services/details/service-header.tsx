@@ -10,10 +10,20 @@ import { useCanInCurrentEnvironment } from "~/features/permissions/permissions";
 import { servicePagePaths } from "../paths";
 import type { ServiceActionData, ServiceIntent } from "./action-data";
 import { deleteServiceSchema } from "./delete-service";
+import { deletionConsequences } from "../deletion";
 
 type HeaderService = Pick<
   Resource,
-  "id" | "name" | "serviceType" | "stage" | "endpoint" | "monthlyCost" | "hasDraft" | "message" | "retries"
+  | "id"
+  | "name"
+  | "serviceType"
+  | "config"
+  | "stage"
+  | "endpoint"
+  | "monthlyCost"
+  | "hasDraft"
+  | "message"
+  | "retries"
 >;
 
 /**
@@ -25,11 +35,14 @@ export function ServiceHeader({
   service,
   actionData,
   ticketManagers = [],
+  inCloudAccount = false,
 }: {
   environmentName: string;
   service: HeaderService;
   actionData: ServiceActionData | undefined;
   ticketManagers?: { id: string; name: string }[];
+  /** The environment runs in a connected cloud account (not the simulated cloud): deleting removes resources there. */
+  inCloudAccount?: boolean;
 }) {
   const busy = isBusyStage(service.stage);
   const cancelable = service.stage === "STAGE_QUEUED" || service.stage === "STAGE_IN_PROGRESS";
@@ -70,7 +83,12 @@ export function ServiceHeader({
           {busy ? null : (
             <IntentButton intent="relaunch" label={service.hasDraft ? "Deploy changes" : "Relaunch"} />
           )}
-          <DeleteServiceButton serviceName={service.name} actionData={actionData} allowed={canDelete} />
+          <DeleteServiceButton
+            service={service}
+            inCloudAccount={inCloudAccount}
+            actionData={actionData}
+            allowed={canDelete}
+          />
         </Group>
       </Group>
       {failed && service.message ? (
@@ -155,33 +173,46 @@ function IntentButton({
   );
 }
 
-/** "Delete": a dialog that deletes only once the service's name has been typed. */
+/** "Delete": a dialog that says what goes and what is kept, and deletes only once the service's name is typed. */
 function DeleteServiceButton({
-  serviceName,
+  service,
+  inCloudAccount,
   actionData,
   allowed,
 }: {
-  serviceName: string;
+  service: HeaderService;
+  inCloudAccount: boolean;
   actionData: ServiceActionData | undefined;
   allowed: boolean;
 }) {
   const answer = actionData?.form === "delete" ? actionData : undefined;
   return (
     <ConfirmByNameDialog title="Delete service" allowed={allowed} defaultOpened={answer !== undefined}>
-      {(close) => <DeleteServiceForm serviceName={serviceName} actionData={answer} onCancel={close} />}
+      {(close) => (
+        <DeleteServiceForm
+          service={service}
+          inCloudAccount={inCloudAccount}
+          actionData={answer}
+          onCancel={close}
+        />
+      )}
     </ConfirmByNameDialog>
   );
 }
 
 function DeleteServiceForm({
-  serviceName,
+  service,
+  inCloudAccount,
   actionData,
   onCancel,
 }: {
-  serviceName: string;
+  service: HeaderService;
+  inCloudAccount: boolean;
   actionData: ServiceActionData | undefined;
   onCancel: () => void;
 }) {
+  const serviceName = service.name;
+  const { destroyed, kept } = deletionConsequences(service, { inCloudAccount });
   const navigation = useNavigation();
   return (
     <ConfirmByNameForm
@@ -199,6 +230,13 @@ function DeleteServiceForm({
         <>
           This deletes <strong>{serviceName}</strong> and the cloud resources it runs on. It cannot be undone.
         </>
+      }
+      notice={
+        destroyed ? (
+          <Text size="sm" data-testid="delete-service-consequences">
+            {destroyed} {kept}
+          </Text>
+        ) : null
       }
       formErrors={actionData?.error ? [actionData.error] : undefined}
     />
