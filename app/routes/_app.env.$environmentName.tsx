@@ -18,6 +18,7 @@ import { useCan } from "~/features/permissions/permissions";
 import { requireEnvironment } from "~/features/workspace/workspace.server";
 import { useRevalidateWhile } from "~/hooks/use-revalidate-while";
 import { getEnvironment } from "~/platform/environments.server";
+import { environmentDeletionConsequences } from "~/features/services/deletion.server";
 import { throwRouteError } from "~/platform/route-errors.server";
 
 /** Every /env/{environmentName}/... page: the named environment (else back to the root) and its cloning state. */
@@ -34,11 +35,13 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     ),
     loadCloneState(api, tenantId, environment, headers),
   ]);
-  return data({ environment: withStage, cloneState }, { headers });
+  // Said in the delete dialog: what goes from the cloud account, which snapshots are kept.
+  const deletion = withStage.cloudConnectionId !== null ? environmentDeletionConsequences : null;
+  return data({ environment: withStage, cloneState, deletion }, { headers });
 }
 
 export default function EnvironmentScope() {
-  const { environment, cloneState } = useLoaderData<typeof loader>();
+  const { environment, cloneState, deletion } = useLoaderData<typeof loader>();
   const cloningHidden = useFeatureFlag("cloning-hidden");
   const onClonePage = sectionOfPath(useLocation().pathname) === "clone";
   const inProgress = environment.cloningStage === "STAGE_IN_PROGRESS";
@@ -89,7 +92,7 @@ export default function EnvironmentScope() {
           )}
           <DeleteEnvironmentButton
             environmentName={environment.name}
-            inCloudAccount={environment.cloudConnectionId !== null}
+            consequences={deletion}
             allowed={canDelete}
           />
         </Group>

@@ -18,6 +18,7 @@ import { conflictOf, isStaleVersion } from "~/features/services/details/conflict
 import { configFormSchema } from "~/features/services/details/config-form.server";
 import { CostPanel } from "~/features/services/details/cost-panel";
 import { deleteServiceSchema } from "~/features/services/details/delete-service";
+import { deletionConsequences } from "~/features/services/deletion.server";
 import { TAIL_LOGS_LOG_LIMIT } from "~/features/services/details/dynamic-settings";
 import { HistoryPanel } from "~/features/services/details/history-panel";
 import { buildLogSearch } from "~/features/services/details/log-query";
@@ -127,7 +128,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   return data(
     {
       environmentName: environment.name,
-      inCloudAccount: environment.cloudConnectionId !== null,
+      deletion: deletionConsequences(service, { inCloudAccount: environment.cloudConnectionId !== null }),
       service,
       view,
       telemetry,
@@ -499,7 +500,7 @@ export default function ServiceDetailsPage() {
         service={service}
         actionData={actionData}
         ticketManagers={loaded.ticketManagers}
-        inCloudAccount={loaded.inCloudAccount}
+        deletion={loaded.deletion}
       />
       <Tabs value={view.tab} keepMounted={false}>
         <Tabs.List aria-label="Service sections">

@@ -47,6 +47,10 @@ test("shrinking an AWS database's storage shows that it replaces the service and
   await page.getByRole("tab", { name: "Configuration", exact: true }).click();
   await waitForHydration(page);
   await page.getByLabel("Storage (GB)").fill("20");
+  // Before saving, the form says how the change would deploy.
+  await expect(page.getByTestId("change-plan-preview")).toContainText(
+    "Deploying: Replaces the service and deletes its data (replaced because of Storage (GB); loses its data, its endpoint).",
+  );
   await page.getByRole("button", { name: "Save and deploy" }).click();
 
   // Nothing deployed yet: the plan, and the name to type.
@@ -59,10 +63,16 @@ test("shrinking an AWS database's storage shows that it replaces the service and
   await plan.getByLabel("Type ledger-db to confirm").fill("ledger-db");
   await plan.getByRole("button", { name: "Replace and deploy" }).click();
   await expect(plan).toBeHidden();
+  // The replacement deletes the 30 GB instance, then creates one of 20 GB.
+  const rds = new RDSClient(motoAws);
+  const ledgerStorage = async () => {
+    const { DBInstances = [] } = await rds.send(new DescribeDBInstancesCommand({}));
+    return DBInstances.filter((instance) => instance.DBInstanceIdentifier?.startsWith("ledger-db")).map(
+      (instance) => instance.AllocatedStorage,
+    );
+  };
+  await expect.poll(ledgerStorage, { timeout: 120_000 }).toEqual([20]);
   await expectCompleted(page);
-  const { DBInstances = [] } = await new RDSClient(motoAws).send(new DescribeDBInstancesCommand({}));
-  const ledger = DBInstances.filter((instance) => instance.DBInstanceIdentifier?.includes("ledger-db"));
-  expect(ledger.map((instance) => instance.AllocatedStorage)).toEqual([20]);
 
   // Its delete dialog says what goes from the account and that a final snapshot is kept.
   await page.getByRole("button", { name: "Delete", exact: true }).click();

@@ -2,19 +2,18 @@ import type { SubmissionResult } from "@conform-to/react";
 import { useFetcher } from "@remix-run/react";
 import { ConfirmByNameDialog, ConfirmByNameForm } from "~/components/confirm-by-name-dialog";
 import { Text } from "@mantine/core";
-import { environmentDeletionConsequences } from "~/features/services/deletion";
 import { deleteEnvironmentSchema } from "./delete-environment";
 import { environmentPagePaths } from "./paths";
 
 /** "Delete environment": a dialog that deletes only once the environment's name has been typed. */
 export function DeleteEnvironmentButton({
   environmentName,
-  inCloudAccount = false,
+  consequences = null,
   allowed,
 }: {
   environmentName: string;
-  /** It runs in a connected cloud account: the dialog says what goes there and which snapshots are kept. */
-  inCloudAccount?: boolean;
+  /** In a cloud account: what goes there and which snapshots are kept (features/services/deletion.server.ts). */
+  consequences?: string | null;
   allowed: boolean;
 }) {
   return (
@@ -22,7 +21,7 @@ export function DeleteEnvironmentButton({
       {(close) => (
         <DeleteEnvironmentForm
           environmentName={environmentName}
-          inCloudAccount={inCloudAccount}
+          consequences={consequences}
           onCancel={close}
         />
       )}
@@ -32,11 +31,11 @@ export function DeleteEnvironmentButton({
 
 function DeleteEnvironmentForm({
   environmentName,
-  inCloudAccount,
+  consequences,
   onCancel,
 }: {
   environmentName: string;
-  inCloudAccount: boolean;
+  consequences: string | null;
   onCancel: () => void;
 }) {
   const fetcher = useFetcher<SubmissionResult<string[]>>();
@@ -57,9 +56,9 @@ function DeleteEnvironmentForm({
         </>
       }
       notice={
-        inCloudAccount ? (
+        consequences ? (
           <Text size="sm" data-testid="delete-environment-consequences">
-            {environmentDeletionConsequences}
+            {consequences}
           </Text>
         ) : null
       }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { defaultServiceConfigs } from "#contract/service-configs";
-import { deletionConsequences } from "./deletion";
+import { deletionConsequences } from "./deletion.server";
 
 describe("what deleting a service destroys and keeps", () => {
   it("says an AWS database's data goes and a final snapshot is kept", () => {

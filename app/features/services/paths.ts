@@ -94,6 +94,8 @@ export const servicePagePaths = {
     `${environmentRoot(environmentName)}/applications${view === "list" ? "/list" : ""}`,
   /** GET resource route: the cost estimate of a create form's configuration (its `config.` fields). */
   estimateCost: (environmentName: string) => `${environmentRoot(environmentName)}/services/estimate-cost`,
+  changePlan: (environmentName: string, serviceId: string) =>
+    `${environmentRoot(environmentName)}/services/${encodeURIComponent(serviceId)}/plan`,
   /** POST resource route: a serverless function archive, multipart in the field `file`. */
   serverlessUpload: (environmentName: string) =>
     `${environmentRoot(environmentName)}/services/serverless-upload`,

@@ -64,3 +64,23 @@ export function ChangePlanStep({
     </Alert>
   );
 }
+
+/** The plan of the form's unsaved values, shown above its buttons as they change (with JavaScript). */
+export function ChangePlanPreview({ plan }: { plan: ChangePlan }) {
+  const parts = [
+    plan.replace.length ? `replaced because of ${plan.replace.map(labelOfPath).join(", ")}` : null,
+    plan.inPlace.length ? `in place: ${plan.inPlace.map(labelOfPath).join(", ")}` : null,
+    plan.loses.length ? `loses ${plan.loses.join(", ")}` : null,
+  ].filter(Boolean);
+  return (
+    <Text
+      size="sm"
+      c={plan.replace.length ? "red" : "dimmed"}
+      data-testid="change-plan-preview"
+      aria-live="polite"
+    >
+      Deploying: {plan.summary}
+      {parts.length ? ` (${parts.join("; ")})` : ""}.
+    </Text>
+  );
+}

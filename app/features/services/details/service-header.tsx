@@ -10,21 +10,14 @@ import { useCanInCurrentEnvironment } from "~/features/permissions/permissions";
 import { servicePagePaths } from "../paths";
 import type { ServiceActionData, ServiceIntent } from "./action-data";
 import { deleteServiceSchema } from "./delete-service";
-import { deletionConsequences } from "../deletion";
 
 type HeaderService = Pick<
   Resource,
-  | "id"
-  | "name"
-  | "serviceType"
-  | "config"
-  | "stage"
-  | "endpoint"
-  | "monthlyCost"
-  | "hasDraft"
-  | "message"
-  | "retries"
+  "id" | "name" | "serviceType" | "stage" | "endpoint" | "monthlyCost" | "hasDraft" | "message" | "retries"
 >;
+
+/** What deleting the service destroys in its cloud account, and what it keeps; nulls in the simulated cloud. */
+type Deletion = { destroyed: string | null; kept: string | null };
 
 /**
  * The service's name, type, stage, endpoint and cost, with the actions its stage allows; a failed deployment can
@@ -35,14 +28,14 @@ export function ServiceHeader({
   service,
   actionData,
   ticketManagers = [],
-  inCloudAccount = false,
+  deletion = { destroyed: null, kept: null },
 }: {
   environmentName: string;
   service: HeaderService;
   actionData: ServiceActionData | undefined;
   ticketManagers?: { id: string; name: string }[];
-  /** The environment runs in a connected cloud account (not the simulated cloud): deleting removes resources there. */
-  inCloudAccount?: boolean;
+  /** What deleting the service destroys in its cloud account and what it keeps (features/services/deletion.server.ts). */
+  deletion?: Deletion;
 }) {
   const busy = isBusyStage(service.stage);
   const cancelable = service.stage === "STAGE_QUEUED" || service.stage === "STAGE_IN_PROGRESS";
@@ -85,7 +78,7 @@ export function ServiceHeader({
           )}
           <DeleteServiceButton
             service={service}
-            inCloudAccount={inCloudAccount}
+            deletion={deletion}
             actionData={actionData}
             allowed={canDelete}
           />
@@ -176,12 +169,12 @@ function IntentButton({
 /** "Delete": a dialog that says what goes and what is kept, and deletes only once the service's name is typed. */
 function DeleteServiceButton({
   service,
-  inCloudAccount,
+  deletion,
   actionData,
   allowed,
 }: {
   service: HeaderService;
-  inCloudAccount: boolean;
+  deletion: Deletion;
   actionData: ServiceActionData | undefined;
   allowed: boolean;
 }) {
@@ -189,12 +182,7 @@ function DeleteServiceButton({
   return (
     <ConfirmByNameDialog title="Delete service" allowed={allowed} defaultOpened={answer !== undefined}>
       {(close) => (
-        <DeleteServiceForm
-          service={service}
-          inCloudAccount={inCloudAccount}
-          actionData={answer}
-          onCancel={close}
-        />
+        <DeleteServiceForm service={service} deletion={deletion} actionData={answer} onCancel={close} />
       )}
     </ConfirmByNameDialog>
   );
@@ -202,17 +190,17 @@ function DeleteServiceButton({
 
 function DeleteServiceForm({
   service,
-  inCloudAccount,
+  deletion,
   actionData,
   onCancel,
 }: {
   service: HeaderService;
-  inCloudAccount: boolean;
+  deletion: Deletion;
   actionData: ServiceActionData | undefined;
   onCancel: () => void;
 }) {
   const serviceName = service.name;
-  const { destroyed, kept } = deletionConsequences(service, { inCloudAccount });
+  const { destroyed, kept } = deletion;
   const navigation = useNavigation();
   return (
     <ConfirmByNameForm

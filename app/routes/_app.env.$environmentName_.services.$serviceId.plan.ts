@@ -1,0 +1,34 @@
+import { data, type LoaderFunctionArgs } from "@remix-run/node";
+import * as z from "zod";
+import type { ChangePlan } from "#contract/change-plans";
+import { parseSubmission } from "~/components/parse-submission.server";
+import { configFormSchema } from "~/features/services/details/config-form.server";
+import { requireEnvironment } from "~/features/workspace/workspace.server";
+import { isPlatformError } from "~/platform/client.server";
+import { getService, planServiceChange } from "~/platform/services.server";
+
+/**
+ * GET ?config.storageGb=...: the plan of the configuration form's values (what the cloud updates in place, what it
+ * replaces and what that loses), loaded by the form as it changes; a GET, so asking does not revalidate the page.
+ * An incomplete form, or a platform that cannot answer, has no plan (null): the save itself still says.
+ */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const { api, tenantId, environment, headers } = await requireEnvironment(request, params.environmentName);
+  const serviceId = params.serviceId ?? "";
+  const noPlan = data<{ plan: ChangePlan | null }>({ plan: null }, { headers });
+  try {
+    const service = await getService(api, tenantId, environment.id, serviceId);
+    if (service.serviceType === "application") return noPlan;
+    const submission = parseSubmission(new URL(request.url).searchParams, {
+      schema: z.object({ config: configFormSchema(service.serviceType) }),
+    });
+    if (submission.status !== "success") return noPlan;
+    const plan = await planServiceChange(api, tenantId, environment.id, serviceId, {
+      config: submission.value.config,
+    });
+    return data({ plan }, { headers });
+  } catch (error) {
+    if (!isPlatformError(error)) throw error;
+    return noPlan;
+  }
+}
