@@ -193,7 +193,8 @@ describe("the application provisioner against moto", { timeout: 120_000 }, () =>
     expect(balancer?.AvailabilityZones?.map((zone) => zone.SubnetId).sort()).toEqual(
       (network.publicSubnetIds ?? "").split(",").sort(),
     );
-    expect(created.result.endpoint).toBe(`http://${balancer?.DNSName}/web`);
+    // Served under its name, path unchanged (ALB rewrites no path): the address says so with its trailing slash.
+    expect(created.result.endpoint).toBe(`http://${balancer?.DNSName}/web/`);
 
     const service = await serviceOf(state);
     expect(service).toMatchObject({
@@ -328,6 +329,11 @@ describe("the application provisioner against moto", { timeout: 120_000 }, () =>
       ["1", "path-pattern"],
       ["2", "host-header"],
     ]);
+    // By host, the domain's every path goes to the application as it came.
+    expect((await rulesOf(state.loadBalancerArn ?? ""))[1]).toMatchObject({
+      Conditions: [{ Field: "host-header", HostHeaderConfig: { Values: ["api.example.com"] } }],
+      Actions: [{ Type: "forward", TargetGroupArn: apiCreated.result.state.targetGroupArn }],
+    });
 
     // The first one goes: its own resources only.
     expect(await destroyUntilDone(applicationProvisioner, { ...webContext, resource: changed })).toEqual([
@@ -367,7 +373,7 @@ describe("the application provisioner against moto", { timeout: 120_000 }, () =>
     expect(balancers[0]?.AvailabilityZones?.map((zone) => zone.SubnetId).sort()).toEqual(
       (network.privateSubnetIds ?? "").split(",").sort(),
     );
-    expect(moved.result.endpoint).toBe(`http://${balancers[0]?.DNSName}/api`);
+    expect(moved.result.endpoint).toBe(`http://${balancers[0]?.DNSName}/api/`);
     expect((await serviceOf(moved.result.state))?.loadBalancers?.[0]?.targetGroupArn).toBe(
       moved.result.state.targetGroupArn,
     );

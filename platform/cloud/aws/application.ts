@@ -561,7 +561,10 @@ async function ensureTargetGroup(
   return group.TargetGroupArn;
 }
 
-/** Where the load balancer sends the application's requests: its custom domain, else its path. */
+/**
+ * Where the load balancer sends the application's requests: its custom domain (any path), else its path prefix,
+ * forwarded as it came: ALB cannot strip it (docs/decisions/049).
+ */
 function conditionsOf(resource: DriverResource): RuleCondition[] {
   const { customDomain } = resource.settings.networking;
   return customDomain
@@ -766,9 +769,14 @@ async function removeAutoScaling(context: ProvisionContext, clusterArn: string, 
   );
 }
 
+/**
+ * The application's address (docs/decisions/049): its domain, which the load balancer routes to it whatever the
+ * path; else the load balancer's name under /<name>/, which it forwards with the path unchanged (an ALB rewrites no
+ * path), so the application serves its pages under that prefix, as the configuration's Domain field says.
+ */
 function endpointOf(resource: DriverResource, balancer: LoadBalancer): string {
   const { customDomain } = resource.settings.networking;
-  return customDomain ? `http://${customDomain}` : `http://${balancer.DNSName}/${resource.name}`;
+  return customDomain ? `http://${customDomain}` : `http://${balancer.DNSName}/${resource.name}/`;
 }
 
 const schemeOf = (resource: DriverResource): Scheme =>
