@@ -7,12 +7,14 @@ import {
   DescribeServicesCommand,
   DescribeTaskDefinitionCommand,
   ListTaskDefinitionsCommand,
+  UpdateServiceCommand,
 } from "@aws-sdk/client-ecs";
 import {
   DescribeListenersCommand,
   DescribeLoadBalancersCommand,
   DescribeRulesCommand,
   DescribeTargetGroupsCommand,
+  SetSecurityGroupsCommand,
 } from "@aws-sdk/client-elastic-load-balancing-v2";
 import { DescribeLogGroupsCommand, ListTagsForResourceCommand } from "@aws-sdk/client-cloudwatch-logs";
 import { DescribeSecurityGroupsCommand } from "@aws-sdk/client-ec2";
@@ -450,6 +452,40 @@ describe("the application provisioner against moto", { timeout: 120_000 }, () =>
     const again = await applyUntilDone(applicationProvisioner, { ...context, state });
     expect(again.progress).toEqual([]);
     expect((await environmentGroups("env-open")).sort()).toEqual([balancerGroup, tasksGroup].sort());
+
+    // As deployed before the load balancer had its own group (behind the network's, tasks too): the next
+    // deployment puts each behind its own again.
+    await (
+      await aws.elbv2()
+    ).send(
+      new SetSecurityGroupsCommand({
+        LoadBalancerArn: state.loadBalancerArn,
+        SecurityGroups: [network.securityGroupId ?? ""],
+      }),
+    );
+    await (
+      await aws.ecs()
+    ).send(
+      new UpdateServiceCommand({
+        cluster: state.clusterArn,
+        service: state.serviceArn,
+        networkConfiguration: {
+          awsvpcConfiguration: {
+            subnets: (network.privateSubnetIds ?? "").split(","),
+            securityGroups: [network.securityGroupId ?? ""],
+          },
+        },
+      }),
+    );
+    const repaired = await applyUntilDone(applicationProvisioner, { ...context, state });
+    expect(repaired.progress).toEqual(["Rolling out the change"]);
+    expect(
+      (await loadBalancers()).find((candidate) => candidate.LoadBalancerArn === state.loadBalancerArn)
+        ?.SecurityGroups,
+    ).toEqual([balancerGroup]);
+    expect(
+      (await serviceOf(state))?.networkConfiguration?.awsvpcConfiguration?.securityGroups?.sort(),
+    ).toEqual(groups.sort());
 
     await destroyUntilDone(applicationProvisioner, { ...context, state });
     expect(await environmentGroups("env-open")).toEqual([]);
