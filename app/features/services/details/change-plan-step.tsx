@@ -1,8 +1,8 @@
-import { Alert, List, Stack, Text, TextInput } from "@mantine/core";
+import { Alert, Stack, Text, TextInput } from "@mantine/core";
 import type { ChangePlan } from "#contract/change-plans";
 import { Button } from "~/components/button";
 import { typeNameToConfirm } from "~/components/confirm-by-name";
-import { labelOfKey } from "./config-form";
+import { labelOfKey } from "./config-labels";
 
 /** `config.storageGb` → "Storage (GB)", `settings.scaling.maxInstances` → "Max instances": a plan's paths in words. */
 function labelOfPath(path: string): string {
@@ -36,20 +36,20 @@ export function ChangePlanStep({
       data-testid="change-plan"
     >
       <Stack gap="sm">
-        <List size="sm">
+        <Stack gap={2}>
           {plan.replace.length ? (
-            <List.Item>Replaced because of: {plan.replace.map(labelOfPath).join(", ")}</List.Item>
+            <Text size="sm">Replaced because of: {plan.replace.map(labelOfPath).join(", ")}</Text>
           ) : null}
           {plan.inPlace.length ? (
-            <List.Item>Updated in place: {plan.inPlace.map(labelOfPath).join(", ")}</List.Item>
+            <Text size="sm">Updated in place: {plan.inPlace.map(labelOfPath).join(", ")}</Text>
           ) : null}
           {plan.other.length ? (
-            <List.Item>Also changed: {plan.other.map(labelOfPath).join(", ")}</List.Item>
+            <Text size="sm">Also changed: {plan.other.map(labelOfPath).join(", ")}</Text>
           ) : null}
           {plan.loses.length ? (
-            <List.Item>Lost with the service it replaces: {plan.loses.join(", ")}</List.Item>
+            <Text size="sm">Lost with the service it replaces: {plan.loses.join(", ")}</Text>
           ) : null}
-        </List>
+        </Stack>
         <Text size="sm">The service is deleted and created anew, empty. This cannot be undone.</Text>
         <TextInput
           name="confirmation"

@@ -70,3 +70,15 @@ export function ConfigPanel(props: ComponentProps<typeof Config>) {
     </Suspense>
   );
 }
+
+// A change's plan step shows only after the platform refused a launch that deletes data: the pre-deploy tab loads it
+// then, not with the page.
+const PlanStep = lazy(() => import("./change-plan-step").then((step) => ({ default: step.ChangePlanStep })));
+
+export function ChangePlanStep(props: ComponentProps<typeof PlanStep>) {
+  return (
+    <Suspense fallback={<PanelLoading />}>
+      <PlanStep {...props} />
+    </Suspense>
+  );
+}

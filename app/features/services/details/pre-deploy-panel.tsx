@@ -7,7 +7,7 @@ import { useCanInCurrentEnvironment } from "~/features/permissions/permissions";
 import type { ServiceActionData } from "./action-data";
 import { diffValues } from "./config-diff";
 import { DiffTable } from "./diff-table";
-import { ChangePlanStep } from "./change-plan-step";
+import { ChangePlanStep } from "./lazy-panels";
 
 /** What a launch would change: the waiting draft against what runs now. */
 export function PreDeployPanel({
