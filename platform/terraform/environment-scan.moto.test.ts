@@ -1,5 +1,17 @@
 import { randomUUID } from "node:crypto";
 import { DescribeTableCommand, ListTablesCommand, ListTagsOfResourceCommand } from "@aws-sdk/client-dynamodb";
+import { DescribeScalableTargetsCommand } from "@aws-sdk/client-application-auto-scaling";
+import { DescribeAddressesCommand } from "@aws-sdk/client-ec2";
+import {
+  DescribeListenersCommand,
+  DescribeLoadBalancersCommand,
+  DescribeRulesCommand,
+  DescribeTagsCommand,
+} from "@aws-sdk/client-elastic-load-balancing-v2";
+import {
+  DescribeDBSubnetGroupsCommand,
+  ListTagsForResourceCommand as RdsTagsCommand,
+} from "@aws-sdk/client-rds";
 import { ListRolesCommand, ListRoleTagsCommand } from "@aws-sdk/client-iam";
 import {
   DescribeClusterCommand,
@@ -75,6 +87,8 @@ async function taggedInventory(): Promise<string[]> {
   const filter = [{ Key: TAG_ENVIRONMENT, Values: [environment.id] }];
   const tagging = await moto.aws.resourceGroupsTagging();
   const arns: string[] = [];
+  const ofEnvironment = (tag: { Key?: string; Value?: string }) =>
+    tag.Key === TAG_ENVIRONMENT && tag.Value === environment.id;
   for await (const page of paginateGetResources({ client: tagging }, { TagFilters: filter })) {
     arns.push(...(page.ResourceTagMappingList ?? []).map((mapping) => mapping.ResourceARN ?? ""));
   }
@@ -85,6 +99,45 @@ async function taggedInventory(): Promise<string[]> {
     const { Tags } = await dynamodb.send(new ListTagsOfResourceCommand({ ResourceArn: Table?.TableArn }));
     if (Tags?.some((tag) => tag.Key === TAG_ENVIRONMENT && tag.Value === environment.id))
       arns.push(Table?.TableArn ?? "");
+  }
+  // Neither does it list listeners, listener rules, Elastic IPs, DB subnet groups or autoscaling targets.
+  const elb = await moto.aws.elbv2();
+  for (const balancer of (await elb.send(new DescribeLoadBalancersCommand({}))).LoadBalancers ?? []) {
+    for (const listener of (
+      await elb.send(new DescribeListenersCommand({ LoadBalancerArn: balancer.LoadBalancerArn }))
+    ).Listeners ?? []) {
+      const rules =
+        (await elb.send(new DescribeRulesCommand({ ListenerArn: listener.ListenerArn }))).Rules ?? [];
+      const ResourceArns = [listener.ListenerArn ?? "", ...rules.map((rule) => rule.RuleArn ?? "")];
+      for (const { ResourceArn, Tags } of (await elb.send(new DescribeTagsCommand({ ResourceArns })))
+        .TagDescriptions ?? []) {
+        if (Tags?.some(ofEnvironment)) arns.push(ResourceArn ?? "");
+      }
+    }
+  }
+  const { Addresses = [] } = await (
+    await moto.aws.ec2()
+  ).send(
+    new DescribeAddressesCommand({ Filters: [{ Name: `tag:${TAG_ENVIRONMENT}`, Values: [environment.id] }] }),
+  );
+  arns.push(
+    ...Addresses.map(
+      (address) => `arn:aws:ec2:${testRegion}:${MOTO_ACCOUNT_ID}:elastic-ip/${address.AllocationId ?? ""}`,
+    ),
+  );
+  const rds = await moto.aws.rds();
+  for (const group of (await rds.send(new DescribeDBSubnetGroupsCommand({}))).DBSubnetGroups ?? []) {
+    const { TagList } = await rds.send(new RdsTagsCommand({ ResourceName: group.DBSubnetGroupArn }));
+    if (TagList?.some(ofEnvironment)) arns.push(group.DBSubnetGroupArn ?? "");
+  }
+  const scaling = await moto.aws.applicationAutoScaling();
+  // moto answers no tags of scalable targets: the environment's are those of the services in its ECS cluster.
+  const cluster = `${environment.name}-${environment.id.replace(/-/g, "").slice(0, 8)}-applications`;
+  const { ScalableTargets = [] } = await scaling.send(
+    new DescribeScalableTargetsCommand({ ServiceNamespace: "ecs" }),
+  );
+  for (const target of ScalableTargets) {
+    if (target.ResourceId?.startsWith(`service/${cluster}/`)) arns.push(target.ScalableTargetARN ?? "");
   }
   const iam = await moto.aws.iam();
   for (const role of (await iam.send(new ListRolesCommand({}))).Roles ?? []) {
@@ -165,5 +218,12 @@ describe("the export of an environment with every type", () => {
   it("parses, and refers between resources instead of repeating their AWS ids", () => {
     expect(unresolvedReferences(project)).toEqual([]);
     expect(unresolvedImports(project)).toEqual([]);
+    const file = (name: string) => archive[`${folder}/elbv2/${name}.tf`] ?? "";
+    expect(file("lb_listener")).toMatch(/load_balancer_arn\s*=\s*aws_lb\.[a-z0-9_]+\.arn/);
+    expect(file("lb_listener_rule")).toMatch(/listener_arn\s*=\s*aws_lb_listener\.[a-z0-9_]+\.arn/);
+    expect(file("lb_listener_rule")).toMatch(/target_group_arn\s*=\s*aws_lb_target_group\.[a-z0-9_]+\.arn/);
+    expect(archive[`${folder}/eks/eks_node_group.tf`]).toMatch(
+      /cluster_name\s*=\s*aws_eks_cluster\.[a-z0-9_]+\.name/,
+    );
   });
 });

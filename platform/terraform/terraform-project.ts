@@ -50,13 +50,7 @@ export const notExportedKinds: { kind: string; description: string }[] = [
     kind: "logs:log-group",
     description: "CloudWatch log groups of applications and functions (`aws_cloudwatch_log_group`)",
   },
-  {
-    kind: "elasticloadbalancing:targetgroup",
-    description:
-      "target groups of applications (`aws_lb_target_group`): an ECS service names its target group by ARN",
-  },
-  { kind: "elasticloadbalancing:listener", description: "load balancer listeners (`aws_lb_listener`)" },
-  { kind: "elasticloadbalancing:listener-rule", description: "listener rules (`aws_lb_listener_rule`)" },
+
   {
     kind: "ec2:elastic-ip",
     description: "the NAT gateway's Elastic IP (`aws_eip`): the NAT gateway names it by allocation id",
