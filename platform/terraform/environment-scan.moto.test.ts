@@ -222,6 +222,9 @@ describe("the export of an environment with every type", () => {
     expect(file("lb_listener")).toMatch(/load_balancer_arn\s*=\s*aws_lb\.[a-z0-9_]+\.arn/);
     expect(file("lb_listener_rule")).toMatch(/listener_arn\s*=\s*aws_lb_listener\.[a-z0-9_]+\.arn/);
     expect(file("lb_listener_rule")).toMatch(/target_group_arn\s*=\s*aws_lb_target_group\.[a-z0-9_]+\.arn/);
+    expect(archive[`${folder}/rds/db_instance.tf`]).toMatch(
+      /db_subnet_group_name\s*=\s*aws_db_subnet_group\.[a-z0-9_]+\.name/,
+    );
     expect(archive[`${folder}/eks/eks_node_group.tf`]).toMatch(
       /cluster_name\s*=\s*aws_eks_cluster\.[a-z0-9_]+\.name/,
     );

@@ -36,6 +36,10 @@ export function arnOf(resource: Pick<ScannedResource, "type" | "awsId">, scope: 
   switch (resource.type) {
     case "aws_s3_bucket":
       return `arn:${partition}:s3:::${resource.awsId}`;
+    case "aws_db_subnet_group":
+      return `${prefix("rds")}:subgrp:${resource.awsId}`;
+    case "aws_elasticache_subnet_group":
+      return `${prefix("elasticache")}:subnetgroup:${resource.awsId}`;
     case "aws_db_instance":
       return `${prefix("rds")}:db:${resource.awsId}`;
     case "aws_dynamodb_table":

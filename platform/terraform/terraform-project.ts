@@ -40,12 +40,8 @@ export function kindOfArn(arn: string): string {
  * tagged resource to be left out.
  */
 export const notExportedKinds: { kind: string; description: string }[] = [
-  { kind: "rds:subgrp", description: "DB subnet groups of databases (`aws_db_subnet_group`)" },
   { kind: "rds:snapshot", description: "RDS snapshots: backups of a database's data, not configuration" },
-  {
-    kind: "elasticache:subnetgroup",
-    description: "ElastiCache subnet groups of caches (`aws_elasticache_subnet_group`)",
-  },
+
   {
     kind: "logs:log-group",
     description: "CloudWatch log groups of applications and functions (`aws_cloudwatch_log_group`)",
