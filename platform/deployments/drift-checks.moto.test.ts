@@ -17,6 +17,7 @@ import type { EnvironmentRow } from "../environments/records";
 import { insertConnection } from "../testing/notification-connections";
 import { secretCipherFor, type SecretCipher } from "../lib/cipher";
 import { createService } from "../services/services";
+import { toResourceSummary } from "../services/records";
 import type { Provisioner } from "../cloud/aws/provisioner";
 import { awsProvisioners } from "../cloud/aws/provisioners";
 import { queueProvisioner } from "../cloud/aws/queue";
@@ -210,6 +211,12 @@ describe("the drift check", { timeout: 120_000 }, () => {
       "Relaunch the service to recreate it.";
     const drifted = await rowOf(orders);
     expect(drifted).toMatchObject({ stage: "STAGE_FAILED", message, driftedAt: clock });
+    // The API says it drifted, so the page can say what happened rather than "Deployment failed".
+    expect(toResourceSummary(drifted, environment, undefined)).toMatchObject({
+      stage: "STAGE_FAILED",
+      message,
+      driftedAt: clock.toISOString(),
+    });
     expect((await historyOf(orders)).at(-1)).toMatchObject({
       action: "Check",
       actor: "Platform",
