@@ -459,9 +459,11 @@ export const alarmSchema = z.object({
   name: z.string(),
   metric: z.enum(metricNames),
   severity: z.enum(alarmSeverities),
-  state: z.enum(["ALARM", "OK"]),
+  /** CloudWatch's states: INSUFFICIENT_DATA until the metric has a datapoint to judge. */
+  state: z.enum(["ALARM", "OK", "INSUFFICIENT_DATA"]),
   threshold: z.number(),
-  value: z.number(),
+  /** The latest datapoint; null while there is none. */
+  value: z.number().nullable(),
   since: z.string(),
 });
 export type Alarm = z.infer<typeof alarmSchema>;
