@@ -9,6 +9,7 @@ import {
   type Provisioner,
 } from "./provisioner";
 import { ProvisionError } from "./common";
+import { unansweredFailureOf } from "./aws-errors";
 
 /**
  * The AWS driver (issue 14): deploys the services of an environment that runs in an AWS account with the
@@ -114,6 +115,11 @@ export function cloudStepErrorOf(error: unknown, lines: NewLogLine[], refusalOf?
   }
   const refused = refusalOf?.(error);
   if (refused) return new CloudStepError(refused.message, { transient: refused.transient, lines });
+  const unanswered = unansweredFailureOf(error);
+  if (unanswered) {
+    const text = unanswered.charAt(0).toUpperCase() + unanswered.slice(1);
+    return new CloudStepError(text, { transient: isTransientAwsError(error), lines });
+  }
   if (error instanceof Error) {
     // A provisioner's own reason (a plain Error) needs no name before it.
     const text = error.name === "Error" ? error.message : `${error.name}: ${error.message}`;
