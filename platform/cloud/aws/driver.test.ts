@@ -5,7 +5,9 @@ import { describe, expect, it } from "vitest";
 import { refusalAsStepError } from "../../connections/aws-accounts";
 import { ProviderRefusal } from "../../connections/refusals";
 import { CloudStepError } from "../driver";
-import { cloudStepErrorOf, isTransientAwsError, scaledWaitMs } from "./driver";
+import { resourceOf } from "../../testing/aws";
+import { cloudStepErrorOf, createAwsDriver, isTransientAwsError, scaledWaitMs } from "./driver";
+import type { Provisioner } from "./provisioner";
 import { failingAs, ProvisionError } from "./common";
 
 /** An error as the AWS SDK throws it: AWS's code as its name, the answer's status in $metadata. */
@@ -133,6 +135,44 @@ describe("AWS failures in words, with the code kept for support", () => {
     } finally {
       await new Promise((resolve) => proxy.close(resolve));
     }
+  });
+});
+
+describe("a deployment step's log lines", () => {
+  it("say what the step waits for before what it did, so 'Creating' comes before 'Created'", async () => {
+    const queue: Provisioner = {
+      secretAttributeNames: () => [],
+      async apply(context) {
+        context.log("info", "Created SQS queue env-orders");
+        return { done: false, state: {}, waitMs: 1_000, progress: "Creating the queue" };
+      },
+      destroy: () => Promise.resolve({ done: true }),
+      plan: () => ({ inPlace: [], replace: [] }),
+      observe: () => Promise.resolve({ state: "ok" }),
+    };
+    const driver = createAwsDriver({ provisioners: { queue } }).forAccount({
+      key: "account",
+      confirm: (region) => Promise.resolve({ region, endpoint: "http://127.0.0.1:1" }),
+    });
+    const step = await driver.apply({
+      resource: resourceOf("queue"),
+      organizationId: "org",
+      environmentId: "env",
+      state: {},
+      network: null,
+      step: 0,
+      progress: null,
+      change: "deploy",
+      podNames: ["orders-1"],
+      secretsSealed: false,
+      now: new Date("2033-01-01T00:00:00.000Z"),
+    });
+    const inTimeOrder = [...step.lines].sort((a, b) => a.at.getTime() - b.at.getTime());
+    expect(inTimeOrder.map((line) => line.message)).toEqual([
+      "Creating the queue",
+      "Created SQS queue env-orders",
+    ]);
+    expect(step.lines).toEqual(inTimeOrder);
   });
 });
 

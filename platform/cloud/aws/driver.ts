@@ -248,17 +248,20 @@ export function createAwsDriver({
       : { ...step, waitMs: scaledWaitMs(step.waitMs, timeScale) };
   }
 
-  /** Says what the step waits for, once per change, in the deployment's logs. */
+  /**
+   * Says what the step waits for, once per change, in the deployment's logs: first, since the lines the call
+   * logged are that step's work ("Creating the queue", then "Created SQS queue …"), each a millisecond later.
+   */
   function withProgress<Step extends { done: boolean; progress?: string }>(
     context: DeployContext,
     step: Step,
     lines: NewLogLine[],
   ): NewLogLine[] {
     if (step.done || !step.progress || step.progress === context.progress) return lines;
-    const at = new Date(context.now.getTime() + lines.length);
+    const podName = context.podNames[0] ?? context.resource.name;
     return [
-      ...lines,
-      { at, podName: context.podNames[0] ?? context.resource.name, level: "info", message: step.progress },
+      { at: context.now, podName, level: "info", message: step.progress },
+      ...lines.map((line) => ({ ...line, at: new Date(line.at.getTime() + 1) })),
     ];
   }
 
