@@ -9,7 +9,7 @@ import path from "node:path";
  * the tests never reach still counts.
  */
 
-/** IAM's service prefix per SDK client, where the two differ the prefix is the one IAM policies use. */
+/** The IAM service prefix of each SDK client (not always its name: logs, tag, elasticloadbalancing, ...). */
 const iamPrefixes: Record<string, string> = {
   "@aws-sdk/client-acm": "acm",
   "@aws-sdk/client-application-auto-scaling": "application-autoscaling",
@@ -110,7 +110,6 @@ export function sdkCallsIn(files: string[]): SdkCall[] {
       if (clients.length === 0) continue; // Not an SDK name (a class of the product's own named …Command).
       if (clients.length > 1) throw new Error(`${file}: ${name} is exported by ${clients.join(" and ")}`);
       const client = clients[0] ?? "";
-      if (operation.endsWith("Client")) continue;
       calls.push({ file, client, operation, actions: iamActionsOf(client, operation) });
     }
   }
