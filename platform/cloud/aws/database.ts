@@ -1,4 +1,5 @@
 import type { DBInstance, ModifyDBInstanceMessage } from "@aws-sdk/client-rds";
+import type * as RdsSdk from "@aws-sdk/client-rds";
 import type { ServiceConfig } from "#contract/service-configs";
 import { isAwsError } from "./aws-errors";
 import type { DriverResource } from "../driver";
@@ -88,11 +89,7 @@ async function describeInstance(
  * CopyTagsToSnapshot, so the snapshot carries the service's tags. Automated backups go (the final snapshot is the
  * restore point; they would expire within the retention period anyway).
  */
-function deleteWithFinalSnapshot(
-  sdk: typeof import("@aws-sdk/client-rds"),
-  identifier: string,
-  snapshot: string,
-) {
+function deleteWithFinalSnapshot(sdk: typeof RdsSdk, identifier: string, snapshot: string) {
   return new sdk.DeleteDBInstanceCommand({
     DBInstanceIdentifier: identifier,
     SkipFinalSnapshot: false,
