@@ -8,6 +8,7 @@ import {
 import { GetSecretValueCommand, ListSecretsCommand } from "@aws-sdk/client-secrets-manager";
 import { beforeAll, describe, expect, it } from "vitest";
 import { cacheProvisioner } from "./cache";
+import { listFinalSnapshots } from "./final-snapshots";
 import { TAG_ENVIRONMENT, TAG_SERVICE, type ProvisionContext } from "./provisioner";
 import {
   applyUntilDone,
@@ -130,7 +131,8 @@ describe("the cache provisioner against moto", { timeout: 120_000 }, () => {
 
   it("keeps a tagged final snapshot of a Redis cache whose service is deleted, and says a Memcached one cannot have one", async () => {
     const resource = testResource("cache", { name: "carts" });
-    const context = contextFor(aws, resource, network);
+    const environmentId = `env-${resource.id}`;
+    const context = contextFor(aws, resource, network, { environmentId });
     const { result } = await applyUntilDone(cacheProvisioner, context);
     const id = result.state.replicationGroupArn?.split(":").at(-1) ?? "";
 
@@ -149,10 +151,19 @@ describe("the cache provisioner against moto", { timeout: 120_000 }, () => {
     expect(TagList).toEqual(
       expect.arrayContaining([
         { Key: TAG_SERVICE, Value: resource.id },
-        { Key: TAG_ENVIRONMENT, Value: "env-1" },
+        { Key: TAG_ENVIRONMENT, Value: environmentId },
       ]),
     );
     expect((await replicationGroup(id))?.Status).toBe("deleting");
+    expect(await listFinalSnapshots(aws, environmentId)).toEqual([
+      expect.objectContaining({
+        name,
+        serviceId: resource.id,
+        kind: "elasticache",
+        engine: expect.stringMatching(/^redis/),
+        restoreCommand: `aws elasticache create-replication-group --region ${testRegion} --snapshot-name ${name} --replication-group-id ${id}-restored --replication-group-description "Restored from ${name}"`,
+      }),
+    ]);
     expect(context.logs).toContainEqual({
       level: "info",
       message: `Deleting replication group ${id}; its data is kept in the final snapshot ${name}`,

@@ -8,6 +8,7 @@ import {
 import { GetSecretValueCommand, ListSecretsCommand } from "@aws-sdk/client-secrets-manager";
 import { beforeAll, describe, expect, it } from "vitest";
 import { databaseProvisioner } from "./database";
+import { listFinalSnapshots } from "./final-snapshots";
 import { TAG_ENVIRONMENT, TAG_ORGANIZATION, TAG_SERVICE } from "./provisioner";
 import {
   applyUntilDone,
@@ -217,7 +218,8 @@ describe("the database provisioner against moto", { timeout: 120_000 }, () => {
 
   it("keeps a final snapshot named after the instance and the time when less storage replaces it, and when the service is deleted", async () => {
     const resource = testResource("database", { name: "ledger", config: { storageGb: 30 } });
-    const context = contextFor(aws, resource, network);
+    const environmentId = `env-${resource.id}`;
+    const context = contextFor(aws, resource, network, { environmentId });
     const created = await applyUntilDone(databaseProvisioner, context);
     const identifier = created.result.state.dbInstanceArn?.split(":").at(-1) ?? "";
 
@@ -239,7 +241,7 @@ describe("the database provisioner against moto", { timeout: 120_000 }, () => {
         AllocatedStorage: 30,
         TagList: expect.arrayContaining([
           { Key: TAG_SERVICE, Value: resource.id },
-          { Key: TAG_ENVIRONMENT, Value: "env-1" },
+          { Key: TAG_ENVIRONMENT, Value: environmentId },
           { Key: TAG_ORGANIZATION, Value: "org-1" },
         ]),
       }),
@@ -257,6 +259,23 @@ describe("the database provisioner against moto", { timeout: 120_000 }, () => {
     });
     const kept = (await snapshotsOf(resource.id)).map((snapshot) => snapshot.DBSnapshotIdentifier).sort();
     expect(kept).toEqual([replacement, `${identifier}-final-20261127080100`]);
+    // The environment lists them, newest first, with what it takes to restore one.
+    const listed = await listFinalSnapshots(aws, environmentId);
+    expect(listed.map((snapshot) => snapshot.name)).toEqual([
+      `${identifier}-final-20261127080100`,
+      replacement,
+    ]);
+    expect(listed[1]).toEqual({
+      name: replacement,
+      arn: expect.stringMatching(new RegExp(`:rds:${testRegion}:\\d+:snapshot:${replacement}$`)),
+      serviceId: resource.id,
+      kind: "rds",
+      engine: "postgres 17",
+      createdAt: expect.any(String),
+      size: "30 GB",
+      restoreCommand: `aws rds restore-db-instance-from-db-snapshot --region ${testRegion} --db-snapshot-identifier ${replacement} --db-instance-identifier ${identifier}-restored`,
+    });
+    expect(await listFinalSnapshots(aws, "another-environment")).toEqual([]);
     expect(context.logs).toContainEqual({
       level: "info",
       message: `Deleting DB instance ${identifier}; its data is kept in the final snapshot ${identifier}-final-20261127080100`,
