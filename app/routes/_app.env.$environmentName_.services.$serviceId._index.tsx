@@ -20,9 +20,9 @@ import { CostPanel } from "~/features/services/details/cost-panel";
 import { deleteServiceSchema } from "~/features/services/details/delete-service";
 import { TAIL_LOGS_LOG_LIMIT } from "~/features/services/details/dynamic-settings";
 import { HistoryPanel } from "~/features/services/details/history-panel";
-import { FinalSnapshots } from "~/features/services/details/final-snapshots";
 import { buildLogSearch } from "~/features/services/details/log-query";
 import {
+  FinalSnapshots,
   ConfigPanel,
   LogsPanel,
   MonitorPanel,

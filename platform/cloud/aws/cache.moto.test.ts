@@ -184,6 +184,33 @@ describe("the cache provisioner against moto", { timeout: 120_000 }, () => {
     });
   });
 
+  it("snapshots a Redis group before a change replaces it", async () => {
+    const resource = testResource("cache", { name: "tokens" });
+    const context = contextFor(aws, resource, network);
+    const { result } = await applyUntilDone(cacheProvisioner, context);
+    const id = result.state.replicationGroupArn?.split(":").at(-1) ?? "";
+
+    const plain = { ...resource, config: { ...resource.config, encryptionInTransit: false } };
+    const replacing = { ...context, resource: plain, now: new Date("2026-11-27T07:45:00Z") };
+    const first = await cacheProvisioner.apply({ ...replacing, state: result.state });
+    expect(first).toMatchObject({ done: false, progress: "Taking the final snapshot" });
+    // The group stands until its snapshot does.
+    expect((await replicationGroup(id))?.Status).toBe("available");
+    const second = await cacheProvisioner.apply({ ...replacing, state: first.state });
+    expect(second).toMatchObject({ done: false, progress: "Deleting the replication group to replace it" });
+    expect(second.state.finalSnapshot).toBeUndefined();
+    expect((await replicationGroup(id))?.Status).toBe("deleting");
+    const name = `${id}-final-20261127074500`;
+    const { Snapshots = [] } = await (
+      await aws.elasticache()
+    ).send(new DescribeSnapshotsCommand({ SnapshotName: name }));
+    expect(Snapshots).toMatchObject([{ SnapshotName: name, SnapshotStatus: "available" }]);
+    expect(context.logs).toContainEqual({
+      level: "warn",
+      message: `Replacing replication group ${id}: encryption in transit off; its data is kept in the final snapshot ${name}`,
+    });
+  });
+
   it("creates a Valkey group of three nodes without encryption in transit: no token, failover across zones", async () => {
     const resource = testResource("cache", {
       name: "queue-cache",
