@@ -258,6 +258,16 @@ export function applicationConfigSchemaWith<Source extends z.ZodType<{ kind: App
     });
 }
 
+/**
+ * How the environment's load balancer reaches the application (docs/decisions/049), as the Domain field explains it:
+ * a domain gets every request for it, path unchanged; without one the application is reached under /<its name>/ on
+ * the load balancer's address, also with the path unchanged, since a cloud load balancer cannot strip a prefix.
+ */
+export const APPLICATION_DOMAIN_DESCRIPTION =
+  "Optional: a public domain such as app.example.com, routed to the application whatever the path. Without one, " +
+  "the application is reached under /<its name>/ on the environment's load balancer, path unchanged: it must " +
+  "serve its pages under that prefix.";
+
 /** The four sources, the Helm values unchecked for YAML syntax (see the module's comment). */
 export const applicationSourceFieldsSchema = z.discriminatedUnion("kind", [
   publicImageSourceSchema,

@@ -13,6 +13,7 @@ import {
   Text,
 } from "@mantine/core";
 import {
+  APPLICATION_DOMAIN_DESCRIPTION,
   applicationCpuChoices,
   applicationMemoryChoicesMb,
   applicationVariableKinds,
@@ -243,7 +244,7 @@ export function RuntimeFields({
         <TextField
           field={domain.host}
           label="Domain"
-          description="Optional: a public domain such as app.example.com"
+          description={APPLICATION_DOMAIN_DESCRIPTION}
           autoComplete="off"
         />
         <CertificateField

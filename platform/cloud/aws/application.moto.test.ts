@@ -7,15 +7,19 @@ import {
   DescribeServicesCommand,
   DescribeTaskDefinitionCommand,
   ListTaskDefinitionsCommand,
+  UpdateServiceCommand,
 } from "@aws-sdk/client-ecs";
 import {
   DescribeListenersCommand,
   DescribeLoadBalancersCommand,
   DescribeRulesCommand,
   DescribeTargetGroupsCommand,
+  SetSecurityGroupsCommand,
 } from "@aws-sdk/client-elastic-load-balancing-v2";
 import { DescribeLogGroupsCommand, ListTagsForResourceCommand } from "@aws-sdk/client-cloudwatch-logs";
+import { DescribeSecurityGroupsCommand } from "@aws-sdk/client-ec2";
 import { beforeAll, describe, expect, it } from "vitest";
+import { defaultServiceSettings } from "#contract/services";
 import type { DriverResource } from "../driver";
 import { applicationProvisioner } from "./application";
 import {
@@ -135,6 +139,36 @@ async function logGroupOf(name: string | undefined) {
   return { retentionInDays: group.retentionInDays, tags };
 }
 
+/** The security groups `ids` with their inbound rules, as [protocol, from port, to port, sources]. */
+async function securityGroupsOf(ids: string[] | undefined) {
+  const ec2 = await aws.ec2();
+  const answer = await ec2.send(new DescribeSecurityGroupsCommand({ GroupIds: ids ?? [] }));
+  return (answer.SecurityGroups ?? []).map((group) => ({
+    id: group.GroupId,
+    inbound: (group.IpPermissions ?? []).map((permission) => [
+      permission.IpProtocol,
+      permission.FromPort,
+      permission.ToPort,
+      [
+        ...(permission.IpRanges ?? []).map((range) => range.CidrIp),
+        ...(permission.Ipv6Ranges ?? []).map((range) => range.CidrIpv6),
+        ...(permission.UserIdGroupPairs ?? []).map((pair) => pair.GroupId),
+      ],
+    ]),
+  }));
+}
+
+/** The security groups of the VPC tagged with `environmentId`, by id. */
+async function environmentGroups(environmentId: string) {
+  const ec2 = await aws.ec2();
+  const answer = await ec2.send(
+    new DescribeSecurityGroupsCommand({
+      Filters: [{ Name: "tag:cloud-console:environment", Values: [environmentId] }],
+    }),
+  );
+  return (answer.SecurityGroups ?? []).map((group) => group.GroupId);
+}
+
 async function targetGroupOf(arn: string | undefined) {
   const elb = await aws.elbv2();
   return (await elb.send(new DescribeTargetGroupsCommand({ TargetGroupArns: [arn ?? ""] })))
@@ -161,7 +195,8 @@ describe("the application provisioner against moto", { timeout: 120_000 }, () =>
     expect(balancer?.AvailabilityZones?.map((zone) => zone.SubnetId).sort()).toEqual(
       (network.publicSubnetIds ?? "").split(",").sort(),
     );
-    expect(created.result.endpoint).toBe(`http://${balancer?.DNSName}/web`);
+    // Served under its name, path unchanged (ALB rewrites no path): the address says so with its trailing slash.
+    expect(created.result.endpoint).toBe(`http://${balancer?.DNSName}/web/`);
 
     const service = await serviceOf(state);
     expect(service).toMatchObject({
@@ -173,7 +208,7 @@ describe("the application provisioner against moto", { timeout: 120_000 }, () =>
       networkConfiguration: {
         awsvpcConfiguration: {
           subnets: (network.privateSubnetIds ?? "").split(","),
-          securityGroups: [network.securityGroupId],
+          securityGroups: expect.arrayContaining([network.securityGroupId]),
           assignPublicIp: "DISABLED",
         },
       },
@@ -296,6 +331,11 @@ describe("the application provisioner against moto", { timeout: 120_000 }, () =>
       ["1", "path-pattern"],
       ["2", "host-header"],
     ]);
+    // By host, the domain's every path goes to the application as it came.
+    expect((await rulesOf(state.loadBalancerArn ?? ""))[1]).toMatchObject({
+      Conditions: [{ Field: "host-header", HostHeaderConfig: { Values: ["api.example.com"] } }],
+      Actions: [{ Type: "forward", TargetGroupArn: apiCreated.result.state.targetGroupArn }],
+    });
 
     // The first one goes: its own resources only.
     expect(await destroyUntilDone(applicationProvisioner, { ...webContext, resource: changed })).toEqual([
@@ -335,10 +375,24 @@ describe("the application provisioner against moto", { timeout: 120_000 }, () =>
     expect(balancers[0]?.AvailabilityZones?.map((zone) => zone.SubnetId).sort()).toEqual(
       (network.privateSubnetIds ?? "").split(",").sort(),
     );
-    expect(moved.result.endpoint).toBe(`http://${balancers[0]?.DNSName}/api`);
+    expect(moved.result.endpoint).toBe(`http://${balancers[0]?.DNSName}/api/`);
     expect((await serviceOf(moved.result.state))?.loadBalancers?.[0]?.targetGroupArn).toBe(
       moved.result.state.targetGroupArn,
     );
+    // The internal load balancer lets in the environment's services only; the tasks now admit it alone, and the
+    // public load balancer's group went with it.
+    const internalGroup = balancers[0]?.SecurityGroups?.[0] ?? "";
+    expect(await securityGroupsOf([internalGroup])).toEqual([
+      { id: internalGroup, inbound: [["tcp", 80, 80, [network.securityGroupId]]] },
+    ]);
+    const movedGroups =
+      (await serviceOf(moved.result.state))?.networkConfiguration?.awsvpcConfiguration?.securityGroups ?? [];
+    const movedTasksGroup = movedGroups.find((group) => group !== network.securityGroupId);
+    expect((await securityGroupsOf([movedTasksGroup ?? ""]))[0]?.inbound).toEqual([
+      ["tcp", 3000, 3000, [internalGroup]],
+      ["tcp", 8080, 8080, [internalGroup]],
+    ]);
+    expect((await environmentGroups("env-apps")).sort()).toEqual([internalGroup, movedTasksGroup].sort());
     expect((await taggedWithService(aws, api.id)).filter((arn) => arn.includes(":targetgroup/"))).toEqual([
       moved.result.state.targetGroupArn,
     ]);
@@ -359,6 +413,82 @@ describe("the application provisioner against moto", { timeout: 120_000 }, () =>
       await aws.ecs()
     ).send(new DescribeClustersCommand({ clusters: [state.clusterArn ?? ""] }));
     expect(clusters.clusters?.filter((cluster) => cluster.status === "ACTIVE")).toEqual([]);
+    expect(await environmentGroups("env-apps")).toEqual([]);
+  });
+
+  it("opens the internet-facing load balancer on its listener port to the internet and the tasks only to the load balancer, and deletes both groups with the last application", async () => {
+    const shop = application("shop", {
+      healthCheck: { ...defaultServiceSettings.healthCheck, port: 9090 },
+    });
+    const context = contextFor(aws, shop, network, { environmentId: "env-open" });
+    const { state } = (await applyUntilDone(applicationProvisioner, context)).result;
+
+    const [balancer] = (await loadBalancers()).filter(
+      (candidate) => candidate.LoadBalancerArn === state.loadBalancerArn,
+    );
+    // Its own group only: the network's group lets the environment's services reach each other, not the internet.
+    expect(balancer?.SecurityGroups).toHaveLength(1);
+    expect(balancer?.SecurityGroups).not.toContain(network.securityGroupId);
+    const balancerGroup = balancer?.SecurityGroups?.[0] ?? "";
+    expect(await securityGroupsOf([balancerGroup])).toEqual([
+      { id: balancerGroup, inbound: [["tcp", 80, 80, ["0.0.0.0/0", "::/0"]]] },
+    ]);
+
+    // The tasks: the network's group (to reach the environment's databases) and their own, open to the load
+    // balancer alone, on the container's port and the health check's.
+    const groups = (await serviceOf(state))?.networkConfiguration?.awsvpcConfiguration?.securityGroups ?? [];
+    expect(groups).toHaveLength(2);
+    expect(groups).toContain(network.securityGroupId);
+    const tasksGroup = groups.find((group) => group !== network.securityGroupId) ?? "";
+    expect((await securityGroupsOf([tasksGroup]))[0]?.inbound).toEqual(
+      expect.arrayContaining([
+        ["tcp", 8080, 8080, [balancerGroup]],
+        ["tcp", 9090, 9090, [balancerGroup]],
+      ]),
+    );
+    expect((await securityGroupsOf([tasksGroup]))[0]?.inbound).toHaveLength(2);
+
+    // Repeating the deployment changes nothing.
+    const again = await applyUntilDone(applicationProvisioner, { ...context, state });
+    expect(again.progress).toEqual([]);
+    expect((await environmentGroups("env-open")).sort()).toEqual([balancerGroup, tasksGroup].sort());
+
+    // As deployed before the load balancer had its own group (behind the network's, tasks too): the next
+    // deployment puts each behind its own again.
+    await (
+      await aws.elbv2()
+    ).send(
+      new SetSecurityGroupsCommand({
+        LoadBalancerArn: state.loadBalancerArn,
+        SecurityGroups: [network.securityGroupId ?? ""],
+      }),
+    );
+    await (
+      await aws.ecs()
+    ).send(
+      new UpdateServiceCommand({
+        cluster: state.clusterArn,
+        service: state.serviceArn,
+        networkConfiguration: {
+          awsvpcConfiguration: {
+            subnets: (network.privateSubnetIds ?? "").split(","),
+            securityGroups: [network.securityGroupId ?? ""],
+          },
+        },
+      }),
+    );
+    const repaired = await applyUntilDone(applicationProvisioner, { ...context, state });
+    expect(repaired.progress).toEqual(["Rolling out the change"]);
+    expect(
+      (await loadBalancers()).find((candidate) => candidate.LoadBalancerArn === state.loadBalancerArn)
+        ?.SecurityGroups,
+    ).toEqual([balancerGroup]);
+    expect(
+      (await serviceOf(state))?.networkConfiguration?.awsvpcConfiguration?.securityGroups?.sort(),
+    ).toEqual(groups.sort());
+
+    await destroyUntilDone(applicationProvisioner, { ...context, state });
+    expect(await environmentGroups("env-open")).toEqual([]);
   });
 
   it("creates nothing twice when a step is repeated from a stale state", async () => {
@@ -380,6 +510,7 @@ describe("the application provisioner against moto", { timeout: 120_000 }, () =>
     const tagged = await taggedWithService(aws, worker.id);
     expect(tagged.map((arn) => arn.split(":")[5]?.split("/")[0]).sort()).toEqual([
       "log-group",
+      "security-group",
       "service",
       "targetgroup",
       "task-definition",

@@ -9,8 +9,16 @@ import { isAwsError } from "./aws-errors";
 import { applicationImageOf } from "../images";
 import type { DriverResource } from "../driver";
 import { deleteLogGroup, ensureLogGroup, logGroupsOutput } from "./log-groups";
-import { TAG_ENVIRONMENT, TAG_ORGANIZATION, type ProvisionContext, type Provisioner } from "./provisioner";
+import {
+  TAG_ENVIRONMENT,
+  TAG_ORGANIZATION,
+  TAG_SERVICE,
+  type ProvisionContext,
+  type Provisioner,
+} from "./provisioner";
 import { deleteRole, ensureRole, managedPolicy } from "./roles";
+import { deleteSecurityGroup, ensureSecurityGroup } from "./security-groups";
+import { TAG_PART } from "./naming";
 import {
   clientToken,
   networkOf,
@@ -60,8 +68,15 @@ function namesOf(resource: DriverResource) {
     executionRole: `${physicalName(resource, 59)}-exec`,
     // Target group names: at most 32 characters.
     targetGroup: (scheme: Scheme) => `${physicalName(resource, 28)}-${schemeSuffix(scheme)}`,
+    tasksGroup: `${physicalName(resource, 200)}-tasks`,
   };
 }
+
+/** How the tasks' security group is found again: the application's id and its part. */
+const tasksGroupKey = (context: ProvisionContext) => ({
+  [TAG_SERVICE]: context.tags[TAG_SERVICE] ?? "",
+  [TAG_PART]: "tasks",
+});
 
 /** The environment this application belongs to, and the names and tags of what its applications share. */
 function environmentOf(context: ProvisionContext) {
@@ -71,6 +86,7 @@ function environmentOf(context: ProvisionContext) {
   const role = {
     cluster: "applications",
     loadBalancer: (scheme: Scheme) => `applications-${schemeSuffix(scheme)}`,
+    loadBalancerGroup: (scheme: Scheme) => `applications-${schemeSuffix(scheme)}-lb`,
   };
   return {
     id,
@@ -78,6 +94,9 @@ function environmentOf(context: ProvisionContext) {
     clusterName: `${physicalName(environment, 200)}-applications`,
     // Load balancer names: at most 32 characters, no trailing hyphen.
     loadBalancerName: (scheme: Scheme) => `${physicalName(environment, 27)}-${schemeSuffix(scheme)}`,
+    loadBalancerGroupName: (scheme: Scheme) => `${physicalName(environment, 200)}-lb-${schemeSuffix(scheme)}`,
+    /** How a shared security group is found again: the environment and its role. */
+    key: (sharedRole: string) => ({ [TAG_ENVIRONMENT]: id, [TAG_SHARED]: sharedRole }),
     tags: (sharedRole: string): Record<string, string> => ({
       [TAG_ORGANIZATION]: context.tags[TAG_ORGANIZATION] ?? "",
       [TAG_ENVIRONMENT]: id,
@@ -193,15 +212,73 @@ async function findLoadBalancer(
   return matching(all);
 }
 
+/**
+ * The load balancer's own security group, open on its listener port: to the internet (IPv4 and IPv6) for the
+ * internet-facing one, to the environment's services (the network's group) for the internal one. The network's
+ * group is not the load balancer's: it lets the environment's services reach each other and nothing else in.
+ */
+async function ensureLoadBalancerGroup(
+  context: ProvisionContext,
+  environment: Environment,
+  network: Network,
+  scheme: Scheme,
+): Promise<string> {
+  const role = environment.role.loadBalancerGroup(scheme);
+  return ensureSecurityGroup(context, {
+    vpcId: network.vpcId,
+    name: environment.loadBalancerGroupName(scheme),
+    description:
+      scheme === "internal"
+        ? `The environment's internal load balancer: HTTP from the environment's services`
+        : `The environment's internet-facing load balancer: HTTP from anywhere`,
+    tags: environment.tags(role),
+    key: environment.key(role),
+    inbound: {
+      ports: [LISTENER_PORT],
+      from:
+        scheme === "internal"
+          ? { groupIds: [network.securityGroupId] }
+          : { cidrs: ["0.0.0.0/0"], ipv6Cidrs: ["::/0"] },
+    },
+  });
+}
+
+/** The tasks' own security group: the container's port and the health check's, from the load balancer alone. */
+async function ensureTasksGroup(context: ProvisionContext, network: Network, loadBalancerGroupId: string) {
+  const { networking, healthCheck } = context.resource.settings;
+  const name = namesOf(context.resource).tasksGroup;
+  return ensureSecurityGroup(context, {
+    vpcId: network.vpcId,
+    name,
+    description: `The tasks of ${context.resource.name}: only its load balancer reaches them`,
+    tags: { ...context.tags, [TAG_PART]: "tasks", Name: name },
+    key: tasksGroupKey(context),
+    inbound: { ports: [networking.port, healthCheck.port], from: { groupIds: [loadBalancerGroupId] } },
+  });
+}
+
 async function ensureLoadBalancer(
   context: ProvisionContext,
   environment: Environment,
   network: Network,
   scheme: Scheme,
+  groupId: string,
 ): Promise<LoadBalancer> {
-  const found = await findLoadBalancer(context, environment, scheme);
-  if (found) return found;
   const { elb, sdk } = await elbOf(context);
+  const found = await findLoadBalancer(context, environment, scheme);
+  if (found) {
+    // A load balancer created before it had its own group (behind the network's): given its own now.
+    if (found.SecurityGroups?.length !== 1 || found.SecurityGroups[0] !== groupId) {
+      await elb.send(
+        new sdk.SetSecurityGroupsCommand({
+          LoadBalancerArn: found.LoadBalancerArn,
+          SecurityGroups: [groupId],
+        }),
+      );
+      context.log("info", `Load balancer ${found.LoadBalancerName} is now behind its own security group`);
+    }
+    return found;
+  }
   const name = environment.loadBalancerName(scheme);
   // Idempotent by name, like the cluster.
   const created = await elb.send(
@@ -210,7 +287,7 @@ async function ensureLoadBalancer(
       Type: "application",
       Scheme: scheme,
       Subnets: scheme === "internal" ? network.privateSubnetIds : network.publicSubnetIds,
-      SecurityGroups: [network.securityGroupId],
+      SecurityGroups: [groupId],
       Tags: tagList(environment.tags(environment.role.loadBalancer(scheme))),
     }),
   );
@@ -263,24 +340,36 @@ async function ensureListener(
   }
 }
 
-/** Deletes the environment's load balancer of `scheme` once no application's rule is left on it. */
-async function releaseLoadBalancer(context: ProvisionContext, environment: Environment, scheme: Scheme) {
+/**
+ * Deletes the environment's load balancer of `scheme` once no application's rule is left on it, then its security
+ * group; false while AWS still holds that group (the deleted load balancer's network interfaces linger a while).
+ */
+async function releaseLoadBalancer(
+  context: ProvisionContext,
+  environment: Environment,
+  scheme: Scheme,
+): Promise<boolean> {
   const balancer = await findLoadBalancer(context, environment, scheme);
-  if (!balancer?.LoadBalancerArn) return;
-  const { elb, sdk } = await elbOf(context);
-  const listeners =
-    (await elb.send(new sdk.DescribeListenersCommand({ LoadBalancerArn: balancer.LoadBalancerArn })))
-      .Listeners ?? [];
-  for (const listener of listeners) {
-    const rules =
-      (await elb.send(new sdk.DescribeRulesCommand({ ListenerArn: listener.ListenerArn }))).Rules ?? [];
-    if (rules.some((rule) => !rule.IsDefault)) return;
+  if (balancer?.LoadBalancerArn) {
+    const { elb, sdk } = await elbOf(context);
+    const listeners =
+      (await elb.send(new sdk.DescribeListenersCommand({ LoadBalancerArn: balancer.LoadBalancerArn })))
+        .Listeners ?? [];
+    for (const listener of listeners) {
+      const rules =
+        (await elb.send(new sdk.DescribeRulesCommand({ ListenerArn: listener.ListenerArn }))).Rules ?? [];
+      if (rules.some((rule) => !rule.IsDefault)) return true;
+    }
+    await unlessMissing(
+      () => elb.send(new sdk.DeleteLoadBalancerCommand({ LoadBalancerArn: balancer.LoadBalancerArn })),
+      "LoadBalancerNotFoundException",
+    );
+    context.log(
+      "info",
+      `Deleted load balancer ${balancer.LoadBalancerName}: no application uses it any more`,
+    );
   }
-  await unlessMissing(
-    () => elb.send(new sdk.DeleteLoadBalancerCommand({ LoadBalancerArn: balancer.LoadBalancerArn })),
-    "LoadBalancerNotFoundException",
-  );
-  context.log("info", `Deleted load balancer ${balancer.LoadBalancerName}: no application uses it any more`);
+  return deleteSecurityGroup(context, environment.key(environment.role.loadBalancerGroup(scheme)));
 }
 
 /** Deletes the environment's ECS cluster once no service is left in it. */
@@ -472,7 +561,10 @@ async function ensureTargetGroup(
   return group.TargetGroupArn;
 }
 
-/** Where the load balancer sends the application's requests: its custom domain, else its path. */
+/**
+ * Where the load balancer sends the application's requests: its custom domain (any path), else its path prefix,
+ * forwarded as it came: ALB cannot strip it (docs/decisions/049).
+ */
 function conditionsOf(resource: DriverResource): RuleCondition[] {
   const { customDomain } = resource.settings.networking;
   return customDomain
@@ -677,9 +769,14 @@ async function removeAutoScaling(context: ProvisionContext, clusterArn: string, 
   );
 }
 
+/**
+ * The application's address (docs/decisions/049): its domain, which the load balancer routes to it whatever the
+ * path; else the load balancer's name under /<name>/, which it forwards with the path unchanged (an ALB rewrites no
+ * path), so the application serves its pages under that prefix, as the configuration's Domain field says.
+ */
 function endpointOf(resource: DriverResource, balancer: LoadBalancer): string {
   const { customDomain } = resource.settings.networking;
-  return customDomain ? `http://${customDomain}` : `http://${balancer.DNSName}/${resource.name}`;
+  return customDomain ? `http://${customDomain}` : `http://${balancer.DNSName}/${resource.name}/`;
 }
 
 const schemeOf = (resource: DriverResource): Scheme =>
@@ -707,8 +804,22 @@ export const applicationProvisioner: Provisioner = {
     state.executionRoleArn = executionRole.arn;
     state.logGroupName = names.logGroup;
     state.taskDefinitionArn = await ensureTaskDefinition(context, names.family, executionRole.arn);
-    const balancer = await ensureLoadBalancer(context, environment, network, scheme);
+    const balancerGroupId = await ensureLoadBalancerGroup(context, environment, network, scheme);
+    const balancer = await ensureLoadBalancer(context, environment, network, scheme, balancerGroupId);
     state.loadBalancerArn = balancer.LoadBalancerArn ?? "";
+    // The network's group lets the tasks reach the environment's databases and caches; their own lets the load
+    // balancer in.
+    const securityGroups = [
+      network.securityGroupId,
+      await ensureTasksGroup(context, network, balancerGroupId),
+    ];
+    const networkConfiguration = {
+      awsvpcConfiguration: {
+        subnets: network.privateSubnetIds,
+        securityGroups,
+        assignPublicIp: "DISABLED" as const,
+      },
+    };
     state.listenerArn = await ensureListener(context, environment, balancer, scheme);
     state.targetGroupArn = await ensureTargetGroup(context, network, scheme);
     state.listenerRuleArn = await ensureRule(context, state.listenerArn, state.targetGroupArn);
@@ -729,13 +840,7 @@ export const applicationProvisioner: Provisioner = {
           taskDefinition: state.taskDefinitionArn,
           desiredCount: settings.scaling.minInstances,
           launchType: "FARGATE",
-          networkConfiguration: {
-            awsvpcConfiguration: {
-              subnets: network.privateSubnetIds,
-              securityGroups: [network.securityGroupId],
-              assignPublicIp: "DISABLED",
-            },
-          },
+          networkConfiguration,
           loadBalancers,
           healthCheckGracePeriodSeconds:
             settings.healthCheck.intervalSeconds * settings.healthCheck.healthyThreshold,
@@ -759,6 +864,8 @@ export const applicationProvisioner: Provisioner = {
       return pending(state, "Waiting for the previous service to drain", DEPLOY_WAIT_MS);
 
     const attached = service.loadBalancers?.[0];
+    const sameGroups = (groups: string[] | undefined) =>
+      JSON.stringify([...(groups ?? [])].sort()) === JSON.stringify([...securityGroups].sort());
     // The task count is the autoscaler's between the settings' bounds: a deployment only brings it within them.
     const { minInstances, maxInstances } = settings.scaling;
     const currentCount = service.desiredCount ?? minInstances;
@@ -770,6 +877,9 @@ export const applicationProvisioner: Provisioner = {
       attached?.containerPort !== settings.networking.port
         ? "load balancer"
         : null,
+      sameGroups(service.networkConfiguration?.awsvpcConfiguration?.securityGroups)
+        ? null
+        : "security groups",
     ].filter((change): change is string => change !== null);
     if (changes.length > 0) {
       await ecs.send(
@@ -779,6 +889,7 @@ export const applicationProvisioner: Provisioner = {
           taskDefinition: state.taskDefinitionArn,
           desiredCount,
           loadBalancers,
+          networkConfiguration,
         }),
       );
       context.log("info", `Updating ECS service ${names.service}: ${changes.join(", ")}`);
@@ -793,7 +904,13 @@ export const applicationProvisioner: Provisioner = {
     if (!(await removeTargetGroup(context, other))) {
       return pending(state, "Removing the previous load balancer routing", DEPLOY_WAIT_MS);
     }
-    await releaseLoadBalancer(context, environment, other);
+    if (!(await releaseLoadBalancer(context, environment, other))) {
+      return pending(
+        state,
+        "Waiting for AWS to release the previous load balancer's security group",
+        DEPLOY_WAIT_MS,
+      );
+    }
 
     const current = await findLoadBalancer(context, environment, scheme);
     if (current?.State?.Code !== "active") {
@@ -840,6 +957,11 @@ export const applicationProvisioner: Provisioner = {
       }
     }
 
+    // Once the tasks are gone (their network interfaces released), and before the load balancer's group it names.
+    if (!(await deleteSecurityGroup(context, tasksGroupKey(context)))) {
+      return pending(state, "Waiting for AWS to release the tasks' security group", DEPLOY_WAIT_MS);
+    }
+
     const revisions: string[] = [];
     for (const status of ["ACTIVE", "INACTIVE"] as const) {
       for await (const page of sdk.paginateListTaskDefinitions(
@@ -865,7 +987,15 @@ export const applicationProvisioner: Provisioner = {
 
     await deleteLogGroup(context, names.logGroup);
     await deleteRole(context, names.executionRole);
-    for (const scheme of schemes) await releaseLoadBalancer(context, environment, scheme);
+    for (const scheme of schemes) {
+      if (!(await releaseLoadBalancer(context, environment, scheme))) {
+        return pending(
+          state,
+          "Waiting for AWS to release the load balancer's security group",
+          DEPLOY_WAIT_MS,
+        );
+      }
+    }
     await releaseCluster(context, environment);
     return { done: true };
   },
