@@ -17,7 +17,8 @@ import { openTestApi, type TestApi, type TestMember } from "../testing/http-harn
  */
 
 const region = "us-west-2";
-const moto = setUpMoto({ region });
+// The Tagging API's first call loads every moto backend: in the hook, not the test.
+const moto = setUpMoto({ region, warmUp: true });
 let api: TestApi;
 beforeAll(async () => {
   api = await openTestApi({ terraform: { ...defaultTerraformConfig, awsEndpoint: moto.endpoint } });
@@ -95,4 +96,4 @@ it("lists the final snapshot of a deleted database on its environment, with how 
     token: member.user.token,
   });
   expect(snapshotsResponseSchema.parse(await none.json())).toEqual({ snapshots: [] });
-});
+}, 60_000);
