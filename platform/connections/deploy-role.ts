@@ -79,7 +79,9 @@ const readActions = [
   "s3:ListBucketVersions",
   // The generated passwords of databases and caches, which fill their secret attributes. Not scoped by tag: a
   // step asks for the secret before it exists (ResourceNotFoundException means "create it"), and AWS answers
-  // AccessDenied instead when a tag condition cannot be evaluated on a secret that is not there.
+  // AccessDenied instead when a tag condition cannot be evaluated on a secret that is not there. A teardown looks
+  // the secret up (DescribeSecret) before deleting it.
+  "secretsmanager:DescribeSecret",
   "secretsmanager:GetSecretValue",
   "sqs:GetQueueAttributes",
   "sqs:GetQueueUrl",
