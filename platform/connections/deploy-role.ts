@@ -26,6 +26,8 @@ const readActions = [
   "cloudwatch:GetMetricData",
   "dynamodb:DescribeTable",
   "dynamodb:ListTagsOfResource",
+  // Counts a table's items before a replacement, which is refused while it holds any (decision 047).
+  "dynamodb:Scan",
   "ec2:DescribeAddresses",
   "ec2:DescribeAvailabilityZones",
   "ec2:DescribeInternetGateways",
@@ -50,6 +52,7 @@ const readActions = [
   "elasticache:DescribeCacheClusters",
   "elasticache:DescribeCacheSubnetGroups",
   "elasticache:DescribeReplicationGroups",
+  "elasticache:DescribeSnapshots",
   "elasticloadbalancing:DescribeListeners",
   "elasticloadbalancing:DescribeLoadBalancers",
   "elasticloadbalancing:DescribeRules",
@@ -65,6 +68,7 @@ const readActions = [
   "logs:DescribeLogGroups",
   "logs:FilterLogEvents",
   "rds:DescribeDBInstances",
+  "rds:DescribeDBSnapshots",
   "rds:DescribeDBSubnetGroups",
   "s3:GetBucketLocation",
   "s3:GetBucketPublicAccessBlock",
@@ -136,6 +140,8 @@ const changeActions = [
   "elasticache:CreateCacheCluster",
   "elasticache:CreateCacheSubnetGroup",
   "elasticache:CreateReplicationGroup",
+  // The final snapshot of a Redis or Valkey group, taken before it is deleted (decision 047).
+  "elasticache:CreateSnapshot",
   "elasticache:DecreaseReplicaCount",
   // A replacement or teardown with a final snapshot also authorizes the new (untagged) snapshot: no tag condition.
   "elasticache:DeleteCacheCluster",
