@@ -917,7 +917,10 @@ export const connectionCheckResponseSchema = z.object({
  */
 export const CONNECTION_CHECK_FAILED = "CONNECTION_CHECK_FAILED";
 
-/** The AWS role flow: what the CloudFormation stack needs from us (the same read-only role as the Terraform page). */
+/**
+ * The AWS role flow: what the CloudFormation stack of the deploy role needs from us (decision 048; the Terraform
+ * tool's read-only role is another template).
+ */
 export const awsRoleSetupSchema = z.object({
   /** Ties the role to this organization: AssumeRole must present it. */
   externalId: z.string(),

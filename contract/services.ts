@@ -29,6 +29,9 @@ export const serviceTypeSchema = z.enum(serviceTypes);
 export type ServiceType = z.infer<typeof serviceTypeSchema>;
 export type CreatableServiceType = (typeof creatableServiceTypes)[number];
 
+/** The types nothing connects to: a network holds the others, a certificate is attached to a load balancer. */
+export const typesWithoutEndpoint = ["network", "tls"] as const satisfies readonly ServiceType[];
+
 export const serviceTypeLabels: Record<ServiceType, string> = {
   database: "Database",
   cache: "Cache",
@@ -235,8 +238,13 @@ export const resourceSummarySchema = z.object({
    * succeeded (retries that failed again do not move it); null otherwise.
    */
   failedSince: z.string().nullable(),
-  /** Where clients reach it (host name or URL) once deployed. */
+  /** Where clients reach it (host name or URL) once deployed; always null for a type without one. */
   endpoint: z.string().nullable(),
+  /**
+   * While STAGE_FAILED because the periodic check found it changed outside the console (the message says what):
+   * when it found that; null otherwise.
+   */
+  driftedAt: z.string().nullable(),
   /** Whether saved changes wait to be launched (PUT draft, then POST draft/launch). */
   hasDraft: z.boolean(),
   createdAt: z.string(),
@@ -453,9 +461,11 @@ export const alarmSchema = z.object({
   name: z.string(),
   metric: z.enum(metricNames),
   severity: z.enum(alarmSeverities),
-  state: z.enum(["ALARM", "OK"]),
+  /** CloudWatch's states: INSUFFICIENT_DATA until the metric has a datapoint to judge. */
+  state: z.enum(["ALARM", "OK", "INSUFFICIENT_DATA"]),
   threshold: z.number(),
-  value: z.number(),
+  /** The latest datapoint; null while there is none. */
+  value: z.number().nullable(),
   since: z.string(),
 });
 export type Alarm = z.infer<typeof alarmSchema>;

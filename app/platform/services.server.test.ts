@@ -48,6 +48,7 @@ const summary = {
   replicas: 1,
   failedSince: null,
   endpoint: null,
+  driftedAt: null,
   hasDraft: false,
   createdAt: "2025-01-01T00:00:00Z",
   updatedAt: "2025-01-01T00:00:00Z",

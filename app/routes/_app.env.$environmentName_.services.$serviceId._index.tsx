@@ -23,6 +23,7 @@ import { TAIL_LOGS_LOG_LIMIT } from "~/features/services/details/dynamic-setting
 import { HistoryPanel } from "~/features/services/details/history-panel";
 import { buildLogSearch } from "~/features/services/details/log-query";
 import {
+  FinalSnapshots,
   ConfigPanel,
   LogsPanel,
   MonitorPanel,
@@ -55,6 +56,7 @@ import {
   saveServiceDraft,
   updateService,
 } from "~/platform/services.server";
+import { listSnapshots } from "~/platform/snapshots.server";
 import { dataWithToast, redirectWithToast } from "~/toast.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data: loaded, params }) => [
@@ -116,6 +118,15 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     view.tab === "config" ? loadDeployOnPush(api, tenantId, environment.id, service) : null,
     editsApplication ? loadPart(() => loadSourceChoices(api, tenantId, environment.id)) : null,
   ]);
+  // A database's or cache's history ends with the final snapshots kept of it (taken before any deletion).
+  const snapshots =
+    view.tab === "history" && (service.serviceType === "database" || service.serviceType === "cache")
+      ? await loadPart(() =>
+          listSnapshots(api, tenantId, environment.id).then((all) =>
+            all.filter((snapshot) => snapshot.serviceId === service.id),
+          ),
+        )
+      : null;
   // Only a failed deployment can be reported: the Jira connections are asked for then, not on every visit.
   const ticketManagers =
     service.stage === "STAGE_FAILED"
@@ -138,6 +149,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
       dashboards,
       deployOnPush,
       applicationEditing,
+      snapshots,
     },
     { headers },
   );
@@ -544,6 +556,9 @@ export default function ServiceDetailsPage() {
           ) : null}
           {view.tab === "history" ? (
             <HistoryPanel environmentName={environmentName} service={service} />
+          ) : null}
+          {view.tab === "history" && loaded.snapshots ? (
+            <FinalSnapshots snapshots={loaded.snapshots} />
           ) : null}
           {view.tab === "settings" ? (
             <SettingsPanel

@@ -28,8 +28,15 @@ export type DriverResource = {
 /** How a settings change lands: what AWS updates in place and what needs a replacement. */
 export type ChangePlan = { inPlace: string[]; replace: string[] };
 
-/** What the periodic check sees of a deployed service (drift made outside the product). */
-export type Observation = { state: "ok" } | { state: "degraded" | "missing"; message: string };
+/**
+ * What the periodic check sees of a deployed service: as deployed (`message`: what changed that the user should
+ * know, such as a certificate now issued), as deployed but waiting on the user (`pending`: the message says what to
+ * do, e.g. the DNS records that validate a certificate), or drifted (changed or deleted outside the product).
+ */
+export type Observation =
+  | { state: "ok"; message?: string }
+  | { state: "pending"; message: string }
+  | { state: "degraded" | "missing"; message: string };
 
 /** One phase of a simulated deployment; it lasts `seconds` (times ENGINE_TIME_SCALE). */
 export type DeployPhase = { name: string; seconds: number };
@@ -128,6 +135,8 @@ export type DeployStep =
       secrets: Record<string, string>;
       /** Plain values the environment's other services get (a network's outputs are their `network`). */
       outputs: Record<string, string>;
+      /** What the deployed service still waits for from the user (a certificate's DNS records), shown with its status. */
+      detail?: string;
       lines: NewLogLine[];
     };
 

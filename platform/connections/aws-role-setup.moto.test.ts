@@ -1,24 +1,27 @@
 import { CloudFormationClient, CreateStackCommand } from "@aws-sdk/client-cloudformation";
+import { GetRolePolicyCommand, IAMClient } from "@aws-sdk/client-iam";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort, MOTO_ACCOUNT_ID, motoCredentials } from "../../tests/setup/moto-server";
 import { setUpMoto } from "../testing/aws";
 import { testPlatformConfig } from "../testing/http-harness";
 import { defaultTerraformConfig, type TerraformConfig } from "../lib/config";
 import { publicFilePaths } from "../terraform/download-links";
-import { readOnlyRoleTemplate, roleArn } from "../terraform/role-access";
+import { roleArn } from "../terraform/role-access";
+import { deployRoleTemplate } from "./deploy-role";
 import { awsRoleSetup, AwsRoleSetupUnavailableError, type AwsRoleSetup } from "./aws-role-setup";
 import type { Credentials, ProviderContext } from "./providers";
 import { aws } from "./providers/aws";
 import { awsEcr } from "./providers/aws-ecr";
 
 /**
- * The AWS connection's role flow against moto_server: the setup's quick-create link deploys the Terraform page's
+ * The AWS connection's role flow against moto_server: the setup's quick-create link deploys the deploy role's
  * template, and the AWS provider assumes the role it creates. moto lets anyone assume any role (it does not read
  * trust policies unless IAM is enforced), so what is real here is the provider's own reading of the trust policy.
  */
 
 const region = "us-west-2";
 const externalId = "9a8b7c6d5e4f30211203f4e5d6c7b8a9";
+const organizationId = "5f0c2a8e-3b1d-4c6e-9a7f-2d4b6c8e0a1f";
 const savedEnvironment = { ...process.env };
 const moto = setUpMoto();
 
@@ -50,7 +53,7 @@ function roleConnection(arn: string): Credentials {
 /** What the user does in the AWS console: deploys the quick-create link's stack with its parameters. */
 async function deployStackFrom(setup: AwsRoleSetup): Promise<string> {
   const query = new URLSearchParams(new URL(setup.launchStackUrl).hash.split("?")[1]);
-  const parameters = ["RoleName", "ExternalId", "TrustedAccountId"].map((key) => ({
+  const parameters = ["RoleName", "ExternalId", "TrustedAccountId", "OrganizationId"].map((key) => ({
     ParameterKey: key,
     ParameterValue: query.get(`param_${key}`) ?? "",
   }));
@@ -62,7 +65,7 @@ async function deployStackFrom(setup: AwsRoleSetup): Promise<string> {
   await cloudFormation.send(
     new CreateStackCommand({
       StackName: query.get("stackName") ?? "",
-      TemplateBody: JSON.stringify(readOnlyRoleTemplate()),
+      TemplateBody: JSON.stringify(deployRoleTemplate()),
       Parameters: parameters,
       Capabilities: ["CAPABILITY_NAMED_IAM"],
     }),
@@ -82,9 +85,9 @@ afterAll(async () => {
 });
 
 describe("awsRoleSetup", () => {
-  it("links the console's quick-create page for the Terraform page's role template, trusting the platform's account", async () => {
-    const setup = await awsRoleSetup(config(), externalId);
-    const templateUrl = `http://platform.test${publicFilePaths.roleTemplate()}`;
+  it("links the console's quick-create page for the deploy role template, trusting the platform's account", async () => {
+    const setup = await awsRoleSetup(config(), { externalId, organizationId });
+    const templateUrl = `http://platform.test${publicFilePaths.deployRoleTemplate()}`;
     expect(setup).toMatchObject({ externalId, trustedAccountId: MOTO_ACCOUNT_ID, templateUrl });
 
     const link = new URL(setup.launchStackUrl);
@@ -94,10 +97,11 @@ describe("awsRoleSetup", () => {
     expect(link.hash.split("?")[0]).toBe("#/stacks/quickcreate");
     expect(Object.fromEntries(new URLSearchParams(link.hash.split("?")[1]))).toEqual({
       templateURL: templateUrl,
-      stackName: "CloudConsoleReadOnly-9a8b7c6d5e4f",
-      param_RoleName: "CloudConsoleReadOnly-9a8b7c6d5e4f",
+      stackName: "CloudConsoleDeploy-9a8b7c6d5e4f",
+      param_RoleName: "CloudConsoleDeploy-9a8b7c6d5e4f",
       param_ExternalId: externalId,
       param_TrustedAccountId: MOTO_ACCOUNT_ID,
+      param_OrganizationId: organizationId,
     });
   });
 
@@ -107,13 +111,14 @@ describe("awsRoleSetup", () => {
       config({
         awsEndpoint: closed,
         platformAccountId: "210987654321",
-        templateUrl: "https://templates.example.com/role.json",
+        templateUrl: "https://templates.example.com/read-only-role.json",
+        deployTemplateUrl: "https://templates.example.com/deploy-role.json",
       }),
-      externalId,
+      { externalId, organizationId },
     );
     expect(setup).toMatchObject({
       trustedAccountId: "210987654321",
-      templateUrl: "https://templates.example.com/role.json",
+      templateUrl: "https://templates.example.com/deploy-role.json",
     });
     expect(setup.launchStackUrl).toContain("param_TrustedAccountId=210987654321");
   });
@@ -126,7 +131,7 @@ describe("awsRoleSetup", () => {
     process.env.AWS_CONFIG_FILE = "/nonexistent/config";
     process.env.AWS_EC2_METADATA_DISABLED = "true";
     try {
-      const setup = awsRoleSetup(config({ awsRegion: "ap-southeast-2" }), externalId);
+      const setup = awsRoleSetup(config({ awsRegion: "ap-southeast-2" }), { externalId, organizationId });
       await expect(setup).rejects.toBeInstanceOf(AwsRoleSetupUnavailableError);
       await expect(setup).rejects.toThrow(
         "This platform has no AWS identity of its own, so no role can trust it: connect with access keys, or ask " +
@@ -146,13 +151,25 @@ describe("awsRoleSetup", () => {
 });
 
 describe("an AWS connection through the role", () => {
-  it("assumes the role the quick-create stack created, and reaches ECR through it", async () => {
-    const arn = await deployStackFrom(await awsRoleSetup(config(), externalId));
+  it("assumes the role the quick-create stack created, which may deploy, and reaches ECR through it", async () => {
+    const arn = await deployStackFrom(await awsRoleSetup(config(), { externalId, organizationId }));
+    const iam = new IAMClient({ region, endpoint: moto.endpoint, credentials: motoCredentials });
+    const { PolicyDocument } = await iam.send(
+      new GetRolePolicyCommand({
+        RoleName: "CloudConsoleDeploy-9a8b7c6d5e4f",
+        PolicyName: "CloudConsoleDeploy",
+      }),
+    );
+    iam.destroy();
+    // moto answers the document as Python prints it, so it is read as text: the create actions are there, and the
+    // delete statement names this organization's id.
+    expect(PolicyDocument).toContain("'rds:CreateDBInstance'");
+    expect(PolicyDocument).toContain(`'aws:ResourceTag/cloud-console:organization': '${organizationId}'`);
     const result = await aws.check(roleConnection(arn), context());
     expect(result).toMatchObject({
       ok: true,
       message: expect.stringMatching(
-        /^AWS confirmed account 123456789012 as arn:aws:sts::123456789012:assumed-role\/CloudConsoleReadOnly-9a8b7c6d5e4f\//,
+        /^AWS confirmed account 123456789012 as arn:aws:sts::123456789012:assumed-role\/CloudConsoleDeploy-9a8b7c6d5e4f\//,
       ),
     });
 
@@ -171,12 +188,14 @@ describe("an AWS connection through the role", () => {
 
   it("refuses another organization's role: its trust policy requires another external id", async () => {
     const otherExternalId = "00112233445566778899aabbccddeeff";
-    const arn = await deployStackFrom(await awsRoleSetup(config(), otherExternalId));
+    const arn = await deployStackFrom(
+      await awsRoleSetup(config(), { externalId: otherExternalId, organizationId }),
+    );
     const result = await aws.check(roleConnection(arn), context(externalId));
     expect(result).toEqual({
       ok: false,
       message:
-        `The trust policy of the role CloudConsoleReadOnly-001122334455 does not require this organization's external ` +
+        `The trust policy of the role CloudConsoleDeploy-001122334455 does not require this organization's external ` +
         `id ${externalId} (it names another one, or none), so Cloud Console will not use the role: create it with ` +
         "the CloudFormation stack below.",
       details: [],

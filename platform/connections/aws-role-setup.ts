@@ -2,7 +2,8 @@ import type * as z from "zod";
 import type { awsRoleSetupSchema } from "#contract/connections";
 import type { PlatformConfig } from "../lib/config";
 import { publicFilePaths } from "../terraform/download-links";
-import { callerAccountId, quickCreateLink, roleNameFor } from "../terraform/role-access";
+import { callerAccountId, quickCreateLink } from "../terraform/role-access";
+import { deployRoleNameFor } from "./deploy-role";
 
 export type AwsRoleSetup = z.infer<typeof awsRoleSetupSchema>;
 
@@ -42,16 +43,18 @@ async function trustedAccountOf(settings: PlatformConfig["terraform"]): Promise<
 }
 
 /**
- * What the AWS connection's role method shows (issue 13): the organization's external id, the account the role
- * trusts and the CloudFormation quick-create link for the Terraform page's read-only role template (one template,
- * served by the files app). The role is named after the external id, so each organization's stack has its own.
+ * What the AWS connection's role method shows (issues 13 and 24): the organization's external id, the account the
+ * role trusts and the CloudFormation quick-create link for the deploy role template (connections/deploy-role.ts,
+ * served by the files app), which may delete only what carries the organization's id. The role is named after the
+ * external id, so each organization's stack has its own.
  */
 export async function awsRoleSetup(
   config: Pick<PlatformConfig, "publicUrl" | "terraform">,
-  externalId: string,
+  { externalId, organizationId }: { externalId: string; organizationId: string },
 ): Promise<AwsRoleSetup> {
   const settings = config.terraform;
-  const templateUrl = settings.templateUrl ?? `${config.publicUrl}${publicFilePaths.roleTemplate()}`;
+  const templateUrl =
+    settings.deployTemplateUrl ?? `${config.publicUrl}${publicFilePaths.deployRoleTemplate()}`;
   const trustedAccountId = await trustedAccountOf(settings);
   return {
     externalId,
@@ -60,9 +63,10 @@ export async function awsRoleSetup(
     launchStackUrl: quickCreateLink({
       region: settings.awsRegion,
       templateUrl,
-      roleName: roleNameFor(externalId),
+      roleName: deployRoleNameFor(externalId),
       externalId,
       trustedAccountId,
+      parameters: { OrganizationId: organizationId },
     }),
   };
 }

@@ -193,9 +193,10 @@ describe("the AWS driver", () => {
     expect(row?.cloudState).toEqual({ queueUrl });
     const podName = row?.pods[0]?.name;
     expect(podName).toBeTruthy();
+    // What the step works on first, then what it did.
     expect(await logsOf(db, resourceId)).toEqual([
-      `${podName} info Created SQS queue ${environment.name}-orders`,
       `${podName} info Creating the queue`,
+      `${podName} info Created SQS queue ${environment.name}-orders`,
     ]);
 
     // Not before the step's wait is over.

@@ -252,7 +252,7 @@ export function createDeploys({
         pods: payload.podNames.map((name) => ({ name, status: "Running" as const })),
         deployedAt: now,
         retries: 0,
-        message: null,
+        message: result.detail ?? null,
         sealedAttributes: sealedAttributesOf(resource, result.secrets),
         cloudOutputs: result.outputs,
         monthlyCost: centsOf(driver.price(described).monthlyCost),
@@ -282,7 +282,7 @@ export function createDeploys({
       resource.id,
       {
         stage: "STAGE_COMPLETED",
-        message: null,
+        message: result.detail ?? null,
         endpoint: result.endpoint,
         sealedAttributes: sealedAttributesOf(resource, result.secrets),
         cloudOutputs: result.outputs,

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { DescribeCertificateCommand } from "@aws-sdk/client-acm";
 import { StopDBInstanceCommand } from "@aws-sdk/client-rds";
 import { CreateQueueCommand, DeleteQueueCommand, ListQueuesCommand } from "@aws-sdk/client-sqs";
 import { asc, eq } from "drizzle-orm";
@@ -16,6 +17,7 @@ import type { EnvironmentRow } from "../environments/records";
 import { insertConnection } from "../testing/notification-connections";
 import { secretCipherFor, type SecretCipher } from "../lib/cipher";
 import { createService } from "../services/services";
+import { toResourceSummary } from "../services/records";
 import type { Provisioner } from "../cloud/aws/provisioner";
 import { awsProvisioners } from "../cloud/aws/provisioners";
 import { queueProvisioner } from "../cloud/aws/queue";
@@ -34,7 +36,13 @@ import { createOperations, type Operations } from "../operations/operations";
 
 const INTERVAL_MS = 60_000;
 
-const moto = setUpMoto({ region: testRegion, maxAttempts: 1 });
+// ACM issues a certificate ACM_VALIDATION_WAIT_S seconds after its request (moto's stand-in for DNS validation).
+const ACM_VALIDATION_WAIT_S = 8;
+const moto = setUpMoto({
+  region: testRegion,
+  maxAttempts: 1,
+  settings: { MOTO_ACM_VALIDATION_WAIT: String(ACM_VALIDATION_WAIT_S) },
+});
 const { aws } = moto;
 let dataDir: string;
 let secrets: SecretCipher;
@@ -105,6 +113,7 @@ async function deploy(
   environment: EnvironmentRow,
   serviceType: ServiceType,
   name: string,
+  config: Record<string, unknown> = defaultServiceConfigs[serviceType],
 ): Promise<string> {
   const { db } = database;
   const id = await db.transaction(async (tx) => {
@@ -114,7 +123,7 @@ async function deploy(
         environment,
         serviceType,
         name,
-        config: defaultServiceConfigs[serviceType],
+        config,
         settings: defaultServiceSettings,
         launch: true,
         actor: "Ada Lovelace",
@@ -202,6 +211,12 @@ describe("the drift check", { timeout: 120_000 }, () => {
       "Relaunch the service to recreate it.";
     const drifted = await rowOf(orders);
     expect(drifted).toMatchObject({ stage: "STAGE_FAILED", message, driftedAt: clock });
+    // The API says it drifted, so the page can say what happened rather than "Deployment failed".
+    expect(toResourceSummary(drifted, environment, undefined)).toMatchObject({
+      stage: "STAGE_FAILED",
+      message,
+      driftedAt: clock.toISOString(),
+    });
     expect((await historyOf(orders)).at(-1)).toMatchObject({
       action: "Check",
       actor: "Platform",
@@ -251,6 +266,44 @@ describe("the drift check", { timeout: 120_000 }, () => {
         `The DB instance ${identifier} was stopped outside the console (status stopped). ` +
         "Relaunch the service to bring it back to its configuration.",
     });
+  });
+
+  it("shows a certificate waiting for DNS validation as deployed with the records to create, not as drift", async () => {
+    const engine = engineWith();
+    const checks = driftChecksOf(engine);
+    const environment = await awsEnvironment(database.db);
+    const id = await deploy(engine, environment, "tls", "api-certificate", {
+      domain: "api.example.com",
+      subjectAlternativeNames: [],
+      validationMethod: "dns",
+    });
+    const { cloudOutputs } = await rowOf(id);
+    const pending =
+      "Pending validation: ACM issues the certificate once these DNS records exist: " +
+      `${cloudOutputs?.validationRecord1Name} CNAME ${cloudOutputs?.validationRecord1Value} (validates api.example.com).`;
+    expect(await rowOf(id)).toMatchObject({ stage: "STAGE_COMPLETED", message: pending, driftedAt: null });
+
+    advance(INTERVAL_MS);
+    await checks.runDue();
+    expect(await rowOf(id)).toMatchObject({ stage: "STAGE_COMPLETED", message: pending, driftedAt: null });
+    expect((await historyOf(id)).map((entry) => entry.action)).toEqual(["Create"]);
+
+    // ACM issues it: the next check says so, once, and the detail goes.
+    const arn = cloudOutputs?.certificateArn;
+    const acm = await aws.acm();
+    await vi.waitFor(
+      async () => {
+        const { Certificate } = await acm.send(new DescribeCertificateCommand({ CertificateArn: arn }));
+        expect(Certificate?.Status).toBe("ISSUED");
+      },
+      { timeout: (ACM_VALIDATION_WAIT_S + 10) * 1000, interval: 500 },
+    );
+    advance(INTERVAL_MS);
+    await checks.runDue();
+    expect(await rowOf(id)).toMatchObject({ stage: "STAGE_COMPLETED", message: null, driftedAt: null });
+    expect((await historyOf(id)).map((entry) => entry.action)).toEqual(["Create"]);
+    const lines = await database.db.select().from(resourceLogs).where(eq(resourceLogs.resourceId, id));
+    expect(lines.at(-1)).toMatchObject({ level: "info", message: "The certificate is issued." });
   });
 
   it("drops its finding when a deployment started while AWS was asked", async () => {

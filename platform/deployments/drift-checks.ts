@@ -41,7 +41,7 @@ export type DriftCheckOutcome =
   | "unknown";
 
 /** What the user reads: what changed, then what to do about it. */
-export function driftMessageOf(observation: Exclude<Observation, { state: "ok" }>): string {
+export function driftMessageOf(observation: Extract<Observation, { state: "degraded" | "missing" }>): string {
   const remedy =
     observation.state === "missing"
       ? "Relaunch the service to recreate it."
@@ -155,10 +155,21 @@ export function createDriftChecks({
         return "superseded";
       }
       const drifted = current.stage === "STAGE_FAILED" && current.driftedAt !== null;
-      if (observation.state === "ok") {
-        if (!drifted) return "unchanged";
-        await transition(tx, current, { stage: "STAGE_COMPLETED", message: returnedMessage, at });
-        return "returned";
+      if (observation.state === "ok" || observation.state === "pending") {
+        // Deployed, or deployed and waiting on the user: the pending message is the service's status detail.
+        const detail = observation.state === "pending" ? observation.message : null;
+        if (drifted) {
+          await transition(tx, current, { stage: "STAGE_COMPLETED", message: returnedMessage, detail, at });
+          return "returned";
+        }
+        if (current.message === detail) return "unchanged";
+        await tx
+          .update(resources)
+          .set({ message: detail, updatedAt: at })
+          .where(eq(resources.id, current.id));
+        const line = detail ?? observation.message;
+        if (line) await tx.insert(resourceLogs).values(logLineOf(current, at, "info", line));
+        return "unchanged";
       }
       const message = driftMessageOf(observation);
       if (drifted) {
@@ -166,21 +177,29 @@ export function createDriftChecks({
         await tx.update(resources).set({ message, updatedAt: at }).where(eq(resources.id, current.id));
         return "drifted";
       }
-      await transition(tx, current, { stage: "STAGE_FAILED", message, at });
+      await transition(tx, current, { stage: "STAGE_FAILED", message, detail: message, at });
       return "drifted";
     });
   }
 
-  /** The service enters `stage`, with a Check entry in its history and a line in its logs saying why. */
+  /**
+   * The service enters `stage`, with a Check entry in its history and a line in its logs saying why; `detail` is
+   * its message from now on (the drift, or what a completed service still waits for).
+   */
   async function transition(
     tx: Database,
     resource: ResourceRow,
-    { stage, message, at }: { stage: "STAGE_FAILED" | "STAGE_COMPLETED"; message: string; at: Date },
+    {
+      stage,
+      message,
+      detail,
+      at,
+    }: { stage: "STAGE_FAILED" | "STAGE_COMPLETED"; message: string; detail: string | null; at: Date },
   ) {
     const failed = stage === "STAGE_FAILED";
     await tx
       .update(resources)
-      .set({ stage, message: failed ? message : null, driftedAt: failed ? at : null, updatedAt: at })
+      .set({ stage, message: detail, driftedAt: failed ? at : null, updatedAt: at })
       .where(eq(resources.id, resource.id));
     const entry = await recordAction(
       tx,
@@ -188,13 +207,7 @@ export function createDriftChecks({
       at,
     );
     await finishAction(tx, entry.id, stage, [], entry.at);
-    await tx.insert(resourceLogs).values({
-      resourceId: resource.id,
-      at,
-      podName: podNameOf(resource),
-      level: failed ? "warn" : "info",
-      message,
-    });
+    await tx.insert(resourceLogs).values(logLineOf(resource, at, failed ? "warn" : "info", message));
   }
 
   /** Claims, observes and records one due service; "none" when none is due. */
@@ -234,3 +247,11 @@ export function createDriftChecks({
 export type DriftChecks = ReturnType<typeof createDriftChecks>;
 
 const podNameOf = (resource: ResourceRow) => resource.pods[0]?.name ?? resource.name;
+
+const logLineOf = (resource: ResourceRow, at: Date, level: "info" | "warn", message: string) => ({
+  resourceId: resource.id,
+  at,
+  podName: podNameOf(resource),
+  level,
+  message,
+});

@@ -31,6 +31,7 @@ import { auditRoutes } from "./audit";
 import { apiSecurityHeaders } from "./security-headers";
 import { tenantRoutes } from "./tenants";
 import { terraformExportRoutes } from "./terraform-exports";
+import { snapshotRoutes } from "./snapshots";
 import { ticketRoutes } from "./tickets";
 import { serviceRoutes } from "./services";
 import { requireOrganizationAccess } from "./tenancy";
@@ -109,6 +110,10 @@ export function createApiApp(given: ApiDependencies): Hono {
   app.route(
     "/v2/organizations/:tenantId/environments/:environmentId",
     terraformExportRoutes({ db: deps.db, engine }),
+  );
+  app.route(
+    "/v2/organizations/:tenantId/environments/:environmentId",
+    snapshotRoutes({ db: deps.db, engine }),
   );
   app.route(
     "/v2/organizations/:tenantId/environments/:environmentId",

@@ -387,7 +387,7 @@ describe("secrets in logs", () => {
 });
 
 describe("the AWS role flow", () => {
-  it("gives admins the organization's external id and the CloudFormation link of the read-only role", async () => {
+  it("gives admins the organization's external id and the CloudFormation link of the deploy role", async () => {
     const configured = await openTestApi({
       terraform: { ...defaultTerraformConfig, platformAccountId: "111122223333" },
     });

@@ -177,7 +177,12 @@ export function connectionRoutes({ db, config, secrets, now = () => new Date() }
   routes.get("/connections/aws/role-setup", permit("connections.manage"), async (c) => {
     const { awsExternalId } = await providerContext(c);
     try {
-      return sendJson(c, awsRoleSetupSchema, await awsRoleSetup(config, awsExternalId));
+      const { organizationId } = currentOrganization(c);
+      return sendJson(
+        c,
+        awsRoleSetupSchema,
+        await awsRoleSetup(config, { externalId: awsExternalId, organizationId }),
+      );
     } catch (error) {
       if (error instanceof AwsRoleSetupUnavailableError) throw new HttpError(503, { message: error.message });
       throw error;

@@ -6,6 +6,7 @@ import type { Operations } from "../operations/operations";
 import type { ArchiveDownload, TerraformJobs } from "../terraform/jobs";
 import { publicFilePaths } from "../terraform/download-links";
 import { readOnlyRoleTemplate } from "../terraform/role-access";
+import { deployRoleTemplate } from "../connections/deploy-role";
 import { handleError, handleNotFound } from "./errors";
 
 const archivePattern = /^([0-9a-f-]{36})\.zip$/;
@@ -41,7 +42,8 @@ function sendDownload(c: Context, download: ArchiveDownload) {
 /**
  * Files served without a token, outside /api: the signed archive downloads of the marketplace tool and of
  * environments' Terraform exports (a browser tab opens them) and the
- * CloudFormation template of the read-only role (the AWS console fetches it). A download link answers 403 when
+ * CloudFormation templates of the Terraform tool's read-only role and of the AWS connections' deploy role (the AWS
+ * console fetches them). A download link answers 403 when
  * its signature does not match and 410 once it has expired.
  */
 export function createFilesApp({
@@ -62,6 +64,11 @@ export function createFilesApp({
     c.header("Cache-Control", "public, max-age=300");
     c.header("Access-Control-Allow-Origin", "*");
     return c.json(readOnlyRoleTemplate());
+  });
+  app.get(publicFilePaths.deployRoleTemplate(), (c) => {
+    c.header("Cache-Control", "public, max-age=300");
+    c.header("Access-Control-Allow-Origin", "*");
+    return c.json(deployRoleTemplate());
   });
 
   app.get("/files/terraform/:file", async (c) => {

@@ -229,15 +229,23 @@ it("shows the function's AWS/Lambda metrics and judges the alarms over them", as
   expect(valuesOf("requests")).toEqual([40, 60]);
   expect(valuesOf("errors")).toEqual([0, 30]);
   expect(valuesOf("latency")).toEqual([120, 200]);
-  // Lambda publishes no CPU or memory: those series stay empty.
-  expect(valuesOf("cpu")).toEqual([]);
-  expect(valuesOf("memory")).toEqual([]);
+  // Lambda publishes no CPU or memory: the function has no such series (nor alarms on them).
+  expect(metrics.series.map((series) => series.metric)).toEqual(["requests", "errors", "latency"]);
 
   const alarms = await call("GET", servicePaths.alarms(tenantId, environmentId, serviceId, { range: "1h" }));
   expect(alarms.status).toBe(200);
   const judged = alarmListSchema.parse(await alarms.json()).alarms;
   expect(judged.find((alarm) => alarm.metric === "errors")).toMatchObject({ value: 30, state: "ALARM" });
-  expect(judged.find((alarm) => alarm.metric === "cpu")).toMatchObject({ value: 0, state: "OK" });
+  expect(judged.map((alarm) => alarm.metric).sort()).toEqual(["errors", "latency"]);
+});
+
+it("judges no alarm before CloudWatch has a datapoint: insufficient data, no value", async () => {
+  const { id } = await deployFunction("quiet");
+  const alarms = await call("GET", servicePaths.alarms(tenantId, environmentId, id, { range: "1h" }));
+  expect(alarms.status).toBe(200);
+  const judged = alarmListSchema.parse(await alarms.json()).alarms;
+  expect(judged.length).toBeGreaterThan(0);
+  for (const alarm of judged) expect(alarm).toMatchObject({ state: "INSUFFICIENT_DATA", value: null });
 });
 
 it("deletes the function's log group with it, leaving nothing tagged", async () => {

@@ -74,10 +74,13 @@ const schema = z.object({
   /** HMAC key of the signed download links; generated into DATA_DIR when unset. */
   DOWNLOAD_SIGNING_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
   /**
-   * Where the CloudFormation console fetches the role template from. Defaults to the copy the platform serves;
-   * the AWS console's quick-create links only accept templates in S3, so production points this at an S3 copy.
+   * Where the CloudFormation console fetches the Terraform tool's read-only role template from. Defaults to the copy
+   * the platform serves; the AWS console's quick-create links only accept templates in S3, so production points
+   * this at an S3 copy.
    */
   CLOUDFORMATION_TEMPLATE_URL: z.url().optional(),
+  /** The same for the deploy role template of AWS connections (their "Assume a role" method). */
+  CLOUDFORMATION_DEPLOY_TEMPLATE_URL: z.url().optional(),
   /**
    * AES-256-GCM keys for secrets at rest (environment variables marked secret): comma-separated, each the base64
    * of 32 random bytes (`openssl rand -base64 32`). The first encrypts, every one decrypts (rotation). Unset: a
@@ -166,7 +169,10 @@ export type TerraformConfig = {
   downloadTtlSeconds: number;
   archiveBucket?: string;
   downloadSigningSecret?: string;
+  /** The read-only role template's address (the Terraform tool). */
   templateUrl?: string;
+  /** The deploy role template's address (AWS connections). */
+  deployTemplateUrl?: string;
 };
 
 export const defaultTerraformConfig: TerraformConfig = {
@@ -248,6 +254,7 @@ export function loadPlatformConfig(env: Record<string, string | undefined> = pro
       archiveBucket: value.TERRAFORM_ARCHIVE_BUCKET,
       downloadSigningSecret: value.DOWNLOAD_SIGNING_SECRET,
       templateUrl: value.CLOUDFORMATION_TEMPLATE_URL,
+      deployTemplateUrl: value.CLOUDFORMATION_DEPLOY_TEMPLATE_URL,
     },
     encryptionKeys: value.PLATFORM_ENCRYPTION_KEY,
     engine: {

@@ -18,6 +18,7 @@ import { createJobRunner, type JobKind, type JobRunnerOptions } from "../engine/
 import { createSimulatedDriver } from "../cloud/simulated/driver";
 import { createTeardowns } from "../deployments/teardowns";
 import { telemetryOf } from "../deployments/cloud-steps";
+import { finalSnapshotsOf } from "../deployments/final-snapshots";
 import { simulatedTelemetry } from "../deployments/telemetry";
 import type { EnvironmentRow } from "../environments/records";
 
@@ -136,6 +137,8 @@ export function createOperations({
     driver,
     /** Where the logs and monitoring tabs of the environment's services read from. */
     telemetryOf: (environment: EnvironmentRow) => telemetryOf(db, environment, { simulated, aws, now }),
+    /** The final snapshots kept of the environment's databases and caches (none outside AWS). */
+    finalSnapshotsOf: (environment: EnvironmentRow) => finalSnapshotsOf(db, environment, { aws }),
     now,
   };
 }

@@ -62,6 +62,7 @@ export function toResourceSummary(
     replicas,
     failedSince: row.stage === "STAGE_FAILED" ? (failedSince ?? row.updatedAt).toISOString() : null,
     endpoint: row.endpoint,
+    driftedAt: row.stage === "STAGE_FAILED" ? (row.driftedAt?.toISOString() ?? null) : null,
     hasDraft: row.draft !== null,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),

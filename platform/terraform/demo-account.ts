@@ -203,6 +203,14 @@ export function demoRawInventory(accountId: string, region: string): RawInventor
           TagList: [{ Key: "Inventory", Value: "demo" }],
         },
       ],
+      subnetGroups: [
+        {
+          DBSubnetGroupName: "demo-orders-db-subnets",
+          DBSubnetGroupDescription: "Private subnets of the orders database",
+          Subnets: [{ SubnetIdentifier: privateSubnet }],
+          TagList: [{ Key: "Inventory", Value: "demo" }],
+        },
+      ],
     },
     elasticache: {
       clusters: [

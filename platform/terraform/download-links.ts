@@ -8,7 +8,10 @@ export const publicFilePaths = {
   archive: (jobId: string) => `/files/terraform/${jobId}.zip`,
   /** An environment's Terraform export (platform/terraform/environment-exports.ts). */
   environmentArchive: (exportId: string) => `/files/environment-terraform/${exportId}.zip`,
+  /** The Terraform tool's read-only role (terraform/role-access.ts). */
   roleTemplate: () => "/files/cloud-connection/read-only-role.template.json",
+  /** The role an AWS connection deploys through (connections/deploy-role.ts). */
+  deployRoleTemplate: () => "/files/cloud-connection/deploy-role.template.json",
 };
 
 export type DownloadCheck = "valid" | "expired" | "invalid";

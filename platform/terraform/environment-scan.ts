@@ -36,6 +36,10 @@ export function arnOf(resource: Pick<ScannedResource, "type" | "awsId">, scope: 
   switch (resource.type) {
     case "aws_s3_bucket":
       return `arn:${partition}:s3:::${resource.awsId}`;
+    case "aws_db_subnet_group":
+      return `${prefix("rds")}:subgrp:${resource.awsId}`;
+    case "aws_elasticache_subnet_group":
+      return `${prefix("elasticache")}:subnetgroup:${resource.awsId}`;
     case "aws_db_instance":
       return `${prefix("rds")}:db:${resource.awsId}`;
     case "aws_dynamodb_table":
@@ -60,13 +64,25 @@ export async function taggedArns(clients: AwsClients, environmentId: string): Pr
   return new Set(definedStrings(mappings.map((mapping) => mapping.ResourceARN)));
 }
 
-/** The resources whose ARN is among `owned`, with their parts. */
+/**
+ * The resources whose ARN is among `owned`, or whose own tags (as the scan read them) carry the environment's id,
+ * with their parts.
+ */
 export function ownedResources(
   inventory: Inventory,
   owned: ReadonlySet<string>,
   scope: AccountScope,
+  environmentId: string,
 ): Inventory {
-  const isOwned = (resource: Pick<ScannedResource, "type" | "awsId">) => owned.has(arnOf(resource, scope));
+  const taggedOwners = new Set(
+    inventory.resources.flatMap((resource) =>
+      resource.tags?.[TAG_ENVIRONMENT] === environmentId ? [arnOf(resource, scope)] : [],
+    ),
+  );
+  const isOwned = (resource: Pick<ScannedResource, "type" | "awsId">) => {
+    const arn = arnOf(resource, scope);
+    return owned.has(arn) || taggedOwners.has(arn);
+  };
   return {
     resources: inventory.resources.filter((resource) =>
       resource.partOf ? isOwned(resource.partOf) : isOwned(resource),
@@ -76,21 +92,21 @@ export function ownedResources(
 }
 
 /**
- * The IAM roles tagged with the environment's id. The Tagging API does not list IAM roles, so their own tags are
- * read, for the roles named the way the platform names them (`<environment>-...`, naming.ts awsNameOf).
+ * The IAM roles tagged with the environment's id. The Tagging API does not list IAM roles, and ListRoles answers
+ * no tags, so every role's own tags are read: the provisioners name roles after the service
+ * (`<service>-<id8>-exec`, naming.ts), not the environment, so a name says nothing about whose a role is.
  */
 async function taggedRoleArns(
   clients: AwsClients,
   inventory: Inventory,
-  environment: { id: string; name: string },
+  environmentId: string,
 ): Promise<string[]> {
   const { ListRoleTagsCommand } = await import("@aws-sdk/client-iam");
-  const candidates = inventory.resources.filter(
-    (resource) => resource.type === "aws_iam_role" && resource.importId.startsWith(`${environment.name}-`),
-  );
-  const tagged = await mapWithConcurrency(candidates, 4, async (role) => {
-    const { Tags } = await (await clients.iam()).send(new ListRoleTagsCommand({ RoleName: role.importId }));
-    return Tags?.some((tag) => tag.Key === TAG_ENVIRONMENT && tag.Value === environment.id)
+  const iam = await clients.iam();
+  const roles = inventory.resources.filter((resource) => resource.type === "aws_iam_role");
+  const tagged = await mapWithConcurrency(roles, 4, async (role) => {
+    const { Tags } = await iam.send(new ListRoleTagsCommand({ RoleName: role.importId }));
+    return Tags?.some((tag) => tag.Key === TAG_ENVIRONMENT && tag.Value === environmentId)
       ? [role.awsId]
       : [];
   });
@@ -116,8 +132,8 @@ export async function scanEnvironment(
     const owned = await taggedArns(clients, environment.id);
     const { raw, skipped } = await readAccount(clients);
     const inventory = inventoryFrom(raw, skipped, { ...scope, productRolePrefix: ROLE_NAME_PREFIX });
-    for (const arn of await taggedRoleArns(clients, inventory, environment)) owned.add(arn);
-    return { scope, inventory: ownedResources(inventory, owned, scope) };
+    for (const arn of await taggedRoleArns(clients, inventory, environment.id)) owned.add(arn);
+    return { scope, inventory: ownedResources(inventory, owned, scope, environment.id) };
   } finally {
     clients.destroy();
   }

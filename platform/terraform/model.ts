@@ -82,6 +82,11 @@ export type ScannedResource = {
    * versioning): it carries no tags of its own, so an export limited to tagged resources keeps it with its owner.
    */
   partOf?: { type: string; awsId: string };
+  /**
+   * The resource's AWS tags, when the scan reads them with the resource (EKS, DynamoDB): an environment's export
+   * recognizes its resources by them as well as by the Resource Groups Tagging API.
+   */
+  tags?: Record<string, string>;
 };
 
 /** A service the scan could not read (no permission, not enabled in the region), named in the archive's README. */

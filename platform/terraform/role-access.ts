@@ -99,12 +99,15 @@ export function quickCreateLink({
   roleName,
   externalId,
   trustedAccountId,
+  parameters: more = {},
 }: {
   region: string;
   templateUrl: string;
   roleName: string;
   externalId: string;
   trustedAccountId: string;
+  /** The template's other parameters, by name. */
+  parameters?: Record<string, string>;
 }): string {
   const parameters = new URLSearchParams({
     templateURL: templateUrl,
@@ -112,6 +115,7 @@ export function quickCreateLink({
     param_RoleName: roleName,
     param_ExternalId: externalId,
     param_TrustedAccountId: trustedAccountId,
+    ...Object.fromEntries(Object.entries(more).map(([name, value]) => [`param_${name}`, value])),
   });
   return `https://console.aws.amazon.com/cloudformation/home?region=${encodeURIComponent(region)}#/stacks/quickcreate?${parameters}`;
 }

@@ -228,6 +228,7 @@ export async function seedAwsAccount({
       VpcSecurityGroupIds: [groupId],
     }),
   );
+  record("aws_db_subnet_group", "orders-db-subnets");
   record("aws_db_instance", "orders-db");
   const secret = await new SecretsManagerClient(config).send(
     new CreateSecretCommand({

@@ -1,6 +1,6 @@
 import { getFormProps, getInputProps, useForm, type FieldMetadata } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { Alert, Anchor, Code, CopyButton, Group, Paper, Stack, Text, TextInput, Title } from "@mantine/core";
+import { Anchor, Group, Stack, Text, TextInput } from "@mantine/core";
 import { Form, Link, useNavigation } from "@remix-run/react";
 import { Fragment, useEffect, useRef, useState } from "react";
 import { awsRegions } from "#contract/aws-regions";
@@ -15,6 +15,7 @@ import {
 import { Button } from "~/components/button";
 import { FormErrors, SelectField, TextareaField, TextField } from "~/components/forms";
 import { ACCOUNT_ID_DEBOUNCE_MS } from "~/features/terraform/connect-form";
+import { AwsRoleSetup, type RoleSetup } from "./aws-role-setup";
 import { secretHint } from "./catalogue";
 import {
   accountIdTypingError,
@@ -29,11 +30,6 @@ export type ConnectionChoices = Record<
   "aws-connections" | "github-connections",
   { value: string; label: string }[]
 >;
-
-/** The AWS role flow's setup, or why it could not be loaded. */
-export type RoleSetup =
-  | { kind: "ok"; externalId: string; trustedAccountId: string; launchStackUrl: string }
-  | { kind: "error"; message: string };
 
 type EditedConnection = {
   name: string;
@@ -325,45 +321,5 @@ function AccountIdInput({
         );
       }}
     />
-  );
-}
-
-/** The AWS role method: the external id to trust and the CloudFormation stack that creates the role. */
-function AwsRoleSetup({ setup }: { setup: RoleSetup }) {
-  if (setup.kind === "error") {
-    return (
-      <Alert color="red" title="The role setup could not be loaded">
-        {setup.message}
-      </Alert>
-    );
-  }
-  return (
-    <Paper withBorder p="md" role="region" aria-label="Role setup">
-      <Stack gap="xs">
-        <Title order={3} size="h5">
-          Create the role
-        </Title>
-        <Text size="sm">
-          1.{" "}
-          <Anchor href={setup.launchStackUrl} target="_blank" rel="noopener noreferrer">
-            Launch the CloudFormation stack
-          </Anchor>{" "}
-          in your account. It creates a read-only role that trusts account {setup.trustedAccountId} only when
-          it presents your external id.
-        </Text>
-        <Group gap="xs">
-          <Text size="sm">External id:</Text>
-          <Code data-testid="external-id">{setup.externalId}</Code>
-          <CopyButton value={setup.externalId}>
-            {({ copied, copy }) => (
-              <Button variant="ghost" size="small" onClick={copy} aria-label="Copy the external id">
-                {copied ? "Copied" : "Copy"}
-              </Button>
-            )}
-          </CopyButton>
-        </Group>
-        <Text size="sm">2. Copy the role ARN from the stack&apos;s outputs into Role ARN above.</Text>
-      </Stack>
-    </Paper>
   );
 }

@@ -2,7 +2,8 @@ import { methodOf, type ConnectionKind } from "#contract/connections";
 import { userMessageOf } from "~/platform/action-errors.server";
 import { isPlatformError, type PlatformClient } from "~/platform/client.server";
 import { getAwsRoleSetup, listConnections } from "~/platform/connections.server";
-import type { ConnectionChoices, RoleSetup } from "./connection-editor";
+import type { RoleSetup } from "./aws-role-setup";
+import type { ConnectionChoices } from "./connection-editor";
 
 /**
  * What a create or edit form needs besides the catalogue: the connections its fields can point at (asked for only

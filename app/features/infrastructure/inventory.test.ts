@@ -19,6 +19,7 @@ const summary = (overrides: Partial<ResourceSummary>): ResourceSummary => ({
   replicas: 1,
   failedSince: null,
   endpoint: "orders-db.example",
+  driftedAt: null,
   hasDraft: false,
   createdAt: "2026-03-07T09:00:00Z",
   updatedAt: "2026-03-07T09:00:00Z",

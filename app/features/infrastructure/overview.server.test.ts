@@ -52,6 +52,7 @@ const failedSummary = {
   replicas: 1,
   failedSince: "2026-03-10T10:00:00.000Z",
   endpoint: null,
+  driftedAt: null,
   hasDraft: false,
   createdAt: "2026-03-10T09:00:00.000Z",
   updatedAt: "2026-03-10T11:00:00.000Z",

@@ -2,11 +2,14 @@ import {
   DescribeCacheClustersCommand,
   DescribeCacheSubnetGroupsCommand,
   DescribeReplicationGroupsCommand,
+  DescribeSnapshotsCommand,
+  ListTagsForResourceCommand,
 } from "@aws-sdk/client-elasticache";
 import { GetSecretValueCommand, ListSecretsCommand } from "@aws-sdk/client-secrets-manager";
 import { beforeAll, describe, expect, it } from "vitest";
 import { cacheProvisioner } from "./cache";
-import { TAG_SERVICE } from "./provisioner";
+import { listFinalSnapshots } from "./final-snapshots";
+import { TAG_ENVIRONMENT, TAG_SERVICE, type ProvisionContext } from "./provisioner";
 import {
   applyUntilDone,
   contextFor,
@@ -44,6 +47,19 @@ async function secretsOf(serviceId: string) {
   return (answer.SecretList ?? []).filter((secret) =>
     secret.Tags?.some((tag) => tag.Key === TAG_SERVICE && tag.Value === serviceId),
   );
+}
+
+/** Destroys until the deletion `progress` names is under way (moto never finishes deleting a cache). */
+async function destroyUntilDeleting(context: ProvisionContext, progress: string): Promise<string[]> {
+  const seen: string[] = [];
+  let state = { ...context.state };
+  for (let step = 0; step < 10 && seen.at(-1) !== progress; step++) {
+    const result = await cacheProvisioner.destroy({ ...context, state });
+    if (result.done) break;
+    seen.push(result.progress);
+    state = result.state;
+  }
+  return seen;
 }
 
 describe("the cache provisioner against moto", { timeout: 120_000 }, () => {
@@ -99,14 +115,99 @@ describe("the cache provisioner against moto", { timeout: 120_000 }, () => {
     ).rejects.toMatchObject({ $metadata: { httpStatusCode: 500 } });
     expect((await replicationGroup(id))?.Status).toBe("available");
 
-    // Deleting: the group goes first, its token with it; the subnet group waits until the group is gone.
-    const destroyed = await cacheProvisioner.destroy({ ...context, state: result.state });
-    expect(destroyed).toMatchObject({ done: false, progress: "Deleting the replication group" });
+    // Deleting: a final snapshot, then the group, its token with it; the subnet group waits until the group is gone.
+    const destroyed = await destroyUntilDeleting(
+      { ...context, state: result.state },
+      "Deleting the replication group",
+    );
+    expect(destroyed).toEqual(["Taking the final snapshot", "Deleting the replication group"]);
     expect((await replicationGroup(id))?.Status).toBe("deleting");
     expect(await secretsOf(resource.id)).toEqual([]);
     expect(await cacheProvisioner.observe(context)).toEqual({
       state: "degraded",
       message: `The cache ${id} is deleting`,
+    });
+  });
+
+  it("keeps a tagged final snapshot of a Redis cache whose service is deleted, and says a Memcached one cannot have one", async () => {
+    const resource = testResource("cache", { name: "carts" });
+    const environmentId = `env-${resource.id}`;
+    const context = contextFor(aws, resource, network, { environmentId });
+    const { result } = await applyUntilDone(cacheProvisioner, context);
+    const id = result.state.replicationGroupArn?.split(":").at(-1) ?? "";
+
+    const progress = await destroyUntilDeleting(
+      { ...context, state: result.state, now: new Date("2026-11-27T07:30:05Z") },
+      "Deleting the replication group",
+    );
+    expect(progress).toEqual(["Taking the final snapshot", "Deleting the replication group"]);
+    const name = `${id}-final-20261127073005`;
+    const client = await aws.elasticache();
+    const { Snapshots = [] } = await client.send(new DescribeSnapshotsCommand({ SnapshotName: name }));
+    expect(Snapshots).toMatchObject([{ SnapshotName: name, SnapshotStatus: "available", Engine: "redis" }]);
+    const { TagList = [] } = await client.send(
+      new ListTagsForResourceCommand({ ResourceName: Snapshots[0]?.ARN }),
+    );
+    expect(TagList).toEqual(
+      expect.arrayContaining([
+        { Key: TAG_SERVICE, Value: resource.id },
+        { Key: TAG_ENVIRONMENT, Value: environmentId },
+      ]),
+    );
+    expect((await replicationGroup(id))?.Status).toBe("deleting");
+    expect(await listFinalSnapshots(aws, environmentId)).toEqual([
+      expect.objectContaining({
+        name,
+        serviceId: resource.id,
+        kind: "elasticache",
+        engine: expect.stringMatching(/^redis/),
+        restoreCommand: `aws elasticache create-replication-group --region ${testRegion} --snapshot-name ${name} --replication-group-id ${id}-restored --replication-group-description "Restored from ${name}"`,
+      }),
+    ]);
+    expect(context.logs).toContainEqual({
+      level: "info",
+      message: `Deleting replication group ${id}; its data is kept in the final snapshot ${name}`,
+    });
+
+    const memcached = testResource("cache", {
+      name: "fragments",
+      config: { engine: "memcached", version: "1.6", nodes: 1, encryptionInTransit: false },
+    });
+    const cacheContext = contextFor(aws, memcached, network);
+    const created = await cacheProvisioner.apply(cacheContext);
+    await destroyUntilDeleting({ ...cacheContext, state: created.state }, "Deleting the cache cluster");
+    expect(cacheContext.logs).toContainEqual({
+      level: "warn",
+      message: expect.stringContaining(
+        "Memcached keeps its items in memory only: ElastiCache takes no snapshot",
+      ),
+    });
+  });
+
+  it("snapshots a Redis group before a change replaces it", async () => {
+    const resource = testResource("cache", { name: "tokens" });
+    const context = contextFor(aws, resource, network);
+    const { result } = await applyUntilDone(cacheProvisioner, context);
+    const id = result.state.replicationGroupArn?.split(":").at(-1) ?? "";
+
+    const plain = { ...resource, config: { ...resource.config, encryptionInTransit: false } };
+    const replacing = { ...context, resource: plain, now: new Date("2026-11-27T07:45:00Z") };
+    const first = await cacheProvisioner.apply({ ...replacing, state: result.state });
+    expect(first).toMatchObject({ done: false, progress: "Taking the final snapshot" });
+    // The group stands until its snapshot does.
+    expect((await replicationGroup(id))?.Status).toBe("available");
+    const second = await cacheProvisioner.apply({ ...replacing, state: first.state });
+    expect(second).toMatchObject({ done: false, progress: "Deleting the replication group to replace it" });
+    expect(second.state.finalSnapshot).toBeUndefined();
+    expect((await replicationGroup(id))?.Status).toBe("deleting");
+    const name = `${id}-final-20261127074500`;
+    const { Snapshots = [] } = await (
+      await aws.elasticache()
+    ).send(new DescribeSnapshotsCommand({ SnapshotName: name }));
+    expect(Snapshots).toMatchObject([{ SnapshotName: name, SnapshotStatus: "available" }]);
+    expect(context.logs).toContainEqual({
+      level: "warn",
+      message: `Replacing replication group ${id}: encryption in transit off; its data is kept in the final snapshot ${name}`,
     });
   });
 

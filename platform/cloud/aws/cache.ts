@@ -5,7 +5,9 @@ import type { DriverResource } from "../driver";
 import { configOf } from "../configs";
 import type { ApplyResult, ProvisionContext, Provisioner } from "./provisioner";
 import { deleteSecret, ensureSecret, generatedPassword } from "./secrets";
+import { finalSnapshotName } from "./final-snapshots";
 import {
+  ProvisionError,
   compareVersions,
   networkOf,
   pending,
@@ -21,7 +23,8 @@ import {
  * failover across zones from two nodes on), encrypted at rest, and in transit when configured, with an auth token
  * kept in Secrets Manager. Memcached is a cache cluster of `nodes` nodes. Node size, replicas, version upgrades and
  * Redis → Valkey change in place; encryption in transit, downgrades and changes to or from Memcached replace it
- * (a Memcached cluster keeps nothing a replacement would lose but its cached items).
+ * (a Memcached cluster keeps nothing a replacement would lose but its cached items). A Redis or Valkey group is
+ * never deleted (replaced or torn down) before its final snapshot `<id>-final-<time>` is taken; Memcached has none.
  */
 
 type CacheConfig = ServiceConfig<"cache">;
@@ -75,6 +78,98 @@ function replicationGroupReplacements(config: CacheConfig, group: ReplicationGro
   if (version && group.Engine === config.engine && compareVersions(config.version, version) < 0)
     reasons.push(`version ${version} → ${config.version} (ElastiCache does not downgrade)`);
   return reasons;
+}
+
+/**
+ * One step towards deleting a Redis or Valkey replication group without losing its data: a snapshot of it first
+ * (CreateSnapshot, from a replica when there is one, with the service's tags), then, once ElastiCache has it, the
+ * deletion. CreateSnapshot rather than DeleteReplicationGroup's FinalSnapshotIdentifier: the snapshot carries the
+ * tags the platform finds it by, and the group is only deleted once its snapshot exists (decision 047). The
+ * snapshot's name waits in `state.finalSnapshot` between the calls.
+ */
+async function snapshotThenDeleteGroup(
+  context: ProvisionContext,
+  state: Record<string, string>,
+  group: ReplicationGroup,
+  purpose: string,
+): Promise<{ deleted: boolean; progress: string; waitMs: number }> {
+  const { client, sdk } = await elastiCacheOf(context);
+  const id = group.ReplicationGroupId ?? namesOf(context.resource).id;
+  // A group ElastiCache could not create holds no data.
+  if (group.Status !== "create-failed") {
+    const name = state.finalSnapshot;
+    if (!name) {
+      if (group.Status !== "available") {
+        return {
+          deleted: false,
+          progress: `Waiting to snapshot the replication group (${group.Status})`,
+          waitMs: MODIFY_WAIT_MS,
+        };
+      }
+      // A group of one shard is snapshotted from one of its nodes (a replica spares the primary); a node the
+      // endpoint does not list as a cache cluster leaves it to ElastiCache to choose, from the group.
+      const replica = group.NodeGroups?.[0]?.NodeGroupMembers?.find(
+        (member) => member.CurrentRole === "replica",
+      );
+      const member = replica?.CacheClusterId ?? group.MemberClusters?.[0];
+      const source = member ? (await describeCacheCluster(context, member))?.CacheClusterId : undefined;
+      const snapshot = finalSnapshotName(id, context.now);
+      await client.send(
+        new sdk.CreateSnapshotCommand({
+          SnapshotName: snapshot,
+          ...(source ? { CacheClusterId: source } : { ReplicationGroupId: id }),
+          Tags: tagList(context.tags),
+        }),
+      );
+      state.finalSnapshot = snapshot;
+      context.log("info", `Taking the final snapshot ${snapshot} of replication group ${id}`);
+      return { deleted: false, progress: "Taking the final snapshot", waitMs: MODIFY_WAIT_MS };
+    }
+    const answer = await unlessMissing(
+      () => client.send(new sdk.DescribeSnapshotsCommand({ SnapshotName: name })),
+      "SnapshotNotFoundFault",
+    );
+    const status = answer?.Snapshots?.[0]?.SnapshotStatus;
+    if (status === "creating") {
+      return { deleted: false, progress: "Taking the final snapshot", waitMs: MODIFY_WAIT_MS };
+    }
+    if (status !== "available") {
+      throw new ProvisionError(
+        `the final snapshot ${name} of replication group ${id} is ${status ?? "missing"}, so the group is kept; try again to take another`,
+        "SnapshotFailed",
+      );
+    }
+  }
+  const deleted = await unlessMissing(
+    () => client.send(new sdk.DeleteReplicationGroupCommand({ ReplicationGroupId: id })),
+    "InvalidReplicationGroupStateFault",
+  );
+  if (!deleted) {
+    return {
+      deleted: false,
+      progress: `Waiting to delete the replication group (${group.Status})`,
+      waitMs: MODIFY_WAIT_MS,
+    };
+  }
+  const kept = state.finalSnapshot;
+  delete state.finalSnapshot;
+  context.log(
+    purpose === "" ? "info" : "warn",
+    `${purpose === "" ? "Deleting" : `Replacing`} replication group ${id}${purpose}; ${
+      kept
+        ? `its data is kept in the final snapshot ${kept}`
+        : "ElastiCache never created it, so it held no data"
+    }`,
+  );
+  return { deleted: true, progress: "", waitMs: CREATE_WAIT_MS };
+}
+
+/** Memcached has nothing ElastiCache can snapshot: its deletion says so in the log. */
+function logNoSnapshot(context: ProvisionContext, id: string) {
+  context.log(
+    "warn",
+    `Memcached keeps its items in memory only: ElastiCache takes no snapshot of cache cluster ${id}, whose cached items are gone`,
+  );
 }
 
 async function applyReplicationGroup(
@@ -134,9 +229,10 @@ async function applyReplicationGroup(
   const version = await versionOf(context, group);
   const reasons = replicationGroupReplacements(config, group, version);
   if (reasons.length > 0) {
-    await client.send(new sdk.DeleteReplicationGroupCommand({ ReplicationGroupId: names.id }));
-    context.log("warn", `Replacing replication group ${names.id}: ${reasons.join(", ")}`);
-    return pending(state, "Deleting the replication group to replace it", CREATE_WAIT_MS);
+    const step = await snapshotThenDeleteGroup(context, state, group, `: ${reasons.join(", ")}`);
+    return step.deleted
+      ? pending(state, "Deleting the replication group to replace it", step.waitMs)
+      : pending(state, step.progress, step.waitMs);
   }
 
   // One modification at a time: ElastiCache refuses a second while the group is modifying.
@@ -263,6 +359,7 @@ async function applyCacheCluster(
   if (reasons.length > 0) {
     await client.send(new sdk.DeleteCacheClusterCommand({ CacheClusterId: names.id }));
     context.log("warn", `Replacing cache cluster ${names.id}: ${reasons.join(", ")}`);
+    logNoSnapshot(context, names.id);
     return pending(state, "Deleting the cache cluster to replace it", CREATE_WAIT_MS);
   }
   const nodes = cluster.NumCacheNodes ?? 0;
@@ -340,8 +437,8 @@ export const cacheProvisioner: Provisioner = {
       const group = await describeReplicationGroup(context, names.id);
       if (group) {
         if (group.Status !== "deleting") {
-          await client.send(new sdk.DeleteReplicationGroupCommand({ ReplicationGroupId: names.id }));
-          context.log("warn", `Replacing replication group ${names.id} with a memcached cluster`);
+          const step = await snapshotThenDeleteGroup(context, state, group, " with a memcached cluster");
+          if (!step.deleted) return pending(state, step.progress, step.waitMs);
         }
         return pending(state, "Deleting the replication group to replace it", CREATE_WAIT_MS);
       }
@@ -353,6 +450,7 @@ export const cacheProvisioner: Provisioner = {
       if (cluster.CacheClusterStatus !== "deleting") {
         await client.send(new sdk.DeleteCacheClusterCommand({ CacheClusterId: names.id }));
         context.log("warn", `Replacing cache cluster ${names.id} with a ${config.engine} replication group`);
+        logNoSnapshot(context, names.id);
       }
       return pending(state, "Deleting the cache cluster to replace it", CREATE_WAIT_MS);
     }
@@ -367,13 +465,8 @@ export const cacheProvisioner: Provisioner = {
 
     const group = await describeReplicationGroup(context, names.id);
     if (group && group.Status !== "deleting") {
-      const deleted = await unlessMissing(
-        () => client.send(new sdk.DeleteReplicationGroupCommand({ ReplicationGroupId: names.id })),
-        "InvalidReplicationGroupStateFault",
-      );
-      if (!deleted)
-        return pending(state, `Waiting to delete the replication group (${group.Status})`, MODIFY_WAIT_MS);
-      context.log("info", `Deleting replication group ${names.id}`);
+      const step = await snapshotThenDeleteGroup(context, state, group, "");
+      if (!step.deleted) return pending(state, step.progress, step.waitMs);
     }
     const cluster = group ? undefined : await describeCacheCluster(context, names.id);
     if (cluster && cluster.CacheClusterStatus !== "deleting") {
@@ -389,6 +482,7 @@ export const cacheProvisioner: Provisioner = {
         );
       }
       context.log("info", `Deleting cache cluster ${names.id}`);
+      logNoSnapshot(context, names.id);
     }
     // Nothing needs the token once the deletion is under way.
     await deleteSecret(context, names.secret);

@@ -4,6 +4,7 @@ import { serviceDiff } from "../../lib/diff";
 import type { ChangePlan, DriverResource } from "../driver";
 import { configOf } from "../configs";
 import type { ProvisionContext } from "./provisioner";
+import { unansweredFailureOf } from "./aws-errors";
 
 /**
  * What the provisioners share: how a provisioner walks towards its goal in steps, how its failures read, the names
@@ -102,6 +103,8 @@ export async function failingAs<T>(step: string, run: () => Promise<T>): Promise
     if (error instanceof ProvisionError) {
       throw new ProvisionError(`${step} failed: ${error.message}`, error.code, step, { cause: error });
     }
+    const unanswered = unansweredFailureOf(error);
+    if (unanswered) throw new ProvisionError(`${step} failed: ${unanswered}`, null, step, { cause: error });
     const code = awsErrorCode(error);
     const detail = error instanceof Error ? error.message : String(error);
     throw new ProvisionError(

@@ -1,13 +1,15 @@
 import { CreateLogGroupCommand, DescribeLogGroupsCommand } from "@aws-sdk/client-cloudwatch-logs";
 import {
   DescribeDBInstancesCommand,
+  DescribeDBSnapshotsCommand,
   DescribeDBSubnetGroupsCommand,
   StopDBInstanceCommand,
 } from "@aws-sdk/client-rds";
 import { GetSecretValueCommand, ListSecretsCommand } from "@aws-sdk/client-secrets-manager";
 import { beforeAll, describe, expect, it } from "vitest";
 import { databaseProvisioner } from "./database";
-import { TAG_SERVICE } from "./provisioner";
+import { listFinalSnapshots } from "./final-snapshots";
+import { TAG_ENVIRONMENT, TAG_ORGANIZATION, TAG_SERVICE } from "./provisioner";
 import {
   applyUntilDone,
   contextFor,
@@ -33,6 +35,16 @@ async function instancesOf(serviceId: string) {
   const answer = await rds.send(new DescribeDBInstancesCommand({}));
   return (answer.DBInstances ?? []).filter((instance) =>
     instance.TagList?.some((tag) => tag.Key === TAG_SERVICE && tag.Value === serviceId),
+  );
+}
+
+async function snapshotsOf(serviceId: string) {
+  const answer = await (await aws.rds()).send(new DescribeDBSnapshotsCommand({}));
+  // Automated snapshots (the daily backups) go with the instance; manual ones stay.
+  return (answer.DBSnapshots ?? []).filter(
+    (snapshot) =>
+      snapshot.SnapshotType === "manual" &&
+      snapshot.TagList?.some((tag) => tag.Key === TAG_SERVICE && tag.Value === serviceId),
   );
 }
 
@@ -158,9 +170,16 @@ describe("the database provisioner against moto", { timeout: 120_000 }, () => {
       ...context,
       resource: mysql,
       state: replaced.result.state,
+      // A second later than the replacement, whose final snapshot has this second's name.
+      now: new Date(context.now.getTime() + 1000),
     });
     expect(progress).toEqual(["Deleting the DB instance"]);
-    expect(await taggedWithService(aws, resource.id)).toEqual([]);
+    // What outlives the service: the final snapshots of the replaced instance and of the deleted one.
+    const snapshots = await snapshotsOf(resource.id);
+    expect(snapshots).toHaveLength(2);
+    expect(await taggedWithService(aws, resource.id)).toEqual(
+      snapshots.map((snapshot) => snapshot.DBSnapshotArn).sort(),
+    );
     expect(await secretsOf(resource.id)).toEqual([]);
     const { logGroups = [] } = await logs.send(
       new DescribeLogGroupsCommand({ logGroupNamePrefix: `/aws/rds/instance/${identifier}/` }),
@@ -192,7 +211,75 @@ describe("the database provisioner against moto", { timeout: 120_000 }, () => {
     expect((await taggedWithService(aws, resource.id)).length).toBe(3);
 
     await destroyUntilDone(databaseProvisioner, context);
-    expect(await taggedWithService(aws, resource.id)).toEqual([]);
+    expect(await taggedWithService(aws, resource.id)).toEqual(
+      (await snapshotsOf(resource.id)).map((snapshot) => snapshot.DBSnapshotArn),
+    );
+  });
+
+  it("keeps a final snapshot named after the instance and the time when less storage replaces it, and when the service is deleted", async () => {
+    const resource = testResource("database", { name: "ledger", config: { storageGb: 30 } });
+    const environmentId = `env-${resource.id}`;
+    const context = contextFor(aws, resource, network, { environmentId });
+    const created = await applyUntilDone(databaseProvisioner, context);
+    const identifier = created.result.state.dbInstanceArn?.split(":").at(-1) ?? "";
+
+    // A typo: 20 GB instead of 30. RDS storage does not shrink, so the instance is replaced, its data kept.
+    const shrunk = { ...resource, config: { ...resource.config, storageGb: 20 } };
+    const replaced = await applyUntilDone(databaseProvisioner, {
+      ...context,
+      resource: shrunk,
+      state: created.result.state,
+      now: new Date("2026-11-27T07:30:05Z"),
+    });
+    expect(replaced.progress[0]).toBe("Deleting the DB instance to replace it");
+    const replacement = `${identifier}-final-20261127073005`;
+    expect(await snapshotsOf(resource.id)).toEqual([
+      expect.objectContaining({
+        DBSnapshotIdentifier: replacement,
+        DBInstanceIdentifier: identifier,
+        SnapshotType: "manual",
+        AllocatedStorage: 30,
+        TagList: expect.arrayContaining([
+          { Key: TAG_SERVICE, Value: resource.id },
+          { Key: TAG_ENVIRONMENT, Value: environmentId },
+          { Key: TAG_ORGANIZATION, Value: "org-1" },
+        ]),
+      }),
+    ]);
+    expect(context.logs).toContainEqual({
+      level: "warn",
+      message: expect.stringContaining(`its data is kept in the final snapshot ${replacement}`),
+    });
+
+    await destroyUntilDone(databaseProvisioner, {
+      ...context,
+      resource: shrunk,
+      state: replaced.result.state,
+      now: new Date("2026-11-27T08:01:00Z"),
+    });
+    const kept = (await snapshotsOf(resource.id)).map((snapshot) => snapshot.DBSnapshotIdentifier).sort();
+    expect(kept).toEqual([replacement, `${identifier}-final-20261127080100`]);
+    // The environment lists them, newest first, with what it takes to restore one.
+    const listed = await listFinalSnapshots(aws, environmentId);
+    expect(listed.map((snapshot) => snapshot.name)).toEqual([
+      `${identifier}-final-20261127080100`,
+      replacement,
+    ]);
+    expect(listed[1]).toEqual({
+      name: replacement,
+      arn: expect.stringMatching(new RegExp(`:rds:${testRegion}:\\d+:snapshot:${replacement}$`)),
+      serviceId: resource.id,
+      kind: "rds",
+      engine: "postgres 17",
+      createdAt: expect.any(String),
+      size: "30 GB",
+      restoreCommand: `aws rds restore-db-instance-from-db-snapshot --region ${testRegion} --db-snapshot-identifier ${replacement} --db-instance-identifier ${identifier}-restored`,
+    });
+    expect(await listFinalSnapshots(aws, "another-environment")).toEqual([]);
+    expect(context.logs).toContainEqual({
+      level: "info",
+      message: `Deleting DB instance ${identifier}; its data is kept in the final snapshot ${identifier}-final-20261127080100`,
+    });
   });
 
   it("reports an instance stopped outside the product as degraded, and starts it on the next deployment", async () => {

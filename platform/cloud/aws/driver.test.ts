@@ -1,9 +1,14 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { DescribeVpcsCommand, EC2Client } from "@aws-sdk/client-ec2";
 import { describe, expect, it } from "vitest";
 import { refusalAsStepError } from "../../connections/aws-accounts";
 import { ProviderRefusal } from "../../connections/refusals";
 import { CloudStepError } from "../driver";
-import { cloudStepErrorOf, isTransientAwsError, scaledWaitMs } from "./driver";
-import { ProvisionError } from "./common";
+import { resourceOf } from "../../testing/aws";
+import { cloudStepErrorOf, createAwsDriver, isTransientAwsError, scaledWaitMs } from "./driver";
+import type { Provisioner } from "./provisioner";
+import { failingAs, ProvisionError } from "./common";
 
 /** An error as the AWS SDK throws it: AWS's code as its name, the answer's status in $metadata. */
 const sdkError = (name: string, message: string, status?: number) =>
@@ -78,6 +83,96 @@ describe("AWS failures of a deployment step", () => {
         refusalAsStepError,
       ).transient,
     ).toBe(true);
+  });
+});
+
+describe("AWS failures in words, with the code kept for support", () => {
+  /** A real EC2 call against `endpoint`, failed inside a provisioner's step as a deployment would see it. */
+  async function failedStep(endpoint: string): Promise<CloudStepError> {
+    const ec2 = new EC2Client({
+      region: "eu-west-1",
+      endpoint,
+      maxAttempts: 1,
+      credentials: { accessKeyId: "AKIAEXAMPLE", secretAccessKey: "secret" },
+    });
+    try {
+      await failingAs("Creating the VPC", () => ec2.send(new DescribeVpcsCommand({})));
+      throw new Error("the call succeeded");
+    } catch (error) {
+      return cloudStepErrorOf(error, []);
+    } finally {
+      ec2.destroy();
+    }
+  }
+
+  it("says AWS could not be reached, not 'connect ECONNREFUSED …'", async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
+    const { port } = closed.address() as AddressInfo;
+    await new Promise((resolve) => closed.close(resolve));
+
+    const failed = await failedStep(`http://127.0.0.1:${port}`);
+    expect(failed.message).toMatch(
+      /^Creating the VPC failed: AWS could not be reached \(the connection was refused\)\. Code for support: ECONNREFUSED/,
+    );
+    expect(failed.transient).toBe(true);
+  });
+
+  it("says an answer that is not AWS's could not be read, not the SDK's XML parse error", async () => {
+    const proxy = createServer((_request, response) => {
+      response.writeHead(502, { "content-type": "text/html" });
+      response.end("<html><body>Bad gateway<br></body>");
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
+    try {
+      const { port } = proxy.address() as AddressInfo;
+      const failed = await failedStep(`http://127.0.0.1:${port}`);
+      expect(failed.message).toMatch(
+        /^Creating the VPC failed: the answer \(HTTP 502\) was not AWS's: something between the platform and AWS \(a proxy, a wrong endpoint\) answered instead\. Code for support: @aws-sdk XML parse error/,
+      );
+      expect(failed.message).not.toContain("Deserialization error");
+      expect(failed.transient).toBe(true);
+    } finally {
+      await new Promise((resolve) => proxy.close(resolve));
+    }
+  });
+});
+
+describe("a deployment step's log lines", () => {
+  it("say what the step waits for before what it did, so 'Creating' comes before 'Created'", async () => {
+    const queue: Provisioner = {
+      secretAttributeNames: () => [],
+      async apply(context) {
+        context.log("info", "Created SQS queue env-orders");
+        return { done: false, state: {}, waitMs: 1_000, progress: "Creating the queue" };
+      },
+      destroy: () => Promise.resolve({ done: true }),
+      plan: () => ({ inPlace: [], replace: [] }),
+      observe: () => Promise.resolve({ state: "ok" }),
+    };
+    const driver = createAwsDriver({ provisioners: { queue } }).forAccount({
+      key: "account",
+      confirm: (region) => Promise.resolve({ region, endpoint: "http://127.0.0.1:1" }),
+    });
+    const step = await driver.apply({
+      resource: resourceOf("queue"),
+      organizationId: "org",
+      environmentId: "env",
+      state: {},
+      network: null,
+      step: 0,
+      progress: null,
+      change: "deploy",
+      podNames: ["orders-1"],
+      secretsSealed: false,
+      now: new Date("2033-01-01T00:00:00.000Z"),
+    });
+    const inTimeOrder = [...step.lines].sort((a, b) => a.at.getTime() - b.at.getTime());
+    expect(inTimeOrder.map((line) => line.message)).toEqual([
+      "Creating the queue",
+      "Created SQS queue env-orders",
+    ]);
+    expect(step.lines).toEqual(inTimeOrder);
   });
 });
 

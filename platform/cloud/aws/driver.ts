@@ -9,6 +9,7 @@ import {
   type Provisioner,
 } from "./provisioner";
 import { ProvisionError } from "./common";
+import { unansweredFailureOf } from "./aws-errors";
 
 /**
  * The AWS driver (issue 14): deploys the services of an environment that runs in an AWS account with the
@@ -114,6 +115,11 @@ export function cloudStepErrorOf(error: unknown, lines: NewLogLine[], refusalOf?
   }
   const refused = refusalOf?.(error);
   if (refused) return new CloudStepError(refused.message, { transient: refused.transient, lines });
+  const unanswered = unansweredFailureOf(error);
+  if (unanswered) {
+    const text = unanswered.charAt(0).toUpperCase() + unanswered.slice(1);
+    return new CloudStepError(text, { transient: isTransientAwsError(error), lines });
+  }
   if (error instanceof Error) {
     // A provisioner's own reason (a plain Error) needs no name before it.
     const text = error.name === "Error" ? error.message : `${error.name}: ${error.message}`;
@@ -242,17 +248,20 @@ export function createAwsDriver({
       : { ...step, waitMs: scaledWaitMs(step.waitMs, timeScale) };
   }
 
-  /** Says what the step waits for, once per change, in the deployment's logs. */
+  /**
+   * Says what the step waits for, once per change, in the deployment's logs: first, since the lines the call
+   * logged are that step's work ("Creating the queue", then "Created SQS queue …"), each a millisecond later.
+   */
   function withProgress<Step extends { done: boolean; progress?: string }>(
     context: DeployContext,
     step: Step,
     lines: NewLogLine[],
   ): NewLogLine[] {
     if (step.done || !step.progress || step.progress === context.progress) return lines;
-    const at = new Date(context.now.getTime() + lines.length);
+    const podName = context.podNames[0] ?? context.resource.name;
     return [
-      ...lines,
-      { at, podName: context.podNames[0] ?? context.resource.name, level: "info", message: step.progress },
+      { at: context.now, podName, level: "info", message: step.progress },
+      ...lines.map((line) => ({ ...line, at: new Date(line.at.getTime() + 1) })),
     ];
   }
 

@@ -20,8 +20,9 @@ import {
  * File storage: an S3 bucket named as the configuration says (bucket names are global, so a name another account
  * holds fails with AWS's BucketAlreadyExists), with default encryption (SSE-S3), versioning as configured, public
  * access blocked unless `publicAccess` (then a bucket policy lets anyone read objects) and a lifecycle rule for
- * the storage class. A bucket cannot be renamed: a new name creates the new bucket first, then deletes the old one
- * with everything in it. No secret: workloads reach the bucket through their IAM roles.
+ * the storage class. A bucket cannot be renamed: a new name creates the new bucket first, then deletes the old one,
+ * which must be empty (a replacement never deletes objects: it is refused, saying so). Deleting the service (which
+ * its user confirmed) empties the bucket and deletes it. No secret: workloads reach the bucket through their IAM roles.
  */
 
 /** The lifecycle rule the storage class becomes; `standard` has none. */
@@ -90,13 +91,43 @@ async function deleteSomeObjects(s3: S3, bucket: string): Promise<number> {
   return objects.length;
 }
 
-/** Empties the bucket named by `state[key]`, one batch per call, then deletes it. */
-function deleteBucketStep(s3: S3, context: ProvisionContext, key: string, progress: string): Step {
+/**
+ * Refuses to replace a bucket that holds objects (versions included): a replacement deletes the old bucket, and
+ * its data must never go silently. Its owner empties it, or keeps the bucket name.
+ */
+async function refuseReplacingNonEmpty(s3: S3, bucket: string): Promise<void> {
+  const listing = await unlessMissing(
+    () => s3.client.send(new s3.sdk.ListObjectVersionsCommand({ Bucket: bucket, MaxKeys: DELETE_BATCH })),
+    ...MISSING,
+  );
+  const count = listing?.Versions?.length ?? 0;
+  if (count === 0) return;
+  const objects = `${listing?.IsTruncated ? "more than " : ""}${count} object${count === 1 ? "" : "s"}`;
+  throw new ProvisionError(
+    `The bucket ${bucket} holds ${objects} (versions included); a replacement would delete them. Empty it first or keep the bucket name.`,
+    "BucketNotEmpty",
+    `Replacing the bucket ${bucket}`,
+  );
+}
+
+/**
+ * Deletes the bucket named by `state[key]`. When the service is deleted (`emptying`: the user confirmed the
+ * deletion), its objects go first, one batch per call; when a new name replaces it, one that holds objects is
+ * refused instead.
+ */
+function deleteBucketStep(
+  s3: S3,
+  context: ProvisionContext,
+  key: string,
+  progress: string,
+  { emptying }: { emptying: boolean },
+): Step {
   return {
     progress,
     async run(state) {
       const bucket = state[key];
       if (!bucket) return;
+      if (!emptying) await refuseReplacingNonEmpty(s3, bucket);
       const deleted = await unlessMissing(() => deleteSomeObjects(s3, bucket), ...MISSING);
       if (deleted) {
         return { waitMs: 0, progress: `Emptying the bucket ${bucket} (${deleted} objects deleted)` };
@@ -126,6 +157,8 @@ async function apply(context: ProvisionContext): Promise<ApplyResult> {
           state.bucketName && state.bucketName !== bucket ? { previousBucketName: state.bucketName } : {};
         const ownership = await bucketOwnership(s3, context, bucket);
         if (ownership === "ours") return { state: { ...previous, bucketName: bucket } };
+        // Refused before the new bucket exists, so that keeping the old name leaves nothing behind.
+        if (previous.previousBucketName) await refuseReplacingNonEmpty(s3, previous.previousBucketName);
         if (ownership === "account") {
           throw new ProvisionError(
             `the bucket ${bucket} already exists in this account and was not created for this service; choose another bucket name`,
@@ -240,7 +273,7 @@ async function apply(context: ProvisionContext): Promise<ApplyResult> {
         );
       },
     },
-    deleteBucketStep(s3, context, "previousBucketName", "Deleting the renamed bucket"),
+    deleteBucketStep(s3, context, "previousBucketName", "Deleting the renamed bucket", { emptying: false }),
   ];
   const result = await runSteps(steps, context.state);
   if (!result.done) return result;
@@ -272,8 +305,8 @@ async function destroy(context: ProvisionContext): Promise<DestroyResult> {
           return { state: { bucketName: ours ? bucketName : "" } };
         },
       },
-      deleteBucketStep(s3, context, "bucketName", "Deleting the bucket"),
-      deleteBucketStep(s3, context, "previousBucketName", "Deleting the renamed bucket"),
+      deleteBucketStep(s3, context, "bucketName", "Deleting the bucket", { emptying: true }),
+      deleteBucketStep(s3, context, "previousBucketName", "Deleting the renamed bucket", { emptying: true }),
     ],
     context.state,
   );

@@ -11,8 +11,8 @@ import type { AwsClients } from "./clients";
 
 /**
  * The monitoring tab of a service in AWS (issue 14): CloudWatch GetMetricData over the metrics AWS publishes for
- * what the service's provisioner created, mapped onto the product's five series. A series AWS publishes nothing
- * for (the memory of a Lambda function, the latency of a queue) stays empty rather than invented. Dimensions come
+ * what the service's provisioner created, mapped onto the product's series. A metric AWS publishes nothing for
+ * (the memory of a Lambda function, the latency of a queue) is no series of the service, rather than invented. Dimensions come
  * from the service's outputs and cloud state (ARNs, names), so a service not deployed yet has no series.
  */
 
@@ -236,6 +236,12 @@ export function metricQueriesOf(row: DeployedService): MetricQuery[] {
   return queries.filter((query) => Object.values(query.dimensions).every(Boolean));
 }
 
+/** The series AWS publishes for a type (a queue has no CPU, a network nothing): the ones its queries fill. */
+export function metricsOfType(serviceType: string): MetricName[] {
+  const queries = queryBuilders[serviceType as ServiceType]?.({}, {}) ?? [];
+  return metricNames.filter((metric) => queries.some((query) => query.metric === metric));
+}
+
 /** CloudWatch's periods are whole minutes (at standard resolution): the step rounded to one, at least 60 s. */
 export const periodOf = (step: number) => Math.max(60, Math.round(step / 60) * 60);
 
@@ -249,7 +255,10 @@ const convert = (value: number, conversion: Conversion, period: number) => {
   return Math.round(converted * 100) / 100;
 };
 
-/** The service's five series over `range` ending at `now`, one point per period that has data. */
+/**
+ * The series AWS publishes for the service's type over `range` ending at `now`, one point per period that has
+ * data: a series stays empty until CloudWatch has a datapoint (the page says "no data yet").
+ */
 export async function cloudWatchMetrics(
   aws: AwsClients,
   row: DeployedService,
@@ -307,7 +316,7 @@ export async function cloudWatchMetrics(
   return {
     range,
     step: period,
-    series: metricNames.map((metric) => ({
+    series: metricsOfType(row.serviceType).map((metric) => ({
       metric,
       unit: metricUnits[metric],
       points: (points.get(metric) ?? []).sort((a, b) => Date.parse(a.at) - Date.parse(b.at)),

@@ -1,10 +1,12 @@
 import { randomUUID } from "node:crypto";
 import {
   CreateTableCommand,
+  DeleteItemCommand,
   DeleteTableCommand,
   DescribeTableCommand,
   ListTablesCommand,
   PutItemCommand,
+  ScanCommand,
 } from "@aws-sdk/client-dynamodb";
 import { describe, expect, it } from "vitest";
 import { MOTO_ACCOUNT_ID } from "../../../tests/setup/moto-server";
@@ -27,6 +29,10 @@ const tableArn = (name: string) => `arn:aws:dynamodb:${testRegion}:${MOTO_ACCOUN
 
 async function describe_(name: string) {
   return (await (await aws.dynamodb()).send(new DescribeTableCommand({ TableName: name }))).Table;
+}
+
+async function itemsIn(name: string) {
+  return (await (await aws.dynamodb()).send(new ScanCommand({ TableName: name }))).Items ?? [];
 }
 
 async function tableNames(prefix: string) {
@@ -71,6 +77,17 @@ describe("nosql database provisioner", () => {
       inPlace: [],
       replace: ["config.sortKey"],
     });
+    // The table holds an item: a replacement would delete it, so it is refused and the item stays.
+    await expect(nosqlDatabaseProvisioner.apply(service.context())).rejects.toThrow(
+      `The table ${name} holds 1 item; a replacement would delete it. Empty it first or keep the keys.`,
+    );
+    expect((await describe_(name))?.KeySchema).toEqual([{ AttributeName: "id", KeyType: "HASH" }]);
+    expect(await itemsIn(name)).toEqual([{ id: { S: "order-1" } }]);
+
+    // Once its owner emptied it, the table is replaced for its new keys.
+    await (
+      await aws.dynamodb()
+    ).send(new DeleteItemCommand({ TableName: name, Key: { id: { S: "order-1" } } }));
     const rekeyed = await applyUntilDone(nosqlDatabaseProvisioner, service);
     expect(rekeyed.progress).toContain(`Replacing the table ${name}: deleting the old one (its keys change)`);
     const replaced = await describe_(name);
@@ -84,6 +101,23 @@ describe("nosql database provisioner", () => {
     const named = service.resource;
     service.resource = { ...named, config: { ...named.config, tableName: renamedTable } };
     expect(nosqlDatabaseProvisioner.plan(named, service.resource).replace).toEqual(["config.tableName"]);
+    // A new name is a new table: the old one's items would go with it.
+    const dynamodb = await aws.dynamodb();
+    for (const id of ["order-2", "order-3"]) {
+      await dynamodb.send(
+        new PutItemCommand({ TableName: name, Item: { id: { S: id }, createdAt: { S: "2026-11-27" } } }),
+      );
+    }
+    await expect(nosqlDatabaseProvisioner.apply(service.context())).rejects.toThrow(
+      `The table ${name} holds 2 items; a replacement would delete them. Empty it first or keep the table name.`,
+    );
+    expect(await tableNames("orders-")).toEqual([name]);
+    expect(await itemsIn(name)).toHaveLength(2);
+    for (const id of ["order-2", "order-3"]) {
+      await dynamodb.send(
+        new DeleteItemCommand({ TableName: name, Key: { id: { S: id }, createdAt: { S: "2026-11-27" } } }),
+      );
+    }
     const renamed = await applyUntilDone(nosqlDatabaseProvisioner, service);
     expect(renamed.endpoint).toBe(tableArn(renamedTable));
     expect(await tableNames("orders-")).toEqual([renamedTable]);

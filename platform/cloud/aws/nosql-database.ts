@@ -18,8 +18,9 @@ import {
 /**
  * A NoSQL database: a DynamoDB table with the configured keys (string attributes) and billing mode. Billing mode
  * and capacity change in place (AWS allows switching the billing mode once a day: its refusal is passed on); a
- * table's keys are fixed at creation, so new keys replace the table (its items are lost), and a new table name
- * creates the new table before the old one is deleted. No secret: workloads reach the table through their IAM roles.
+ * table's keys are fixed at creation, so new keys replace the table, and a new table name creates the new table
+ * before the old one is deleted; either is refused while the old table holds items (a replacement never deletes
+ * data). Deleting the service (which its user confirmed) deletes the table with its items. No secret: workloads reach the table through their IAM roles.
  */
 
 const POLL_MS = 5_000;
@@ -67,8 +68,37 @@ function throughputOf(config: ServiceConfig<"nosql-database">) {
 /** A table without a billing mode summary was created before on-demand existed: provisioned. */
 const billingModeOf = (table: TableDescription) => table.BillingModeSummary?.BillingMode ?? "PROVISIONED";
 
-/** Deletes the table `state[key]` names and waits until it is gone. */
-function deleteTableStep(dynamo: Dynamo, context: ProvisionContext, key: string, progress: string): Step {
+/**
+ * Refuses to replace a table that holds items: a replacement deletes the old table, and its data must never go
+ * silently. `setting` is what the user keeps instead ("the keys", "the table name"). DescribeTable's ItemCount lags
+ * by hours, so a Scan counts (one page: enough to know the table is not empty).
+ */
+async function refuseReplacingNonEmpty(dynamo: Dynamo, name: string, setting: string): Promise<void> {
+  const answer = await unlessMissing(
+    () => dynamo.client.send(new dynamo.sdk.ScanCommand({ TableName: name, Select: "COUNT" })),
+    ...MISSING,
+  );
+  const count = answer?.Count ?? 0;
+  if (count === 0 && !answer?.LastEvaluatedKey) return;
+  const items = `${answer?.LastEvaluatedKey ? "more than " : ""}${count} item${count === 1 ? "" : "s"}`;
+  throw new ProvisionError(
+    `The table ${name} holds ${items}; a replacement would delete ${count === 1 ? "it" : "them"}. Empty it first or keep ${setting}.`,
+    "TableNotEmpty",
+    `Replacing the table ${name}`,
+  );
+}
+
+/**
+ * Deletes the table `state[key]` names and waits until it is gone. The deletion of the service (which its user
+ * confirmed) deletes the table with its items; a replacement (`replacing`) refuses a table that holds any.
+ */
+function deleteTableStep(
+  dynamo: Dynamo,
+  context: ProvisionContext,
+  key: string,
+  progress: string,
+  { replacing }: { replacing: boolean },
+): Step {
   return {
     progress,
     async run(state) {
@@ -77,6 +107,7 @@ function deleteTableStep(dynamo: Dynamo, context: ProvisionContext, key: string,
       const table = await describeTable(dynamo, name);
       if (!table) return { state: { [key]: "" } };
       if (table.TableStatus !== "DELETING") {
+        if (replacing) await refuseReplacingNonEmpty(dynamo, name, "the table name");
         await unlessMissing(
           () => dynamo.client.send(new dynamo.sdk.DeleteTableCommand({ TableName: name })),
           ...MISSING,
@@ -110,6 +141,7 @@ async function apply(context: ProvisionContext): Promise<ApplyResult> {
           return { waitMs: POLL_MS, progress: `Waiting for the old table ${name} to be deleted` };
         }
         if (table && keysText(table.KeySchema) !== keysText(keySchemaOf(config))) {
+          await refuseReplacingNonEmpty(dynamo, name, "the keys");
           await dynamo.client.send(new dynamo.sdk.DeleteTableCommand({ TableName: name }));
           context.log("warn", `Deleting DynamoDB table ${name}: its keys change, so it is replaced`);
           return {
@@ -118,6 +150,10 @@ async function apply(context: ProvisionContext): Promise<ApplyResult> {
           };
         }
         if (table) return { state: { ...previous, tableName: name, tableArn: table.TableArn ?? "" } };
+        // Refused before the new table exists, so that keeping the old name leaves nothing behind.
+        if (previous.previousTableName) {
+          await refuseReplacingNonEmpty(dynamo, previous.previousTableName, "the table name");
+        }
         const keys = keySchemaOf(config);
         const created = await dynamo.client.send(
           new dynamo.sdk.CreateTableCommand({
@@ -176,7 +212,7 @@ async function apply(context: ProvisionContext): Promise<ApplyResult> {
         return { waitMs: POLL_MS, progress: "Waiting for the table update" };
       },
     },
-    deleteTableStep(dynamo, context, "previousTableName", "Deleting the renamed table"),
+    deleteTableStep(dynamo, context, "previousTableName", "Deleting the renamed table", { replacing: true }),
   ];
   const result = await runSteps(steps, context.state);
   if (!result.done) return result;
@@ -206,8 +242,10 @@ async function destroy(context: ProvisionContext): Promise<DestroyResult> {
           return { state: { tableName: ours ? tableName : "" } };
         },
       },
-      deleteTableStep(dynamo, context, "tableName", "Deleting the table"),
-      deleteTableStep(dynamo, context, "previousTableName", "Deleting the renamed table"),
+      deleteTableStep(dynamo, context, "tableName", "Deleting the table", { replacing: false }),
+      deleteTableStep(dynamo, context, "previousTableName", "Deleting the renamed table", {
+        replacing: false,
+      }),
     ],
     context.state,
   );

@@ -42,6 +42,8 @@ export type ApplyResult =
       secrets: Record<string, string>;
       /** Plain outputs other services use (a network's vpcId and subnets). */
       outputs: Record<string, string>;
+      /** What the service still waits for from the user (a certificate's DNS records), shown with its status. */
+      detail?: string;
     };
 
 export type DestroyResult =

@@ -71,13 +71,23 @@ export async function ensureSecret(
   }
 }
 
-/** Deletes the secret at once (no recovery window), so a service created again under the same name starts afresh. */
+/**
+ * Deletes the secret at once (no recovery window), so a service created again under the same name starts afresh.
+ * Secrets Manager answers a forced deletion of a secret that is already gone as a success (and shows one being
+ * deleted with its DeletedDate for a while), so the secret is looked up first: a teardown that waits (and calls its
+ * step again every 30 s) logs the deletion once.
+ */
 export async function deleteSecret(context: ProvisionContext, name: string): Promise<void> {
   const sdk = await import("@aws-sdk/client-secrets-manager");
   const client = await context.aws.secretsManager();
+  const found = await unlessMissing(
+    () => client.send(new sdk.DescribeSecretCommand({ SecretId: name })),
+    "ResourceNotFoundException",
+  );
+  if (!found) return;
   const deleted = await unlessMissing(
     () => client.send(new sdk.DeleteSecretCommand({ SecretId: name, ForceDeleteWithoutRecovery: true })),
     "ResourceNotFoundException",
   );
-  if (deleted) context.log("info", `Deleted secret ${name} from Secrets Manager`);
+  if (deleted && !found.DeletedDate) context.log("info", `Deleted secret ${name} from Secrets Manager`);
 }

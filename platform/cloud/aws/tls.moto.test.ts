@@ -48,9 +48,13 @@ describe("tls provisioner, while ACM waits for validation", () => {
       level: "info",
       message: `Pending validation: create the DNS record ${recordName("api.example.com")} CNAME ${recordValue} (validates *.api.example.com, api.example.com)`,
     });
+    expect(requested.detail).toBe(
+      "Pending validation: ACM issues the certificate once these DNS records exist: " +
+        `${recordName("api.example.com")} CNAME ${recordValue} (validates *.api.example.com, api.example.com).`,
+    );
     expect(await tlsProvisioner.observe(service.context())).toEqual({
-      state: "degraded",
-      message: "The certificate is not issued yet: ACM waits for its validation records (or e-mail approval)",
+      state: "pending",
+      message: requested.detail,
     });
     expect(await taggedResources(aws, service.resource.id)).toEqual([arn]);
 
@@ -113,7 +117,11 @@ describe("tls provisioner, once ACM issues the certificate", () => {
       level: "info",
       message: "ACM certificate for issued.example.com is ISSUED",
     });
-    expect(await tlsProvisioner.observe(service.context())).toEqual({ state: "ok" });
+    expect(issued.detail).toBeUndefined();
+    expect(await tlsProvisioner.observe(service.context())).toEqual({
+      state: "ok",
+      message: "The certificate is issued.",
+    });
     await destroyUntilDone(tlsProvisioner, service);
     expect(await certificateArns(aws)).toEqual([]);
   });

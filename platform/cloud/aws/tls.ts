@@ -179,7 +179,8 @@ async function apply(context: ProvisionContext): Promise<ApplyResult> {
   if (!result.done) return result;
   const certificate = await describeCertificate(acm, result.state.certificateArn ?? "");
   if (!certificate) throw new ProvisionError("the certificate disappeared while it was being requested");
-  if (certificate.Status === "PENDING_VALIDATION") {
+  const detail = pendingDetailOf(certificate, config);
+  if (detail) {
     if (config.validationMethod === "dns") {
       for (const record of validationRecordsOf(certificate)) {
         context.log(
@@ -199,7 +200,23 @@ async function apply(context: ProvisionContext): Promise<ApplyResult> {
     endpoint: null,
     secrets: {},
     outputs: outputsOf(certificate, config),
+    ...(detail ? { detail } : {}),
   };
+}
+
+/**
+ * What a certificate pending validation waits for, shown as the service's status detail (it is deployed: the
+ * next step is the user's), or undefined once it is not pending.
+ */
+function pendingDetailOf(certificate: CertificateDetail, config: ServiceConfig<"tls">): string | undefined {
+  if (certificate.Status !== "PENDING_VALIDATION") return undefined;
+  if (config.validationMethod === "email") {
+    return "Pending validation: ACM issues the certificate once the e-mail it sent to the domain's contacts is approved.";
+  }
+  const records = validationRecordsOf(certificate).map(
+    (record) => `${record.name} ${record.type} ${record.value} (validates ${record.domains.join(", ")})`,
+  );
+  return `Pending validation: ACM issues the certificate once these DNS records exist: ${records.join("; ")}.`;
 }
 
 /** The certificates of this domain tagged for this service (a call that crashed before its state was saved). */
@@ -247,13 +264,9 @@ async function observe(context: ProvisionContext): Promise<Observation> {
       message: `The ACM certificate ${arn} no longer exists: it was deleted outside the console`,
     };
   }
-  if (certificate.Status === "ISSUED") return { state: "ok" };
-  if (certificate.Status === "PENDING_VALIDATION") {
-    return {
-      state: "degraded",
-      message: "The certificate is not issued yet: ACM waits for its validation records (or e-mail approval)",
-    };
-  }
+  if (certificate.Status === "ISSUED") return { state: "ok", message: "The certificate is issued." };
+  const pending = pendingDetailOf(certificate, configOf(context.resource, "tls"));
+  if (pending) return { state: "pending", message: pending };
   const reason = certificate.FailureReason ? ` (${certificate.FailureReason})` : "";
   return {
     state: "degraded",

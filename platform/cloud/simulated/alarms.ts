@@ -41,11 +41,16 @@ export function alarmDefinitionsOf(resource: DriverResource): AlarmDefinition[] 
 
 /**
  * Each alarm's state over the series: ALARM when the latest value is above the threshold, `since` when the current
- * state began (the first point of the latest run of points on the same side of the threshold).
+ * state began (the first point of the latest run of points on the same side of the threshold); INSUFFICIENT_DATA,
+ * with no value, while the series has no point (a service CloudWatch has no datapoint of yet). A metric the service
+ * has no series of (a queue's CPU) has no alarm.
  */
 export function alarmsOf(resource: DriverResource, metrics: Metrics, now: Date): Alarm[] {
-  return alarmDefinitionsOf(resource).map((definition) => {
-    const points = metrics.series.find((series) => series.metric === definition.metric)?.points ?? [];
+  const seriesOf = (metric: MetricName) => metrics.series.find((series) => series.metric === metric);
+  return alarmDefinitionsOf(resource).flatMap((definition): Alarm[] => {
+    const series = seriesOf(definition.metric);
+    if (!series) return [];
+    const { points } = series;
     const latest = points[points.length - 1];
     const id = `${resource.id}:${definition.key}`;
     const base = {
@@ -55,7 +60,7 @@ export function alarmsOf(resource: DriverResource, metrics: Metrics, now: Date):
       severity: definition.severity,
       threshold: definition.threshold,
     };
-    if (!latest) return { ...base, state: "OK", value: 0, since: now.toISOString() };
+    if (!latest) return [{ ...base, state: "INSUFFICIENT_DATA", value: null, since: now.toISOString() }];
     const crossing = latest.value > definition.threshold;
     let since = latest.at;
     for (let index = points.length - 1; index >= 0; index--) {
@@ -63,6 +68,6 @@ export function alarmsOf(resource: DriverResource, metrics: Metrics, now: Date):
       if (!point || point.value > definition.threshold !== crossing) break;
       since = point.at;
     }
-    return { ...base, state: crossing ? "ALARM" : "OK", value: latest.value, since };
+    return [{ ...base, state: crossing ? "ALARM" : "OK", value: latest.value, since }];
   });
 }

@@ -1,8 +1,9 @@
-import type { KeySchemaElement, Projection, TableDescription } from "@aws-sdk/client-dynamodb";
-import { attributes, block, type HclBlock, type ScannedResource } from "../model";
+import type { KeySchemaElement, Projection, TableDescription, Tag } from "@aws-sdk/client-dynamodb";
+import { attributes, block, tagsOf, type HclBlock, type ScannedResource } from "../model";
 import { collect, mapWithConcurrency, type ServiceScanner } from "./service-scanner";
 
-export type DynamoDbInventory = { tables: TableDescription[] };
+/** A table with its tags (DescribeTable answers none): an environment's export recognizes its tables by them. */
+export type DynamoDbInventory = { tables: (TableDescription & { Tags?: Tag[] })[] };
 
 const service = "dynamodb";
 
@@ -19,15 +20,19 @@ function projectionAttributes(projection: Projection | undefined) {
 
 export const dynamoDbScanner: ServiceScanner<DynamoDbInventory> = {
   service,
-  permissions: ["dynamodb:ListTables", "dynamodb:DescribeTable"],
+  permissions: ["dynamodb:ListTables", "dynamodb:DescribeTable", "dynamodb:ListTagsOfResource"],
 
   async read(clients) {
-    const { DescribeTableCommand, paginateListTables } = await import("@aws-sdk/client-dynamodb");
+    const { DescribeTableCommand, ListTagsOfResourceCommand, paginateListTables } = await import(
+      "@aws-sdk/client-dynamodb"
+    );
     const client = await clients.dynamodb();
     const names = await collect(paginateListTables({ client }, {}), (page) => page.TableNames);
     const tables = await mapWithConcurrency(names, 4, async (TableName) => {
       const { Table } = await client.send(new DescribeTableCommand({ TableName }));
-      return Table;
+      if (!Table?.TableArn) return Table;
+      const { Tags } = await client.send(new ListTagsOfResourceCommand({ ResourceArn: Table.TableArn }));
+      return { ...Table, Tags };
     });
     return { tables: tables.filter((table): table is TableDescription => Boolean(table?.TableName)) };
   },
@@ -91,6 +96,7 @@ export const dynamoDbScanner: ServiceScanner<DynamoDbInventory> = {
             ),
             ...indexes,
           ],
+          tags: tagsOf(table.Tags),
         },
       ];
     });

@@ -80,7 +80,14 @@ function serviceResource(ecsService: Service): ScannedResource[] {
           block(
             "load_balancer",
             attributes({
-              target_group_arn: balancer.targetGroupArn,
+              target_group_arn: balancer.targetGroupArn
+                ? new Reference(
+                    "aws_lb_target_group",
+                    balancer.targetGroupArn,
+                    "arn",
+                    balancer.targetGroupArn,
+                  )
+                : undefined,
               container_name: balancer.containerName,
               container_port: balancer.containerPort,
             }),

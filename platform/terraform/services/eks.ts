@@ -48,6 +48,7 @@ function nodegroupResource(group: Nodegroup, clusterIds: Map<string | undefined,
         ),
         ...attributes({ tags: group.tags ?? {} }),
       ],
+      tags: group.tags ?? {},
     },
   ];
 }
@@ -116,6 +117,7 @@ export const eksScanner: ServiceScanner<EksInventory> = {
             ),
             ...attributes({ tags: cluster.tags ?? {} }),
           ],
+          tags: cluster.tags ?? {},
         },
       ];
     });

@@ -1,11 +1,38 @@
-import type { CacheCluster, ReplicationGroup } from "@aws-sdk/client-elasticache";
-import { attributes, type ScannedResource } from "../model";
+import type { CacheCluster, CacheSubnetGroup, ReplicationGroup } from "@aws-sdk/client-elasticache";
+import { attributes, Reference, type ScannedResource } from "../model";
 import { collect, type ServiceScanner } from "./service-scanner";
-import { securityGroupReferences } from "./vpc";
+import { securityGroupReferences, subnetReferences } from "./vpc";
 
-export type ElastiCacheInventory = { clusters: CacheCluster[]; replicationGroups: ReplicationGroup[] };
+export type ElastiCacheInventory = {
+  clusters: CacheCluster[];
+  replicationGroups: ReplicationGroup[];
+  subnetGroups?: CacheSubnetGroup[];
+};
 
 const service = "elasticache";
+
+const subnetGroupReference = (name: string | undefined) =>
+  name ? new Reference("aws_elasticache_subnet_group", name, "name") : undefined;
+
+function subnetGroupResource(group: CacheSubnetGroup): ScannedResource[] {
+  const name = group.CacheSubnetGroupName;
+  // AWS's own `default` group is not the user's configuration.
+  if (!name || name === "default") return [];
+  return [
+    {
+      service,
+      type: "aws_elasticache_subnet_group",
+      awsId: name,
+      importId: name,
+      nameHint: name,
+      body: attributes({
+        name,
+        description: group.CacheSubnetGroupDescription,
+        subnet_ids: subnetReferences(group.Subnets?.map((subnet) => subnet.SubnetIdentifier)),
+      }),
+    },
+  ];
+}
 
 function clusterResource(cluster: CacheCluster & { CacheClusterId: string }): ScannedResource {
   return {
@@ -21,7 +48,7 @@ function clusterResource(cluster: CacheCluster & { CacheClusterId: string }): Sc
       node_type: cluster.CacheNodeType,
       num_cache_nodes: cluster.NumCacheNodes,
       parameter_group_name: cluster.CacheParameterGroup?.CacheParameterGroupName,
-      subnet_group_name: cluster.CacheSubnetGroupName,
+      subnet_group_name: subnetGroupReference(cluster.CacheSubnetGroupName),
       security_group_ids: securityGroupReferences(
         cluster.SecurityGroups?.map((group) => group.SecurityGroupId),
       ),
@@ -55,7 +82,7 @@ function replicationGroupResource(
       num_cache_clusters: group.MemberClusters?.length || undefined,
       port,
       parameter_group_name: first?.CacheParameterGroup?.CacheParameterGroupName,
-      subnet_group_name: first?.CacheSubnetGroupName,
+      subnet_group_name: subnetGroupReference(first?.CacheSubnetGroupName),
       security_group_ids: securityGroupReferences(
         first?.SecurityGroups?.map((securityGroup) => securityGroup.SecurityGroupId),
       ),
@@ -71,18 +98,25 @@ function replicationGroupResource(
 
 export const elastiCacheScanner: ServiceScanner<ElastiCacheInventory> = {
   service,
-  permissions: ["elasticache:DescribeCacheClusters", "elasticache:DescribeReplicationGroups"],
+  permissions: [
+    "elasticache:DescribeCacheClusters",
+    "elasticache:DescribeReplicationGroups",
+    "elasticache:DescribeCacheSubnetGroups",
+  ],
 
   async read(clients) {
-    const { paginateDescribeCacheClusters, paginateDescribeReplicationGroups } = await import(
-      "@aws-sdk/client-elasticache"
-    );
+    const {
+      paginateDescribeCacheClusters,
+      paginateDescribeCacheSubnetGroups,
+      paginateDescribeReplicationGroups,
+    } = await import("@aws-sdk/client-elasticache");
     const client = await clients.elasticache();
-    const [clusters, replicationGroups] = await Promise.all([
+    const [clusters, replicationGroups, subnetGroups] = await Promise.all([
       collect(paginateDescribeCacheClusters({ client }, {}), (page) => page.CacheClusters),
       collect(paginateDescribeReplicationGroups({ client }, {}), (page) => page.ReplicationGroups),
+      collect(paginateDescribeCacheSubnetGroups({ client }, {}), (page) => page.CacheSubnetGroups),
     ]);
-    return { clusters, replicationGroups };
+    return { clusters, replicationGroups, subnetGroups };
   },
 
   toResources(raw) {
@@ -98,6 +132,6 @@ export const elastiCacheScanner: ServiceScanner<ElastiCacheInventory> = {
       if (!clusterId || cluster.ReplicationGroupId) return [];
       return [clusterResource({ ...cluster, CacheClusterId: clusterId })];
     });
-    return [...groups, ...clusters];
+    return [...(raw.subnetGroups ?? []).flatMap(subnetGroupResource), ...groups, ...clusters];
   },
 };

@@ -47,6 +47,7 @@ const database: Resource = {
   size: "db.t4g.micro",
   replicas: 1,
   failedSince: null,
+  driftedAt: null,
   endpoint: "orders-db.abc.us-west-2.rds.amazonaws.com",
   hasDraft: false,
   createdAt: "2026-01-01T00:00:00Z",

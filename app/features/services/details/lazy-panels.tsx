@@ -22,6 +22,11 @@ const Logs = lazy(() =>
 // that tab too.
 const Config = lazy(() => import("./config-panel").then((panels) => ({ default: panels.ConfigPanel })));
 
+// A database's or cache's final snapshots, under its history tab: only those two types have any.
+const Snapshots = lazy(() =>
+  import("./final-snapshots").then((panels) => ({ default: panels.FinalSnapshots })),
+);
+
 function PanelLoading() {
   return (
     <Center py="xl" role="status" aria-label="Loading the tab">
@@ -79,6 +84,14 @@ export function ChangePlanStep(props: ComponentProps<typeof PlanStep>) {
   return (
     <Suspense fallback={<PanelLoading />}>
       <PlanStep {...props} />
+    </Suspense>
+  );
+}
+
+export function FinalSnapshots(props: ComponentProps<typeof Snapshots>) {
+  return (
+    <Suspense fallback={<PanelLoading />}>
+      <Snapshots {...props} />
     </Suspense>
   );
 }

@@ -82,44 +82,7 @@ export function MonitoringPanel({
           {telemetry.metrics.message}
         </Alert>
       ) : (
-        <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
-          {telemetry.metrics.value.series.map((series) => {
-            const data = series.points.map((point) => ({
-              time: axisLabel(point.at, range),
-              value: point.value,
-            }));
-            const Chart = series.metric === "requests" || series.metric === "errors" ? AreaChart : LineChart;
-            return (
-              <Paper
-                key={series.metric}
-                withBorder
-                p="md"
-                role="figure"
-                aria-label={`${metricTitles[series.metric]} chart`}
-              >
-                <Text fw={600} mb="xs">
-                  {metricTitles[series.metric]} ({series.unit})
-                </Text>
-                <Chart
-                  h={180}
-                  data={data}
-                  dataKey="time"
-                  series={[
-                    {
-                      name: "value",
-                      label: `${metricTitles[series.metric]} (${series.unit})`,
-                      color: "purple.6",
-                    },
-                  ]}
-                  curveType="linear"
-                  withDots={false}
-                  tickLine="none"
-                  gridAxis="y"
-                />
-              </Paper>
-            );
-          })}
-        </SimpleGrid>
+        <MetricCharts metrics={telemetry.metrics.value} range={range} />
       )}
       <Title order={3} size="h4">
         Alarms
@@ -129,7 +92,61 @@ export function MonitoringPanel({
   );
 }
 
-function AlarmList({ alarms }: { alarms: Telemetry["alarms"] }) {
+/**
+ * A chart per series the service's type has (a queue has no CPU); an empty series says "No data yet" rather than
+ * drawing an empty chart (CloudWatch publishes a service's first datapoints minutes after it runs).
+ */
+export function MetricCharts({ metrics, range }: { metrics: Metrics; range: MetricRange }) {
+  if (!metrics.series.length) {
+    return <Text c="dimmed">This type of service publishes no metrics.</Text>;
+  }
+  return (
+    <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
+      {metrics.series.map((series) => {
+        const title = `${metricTitles[series.metric]} (${series.unit})`;
+        const data = series.points.map((point) => ({ time: axisLabel(point.at, range), value: point.value }));
+        const Chart = series.metric === "requests" || series.metric === "errors" ? AreaChart : LineChart;
+        return (
+          <Paper
+            key={series.metric}
+            withBorder
+            p="md"
+            role="figure"
+            aria-label={`${metricTitles[series.metric]} chart`}
+          >
+            <Text fw={600} mb="xs">
+              {title}
+            </Text>
+            {data.length ? (
+              <Chart
+                h={180}
+                data={data}
+                dataKey="time"
+                series={[{ name: "value", label: title, color: "purple.6" }]}
+                curveType="linear"
+                withDots={false}
+                tickLine="none"
+                gridAxis="y"
+              />
+            ) : (
+              <Text c="dimmed" size="sm" h={180}>
+                No data yet
+              </Text>
+            )}
+          </Paper>
+        );
+      })}
+    </SimpleGrid>
+  );
+}
+
+const alarmStates: Record<Alarm["state"], { label: string; color: string; variant: string }> = {
+  ALARM: { label: "ALARM", color: "red", variant: "filled" },
+  OK: { label: "OK", color: "teal", variant: "outline" },
+  INSUFFICIENT_DATA: { label: "Insufficient data", color: "gray", variant: "outline" },
+};
+
+export function AlarmList({ alarms }: { alarms: Telemetry["alarms"] }) {
   if (alarms.kind === "error") {
     return (
       <Alert color="red" title="Alarms unavailable">
@@ -167,15 +184,12 @@ function AlarmRow({ alarm }: { alarm: Alarm }) {
         </Badge>
       </Table.Td>
       <Table.Td>
-        <Badge
-          variant={alarm.state === "ALARM" ? "filled" : "outline"}
-          color={alarm.state === "ALARM" ? "red" : "teal"}
-        >
-          {alarm.state}
+        <Badge variant={alarmStates[alarm.state].variant} color={alarmStates[alarm.state].color}>
+          {alarmStates[alarm.state].label}
         </Badge>
       </Table.Td>
       <Table.Td>
-        {alarm.value} / {alarm.threshold}
+        {alarm.value ?? "no data"} / {alarm.threshold}
       </Table.Td>
     </Table.Tr>
   );
@@ -198,7 +212,9 @@ export function MonitorPanel({ telemetry }: { telemetry: Telemetry }) {
                 {metricTitles[current.metric]}
               </Text>
               <Text fw={700} size="lg">
-                {current.value === null ? "—" : `${Math.round(current.value * 10) / 10} ${current.unit}`}
+                {current.value === null
+                  ? "no data yet"
+                  : `${Math.round(current.value * 10) / 10} ${current.unit}`}
               </Text>
             </Paper>
           ))}

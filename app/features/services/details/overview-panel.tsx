@@ -2,6 +2,7 @@ import { Badge, Group, Paper, SimpleGrid, Stack, Table, Text, Title } from "@man
 import { MAX_RETRIES, type Resource } from "#contract/services";
 import { StageBadge } from "~/features/environments/stage-badge";
 import { formatTime } from "./format";
+import { EndpointText } from "./service-status";
 
 const podColors = { Running: "teal", Pending: "gray", Terminated: "orange" } as const;
 
@@ -13,7 +14,7 @@ export function lastDeployedAt(history: Resource["history"]): string | null {
 export function OverviewPanel({ service }: { service: Resource }) {
   const facts: [string, React.ReactNode][] = [
     ["Status", <StageBadge key="stage" stage={service.stage} />],
-    ["Endpoint", service.endpoint ?? "not deployed yet"],
+    ["Endpoint", <EndpointText key="endpoint" service={service} />],
     ["Created", formatTime(service.createdAt)],
     ["Updated", formatTime(service.updatedAt)],
     ["Deployed", formatTime(lastDeployedAt(service.history))],

@@ -10,10 +10,20 @@ import { useCanInCurrentEnvironment } from "~/features/permissions/permissions";
 import { servicePagePaths } from "../paths";
 import type { ServiceActionData, ServiceIntent } from "./action-data";
 import { deleteServiceSchema } from "./delete-service";
+import { EndpointText, FailureNotice } from "./service-status";
 
 type HeaderService = Pick<
   Resource,
-  "id" | "name" | "serviceType" | "stage" | "endpoint" | "monthlyCost" | "hasDraft" | "message" | "retries"
+  | "id"
+  | "name"
+  | "serviceType"
+  | "stage"
+  | "endpoint"
+  | "monthlyCost"
+  | "hasDraft"
+  | "message"
+  | "driftedAt"
+  | "retries"
 >;
 
 /** What deleting the service destroys in its cloud account, and what it keeps; nulls in the simulated cloud. */
@@ -63,7 +73,7 @@ export function ServiceHeader({
               {serviceTypeLabels[service.serviceType]}
             </Text>
             <Text size="sm" data-testid="service-endpoint">
-              Endpoint: {service.endpoint ?? "not deployed yet"}
+              Endpoint: <EndpointText service={service} />
             </Text>
             <Text size="sm" data-testid="service-monthly-cost">
               {formatUsd(service.monthlyCost)} / month
@@ -84,12 +94,9 @@ export function ServiceHeader({
           />
         </Group>
       </Group>
-      {failed && service.message ? (
-        <Alert color="red" title="Deployment failed" data-testid="service-failure">
-          {service.message}
-          {ticketManagers.length ? <TicketForm ticketManagers={ticketManagers} /> : null}
-        </Alert>
-      ) : null}
+      <FailureNotice service={service}>
+        {ticketManagers.length ? <TicketForm ticketManagers={ticketManagers} /> : null}
+      </FailureNotice>
       {actionData?.ticket ? (
         <Alert color="green" title="Ticket created" data-testid="service-ticket">
           <Anchor href={actionData.ticket.url} target="_blank" rel="noopener noreferrer">
