@@ -3,9 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { changePlanPaths, changePlanResponseSchema } from "#contract/change-plans";
 import { defaultServiceSettings, resourceResponseSchema, servicePaths } from "#contract/services";
 import { defaultServiceConfigs } from "#contract/service-configs";
-import { MOTO_ACCOUNT_ID, motoCredentials } from "../../tests/setup/moto-server";
-import { environments, resources } from "../db/schema";
-import { insertConnection } from "../testing/notification-connections";
+import { resources } from "../db/schema";
 import { openTestApi, type TestApi, type TestMember } from "../testing/http-harness";
 
 /*
@@ -24,18 +22,7 @@ beforeAll(async () => {
   api = await openTestApi();
   member = await api.createMember({ role: "admin" });
   tenantId = member.organization.tenantId;
-  const connection = await insertConnection(api.db, api.secrets, {
-    organizationId: member.organization.organizationId,
-    kind: "AWS",
-    method: "keys",
-    fields: { ACCOUNT_ID: MOTO_ACCOUNT_ID, ACCESS_KEY_ID: motoCredentials.accessKeyId, REGION: region },
-    secretFields: { SECRET_ACCESS_KEY: motoCredentials.secretAccessKey },
-  });
-  const aws = await api.createEnvironment(tenantId);
-  await api.db
-    .update(environments)
-    .set({ region, cloudConnectionId: connection.id })
-    .where(eq(environments.id, aws.id));
+  const aws = await api.createAwsEnvironment(member, region);
   awsEnvironmentId = aws.id;
   simulatedEnvironmentId = (await api.createEnvironment(tenantId)).id;
 });

@@ -1,5 +1,4 @@
 import { ListQueuesCommand } from "@aws-sdk/client-sqs";
-import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import {
   resourceResponseSchema,
@@ -8,11 +7,8 @@ import {
   type Resource,
 } from "#contract/services";
 import { defaultServiceConfigs } from "#contract/service-configs";
-import { MOTO_ACCOUNT_ID, motoCredentials } from "../../tests/setup/moto-server";
 import { setUpMoto } from "../testing/aws";
 import { defaultTerraformConfig } from "../lib/config";
-import { environments } from "../db/schema";
-import { insertConnection } from "../testing/notification-connections";
 import { openTestApi, type TestApi, type TestMember } from "../testing/http-harness";
 
 /*
@@ -37,18 +33,7 @@ let environmentName: string;
 beforeAll(async () => {
   member = await api.createMember({ role: "admin" });
   tenantId = member.organization.tenantId;
-  const connection = await insertConnection(api.db, api.secrets, {
-    organizationId: member.organization.organizationId,
-    kind: "AWS",
-    method: "keys",
-    fields: { ACCOUNT_ID: MOTO_ACCOUNT_ID, ACCESS_KEY_ID: motoCredentials.accessKeyId, REGION: region },
-    secretFields: { SECRET_ACCESS_KEY: motoCredentials.secretAccessKey },
-  });
-  const environment = await api.createEnvironment(tenantId);
-  await api.db
-    .update(environments)
-    .set({ region, cloudConnectionId: connection.id })
-    .where(eq(environments.id, environment.id));
+  const environment = await api.createAwsEnvironment(member, region);
   environmentId = environment.id;
   environmentName = environment.name;
 });

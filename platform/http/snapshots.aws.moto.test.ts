@@ -1,14 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { CreateDBInstanceCommand, DeleteDBInstanceCommand } from "@aws-sdk/client-rds";
-import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { snapshotPaths, snapshotsResponseSchema } from "#contract/snapshots";
-import { MOTO_ACCOUNT_ID, motoCredentials } from "../../tests/setup/moto-server";
+import { MOTO_ACCOUNT_ID } from "../../tests/setup/moto-server";
 import { setUpMoto } from "../testing/aws";
 import { defaultTerraformConfig } from "../lib/config";
-import { environments } from "../db/schema";
 import { TAG_ENVIRONMENT, TAG_ORGANIZATION, TAG_SERVICE } from "../cloud/aws/provisioner";
-import { insertConnection } from "../testing/notification-connections";
 import { openTestApi, type TestApi, type TestMember } from "../testing/http-harness";
 
 /*
@@ -31,18 +28,7 @@ let environmentId: string;
 beforeAll(async () => {
   member = await api.createMember({ role: "admin" });
   tenantId = member.organization.tenantId;
-  const connection = await insertConnection(api.db, api.secrets, {
-    organizationId: member.organization.organizationId,
-    kind: "AWS",
-    method: "keys",
-    fields: { ACCOUNT_ID: MOTO_ACCOUNT_ID, ACCESS_KEY_ID: motoCredentials.accessKeyId, REGION: region },
-    secretFields: { SECRET_ACCESS_KEY: motoCredentials.secretAccessKey },
-  });
-  const environment = await api.createEnvironment(tenantId);
-  await api.db
-    .update(environments)
-    .set({ region, cloudConnectionId: connection.id })
-    .where(eq(environments.id, environment.id));
+  const environment = await api.createAwsEnvironment(member, region);
   environmentId = environment.id;
 });
 

@@ -16,12 +16,10 @@ import {
   servicePaths,
   type LogQuery,
 } from "#contract/services";
-import { MOTO_ACCOUNT_ID, motoCredentials } from "../../tests/setup/moto-server";
 import { setUpMoto } from "../testing/aws";
 import { defaultTerraformConfig } from "../lib/config";
-import { environments, resources } from "../db/schema";
+import { resources } from "../db/schema";
 import { TAG_SERVICE } from "../cloud/aws/provisioner";
-import { insertConnection } from "../testing/notification-connections";
 import { openTestApi, type TestApi, type TestMember } from "../testing/http-harness";
 
 /*
@@ -108,18 +106,7 @@ async function deployFunction(name: string) {
 beforeAll(async () => {
   member = await api.createMember({ role: "admin" });
   tenantId = member.organization.tenantId;
-  const connection = await insertConnection(api.db, api.secrets, {
-    organizationId: member.organization.organizationId,
-    kind: "AWS",
-    method: "keys",
-    fields: { ACCOUNT_ID: MOTO_ACCOUNT_ID, ACCESS_KEY_ID: motoCredentials.accessKeyId, REGION: region },
-    secretFields: { SECRET_ACCESS_KEY: motoCredentials.secretAccessKey },
-  });
-  const environment = await api.createEnvironment(tenantId);
-  await api.db
-    .update(environments)
-    .set({ region, cloudConnectionId: connection.id })
-    .where(eq(environments.id, environment.id));
+  const environment = await api.createAwsEnvironment(member, region);
   environmentId = environment.id;
 
   ({ id: serviceId, functionName } = await deployFunction("resize"));

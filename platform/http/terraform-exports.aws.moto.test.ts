@@ -14,7 +14,6 @@ import type { S3Client } from "@aws-sdk/client-s3";
 import { CreateBucketCommand, PutBucketTaggingCommand } from "@aws-sdk/client-s3";
 import type { SQSClient } from "@aws-sdk/client-sqs";
 import { CreateQueueCommand, ListQueuesCommand } from "@aws-sdk/client-sqs";
-import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resourceResponseSchema, servicePaths } from "#contract/services";
 import { defaultServiceConfigs } from "#contract/service-configs";
@@ -24,12 +23,10 @@ import {
   terraformExportResponseSchema,
   type TerraformExport,
 } from "#contract/terraform-exports";
-import { MOTO_ACCOUNT_ID, motoCredentials } from "../../tests/setup/moto-server";
+import { MOTO_ACCOUNT_ID } from "../../tests/setup/moto-server";
 import { setUpMoto } from "../testing/aws";
 import { defaultTerraformConfig } from "../lib/config";
-import { environments } from "../db/schema";
 import { TAG_ENVIRONMENT, TAG_ORGANIZATION, TAG_SERVICE } from "../cloud/aws/provisioner";
-import { insertConnection } from "../testing/notification-connections";
 import { readArchive } from "../terraform/archive";
 import { createTerraformJobs } from "../terraform/jobs";
 import {
@@ -127,18 +124,7 @@ async function taggedNetwork() {
 beforeAll(async () => {
   member = await api.createMember({ role: "admin" });
   tenantId = member.organization.tenantId;
-  const connection = await insertConnection(api.db, api.secrets, {
-    organizationId: member.organization.organizationId,
-    kind: "AWS",
-    method: "keys",
-    fields: { ACCOUNT_ID: MOTO_ACCOUNT_ID, ACCESS_KEY_ID: motoCredentials.accessKeyId, REGION: region },
-    secretFields: { SECRET_ACCESS_KEY: motoCredentials.secretAccessKey },
-  });
-  const environment = await api.createEnvironment(tenantId);
-  await api.db
-    .update(environments)
-    .set({ region, cloudConnectionId: connection.id })
-    .where(eq(environments.id, environment.id));
+  const environment = await api.createAwsEnvironment(member, region);
   environmentId = environment.id;
   environmentName = environment.name;
 

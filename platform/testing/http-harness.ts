@@ -32,6 +32,8 @@ import { createApiApp } from "../http/app";
 import { addMember as addMemberTo, type GrantInput } from "../team/members";
 import { createTestTokenIssuer, type TestTokenIssuer } from "./tokens";
 import { testOutboundAllowList } from "./egress";
+import { insertConnection } from "./notification-connections";
+import { MOTO_ACCOUNT_ID, motoCredentials } from "../../tests/setup/moto-server";
 
 /**
  * Steps take no time and the runner is not started: tests run due jobs with `engine.runner.runUntilIdle()` (or
@@ -173,6 +175,28 @@ export async function openTestApi(
     return environment;
   }
 
+  /** An environment deployed into moto's account: an AWS connection with moto's keys, in `region`. */
+  async function createAwsEnvironment(member: TestMember, region: string) {
+    const connection = await insertConnection(db, secrets, {
+      organizationId: member.organization.organizationId,
+      kind: "AWS",
+      method: "keys",
+      fields: { ACCOUNT_ID: MOTO_ACCOUNT_ID, ACCESS_KEY_ID: motoCredentials.accessKeyId, REGION: region },
+      secretFields: { SECRET_ACCESS_KEY: motoCredentials.secretAccessKey },
+    });
+    const [environment] = await db
+      .insert(environments)
+      .values({
+        tenantId: member.organization.tenantId,
+        name: uniqueName("env"),
+        region,
+        cloudConnectionId: connection.id,
+      })
+      .returning();
+    if (!environment) throw new Error("environment was not created");
+    return environment;
+  }
+
   async function setFeatureFlag(tenantId: string | null, name: string, enabled: boolean) {
     await db.insert(featureFlags).values({ tenantId, name, enabled });
   }
@@ -231,6 +255,7 @@ export async function openTestApi(
     addMember,
     createMember,
     createEnvironment,
+    createAwsEnvironment,
     setFeatureFlag,
     countRows,
     environmentsOf,
