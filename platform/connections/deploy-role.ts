@@ -1,5 +1,5 @@
 import { TAG_ORGANIZATION } from "../cloud/aws/provisioner";
-import { PRODUCT_NAME } from "../terraform/role-access";
+import { externalIdTrustPolicy, PRODUCT_NAME } from "../terraform/role-access";
 import { scanPermissions } from "../terraform/scanner";
 
 /**
@@ -379,17 +379,7 @@ export function deployRoleTemplate() {
           RoleName: { Ref: "RoleName" },
           Description: `${PRODUCT_NAME} deployments, logs, metrics and Terraform exports`,
           MaxSessionDuration: 3600,
-          AssumeRolePolicyDocument: {
-            Version: "2012-10-17",
-            Statement: [
-              {
-                Effect: "Allow",
-                Principal: { AWS: { "Fn::Sub": "arn:${AWS::Partition}:iam::${TrustedAccountId}:root" } },
-                Action: "sts:AssumeRole",
-                Condition: { StringEquals: { "sts:ExternalId": { Ref: "ExternalId" } } },
-              },
-            ],
-          },
+          AssumeRolePolicyDocument: externalIdTrustPolicy,
           Policies: [
             {
               PolicyName: "CloudConsoleDeploy",

@@ -5,6 +5,22 @@ import { isAwsError } from "../cloud/aws/aws-errors";
 
 /** The product's name, which names the role (SPEC §2.4: "delete the role named after the product"). */
 export const PRODUCT_NAME = "Cloud Console";
+
+/**
+ * The trust policy of the roles the quick-create stacks make: the platform's account may assume them, and only
+ * with the external id the stack was made for (CloudFormation parameters TrustedAccountId and ExternalId).
+ */
+export const externalIdTrustPolicy = {
+  Version: "2012-10-17",
+  Statement: [
+    {
+      Effect: "Allow",
+      Principal: { AWS: { "Fn::Sub": "arn:${AWS::Partition}:iam::${TrustedAccountId}:root" } },
+      Action: "sts:AssumeRole",
+      Condition: { StringEquals: { "sts:ExternalId": { Ref: "ExternalId" } } },
+    },
+  ],
+};
 export const ROLE_NAME_PREFIX = "CloudConsoleReadOnly";
 
 /** One role per job, so a new generation never collides with the stack of an earlier one. */
@@ -53,17 +69,7 @@ export function readOnlyRoleTemplate() {
           RoleName: { Ref: "RoleName" },
           Description: `${PRODUCT_NAME} read-only access (Terraform generation, AWS connections)`,
           MaxSessionDuration: 3600,
-          AssumeRolePolicyDocument: {
-            Version: "2012-10-17",
-            Statement: [
-              {
-                Effect: "Allow",
-                Principal: { AWS: { "Fn::Sub": "arn:${AWS::Partition}:iam::${TrustedAccountId}:root" } },
-                Action: "sts:AssumeRole",
-                Condition: { StringEquals: { "sts:ExternalId": { Ref: "ExternalId" } } },
-              },
-            ],
-          },
+          AssumeRolePolicyDocument: externalIdTrustPolicy,
           Policies: [
             {
               PolicyName: "TerraformGenerationReadOnly",
