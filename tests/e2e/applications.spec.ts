@@ -73,6 +73,10 @@ test("an earlier version is rolled back to after its diff is shown, and the hist
 
   // A second deployment makes a second version; the first is then no longer the running one.
   await page.getByRole("button", { name: "Relaunch" }).click();
+  await page
+    .getByRole("dialog", { name: "Relaunch service" })
+    .getByRole("button", { name: "Relaunch" })
+    .click();
   await expect(stage).not.toContainText("Completed");
   await expect(stage).toContainText("Completed", { timeout: 120_000 });
 

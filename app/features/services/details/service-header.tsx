@@ -1,8 +1,10 @@
-import { Alert, Anchor, Group, NativeSelect, Stack, Text, Title } from "@mantine/core";
-import { Form, Link, useNavigation } from "@remix-run/react";
+import { Alert, Anchor, Group, NativeSelect, Paper, Stack, Text, Title } from "@mantine/core";
+import { Form, Link, useFormAction, useLocation, useNavigation, useSearchParams } from "@remix-run/react";
+import { useState } from "react";
 import { isBusyStage, serviceTypeLabels, type Resource } from "#contract/services";
 import { Button } from "~/components/button";
 import { ConfirmByNameDialog, ConfirmByNameForm } from "~/components/confirm-by-name-dialog";
+import { ConfirmDialog } from "~/components/confirm-dialog";
 import { Restricted } from "~/components/restricted";
 import { formatUsd } from "~/features/environments/cost";
 import { StageBadge } from "~/features/environments/stage-badge";
@@ -83,8 +85,10 @@ export function ServiceHeader({
         <Group gap="sm">
           {cancelable ? <IntentButton intent="cancel" label="Cancel deployment" variant="secondary" /> : null}
           {failed ? <IntentButton intent="retry" label="Retry" variant="secondary" /> : null}
-          {busy ? null : (
-            <IntentButton intent="relaunch" label={service.hasDraft ? "Deploy changes" : "Relaunch"} />
+          {busy ? null : service.hasDraft ? (
+            <IntentButton intent="relaunch" label="Deploy changes" />
+          ) : (
+            <RelaunchButton serviceName={service.name} />
           )}
           <DeleteServiceButton
             service={service}
@@ -94,6 +98,7 @@ export function ServiceHeader({
           />
         </Group>
       </Group>
+      {busy || service.hasDraft ? null : <RelaunchStep serviceName={service.name} />}
       <FailureNotice service={service}>
         {ticketManagers.length ? <TicketForm ticketManagers={ticketManagers} /> : null}
       </FailureNotice>
@@ -170,6 +175,101 @@ function IntentButton({
         </Button>
       </Restricted>
     </Form>
+  );
+}
+
+/** The query parameter of Relaunch's confirmation step, for browsers without JavaScript. */
+const CONFIRM_PARAM = "confirm";
+const RELAUNCH_FORM_ID = "relaunch-service";
+
+function relaunchQuestion(serviceName: string): string {
+  return `Relaunch ${serviceName}? This deploys ${serviceName} again with its current configuration and replaces what runs now.`;
+}
+
+/** The page's own address (the index route's action, `?index` kept) without the confirmation step's parameter. */
+function usePageActionWithoutStep(): string {
+  const [path, query = ""] = useFormAction().split("?");
+  const params = new URLSearchParams(query);
+  params.delete(CONFIRM_PARAM);
+  return params.size ? `${path}?${params}` : (path ?? "");
+}
+
+/**
+ * "Relaunch": with JavaScript a dialog asks first; without it the button opens the page's confirmation step
+ * (`?confirm=relaunch`, RelaunchStep). Either way the relaunch itself is the page's one "relaunch" form.
+ */
+function RelaunchButton({ serviceName }: { serviceName: string }) {
+  const [opened, setOpened] = useState(false);
+  const [searchParams] = useSearchParams();
+  const navigation = useNavigation();
+  const canDeploy = useCanInCurrentEnvironment("services.deploy");
+  const submitting = navigation.state !== "idle" && navigation.formData?.get("intent") === "relaunch";
+  const action = usePageActionWithoutStep();
+  const kept = [...searchParams].filter(([name]) => name !== CONFIRM_PARAM);
+  return (
+    <>
+      <Form method="post" action={action} id={RELAUNCH_FORM_ID} preventScrollReset hidden />
+      <Form method="get" preventScrollReset>
+        {kept.map(([name, value]) => (
+          <input key={`${name}=${value}`} type="hidden" name={name} value={value} />
+        ))}
+        <input type="hidden" name={CONFIRM_PARAM} value="relaunch" />
+        <Restricted allowed={canDeploy}>
+          <Button
+            type="submit"
+            loading={submitting}
+            onClick={(event) => {
+              event.preventDefault();
+              setOpened(true);
+            }}
+          >
+            Relaunch
+          </Button>
+        </Restricted>
+      </Form>
+      <ConfirmDialog
+        opened={opened}
+        onClose={() => setOpened(false)}
+        title="Relaunch service"
+        formId={RELAUNCH_FORM_ID}
+        intent="relaunch"
+        confirmLabel="Relaunch"
+        busy={submitting}
+      >
+        {relaunchQuestion(serviceName)}
+      </ConfirmDialog>
+    </>
+  );
+}
+
+/** Relaunch's confirmation step where the dialog cannot open (no JavaScript): shown while the address asks for it. */
+function RelaunchStep({ serviceName }: { serviceName: string }) {
+  const [searchParams] = useSearchParams();
+  const { pathname } = useLocation();
+  const action = usePageActionWithoutStep();
+  const canDeploy = useCanInCurrentEnvironment("services.deploy");
+  if (searchParams.get(CONFIRM_PARAM) !== "relaunch" || !canDeploy) return null;
+  const back = new URLSearchParams(searchParams);
+  back.delete(CONFIRM_PARAM);
+  return (
+    <Paper withBorder p="md" component="section" aria-labelledby="relaunch-step-title">
+      <Form method="post" action={action} preventScrollReset>
+        <Stack gap="sm">
+          <Title order={3} size="h4" id="relaunch-step-title">
+            Relaunch service
+          </Title>
+          <Text>{relaunchQuestion(serviceName)}</Text>
+          <Group gap="sm">
+            <Button type="submit" name="intent" value="relaunch">
+              Relaunch
+            </Button>
+            <Button component={Link} to={back.size ? `${pathname}?${back}` : pathname} variant="secondary">
+              Cancel
+            </Button>
+          </Group>
+        </Stack>
+      </Form>
+    </Paper>
   );
 }
 
