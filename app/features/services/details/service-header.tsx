@@ -1,5 +1,5 @@
 import { Alert, Anchor, Group, NativeSelect, Paper, Stack, Text, Title } from "@mantine/core";
-import { Form, Link, useFormAction, useLocation, useNavigation, useSearchParams } from "@remix-run/react";
+import { Form, Link, useLocation, useNavigation } from "@remix-run/react";
 import { useState } from "react";
 import { isBusyStage, serviceTypeLabels, type Resource } from "#contract/services";
 import { Button } from "~/components/button";
@@ -186,12 +186,23 @@ function relaunchQuestion(serviceName: string): string {
   return `Relaunch ${serviceName}? This deploys ${serviceName} again with its current configuration and replaces what runs now.`;
 }
 
-/** The page's own address (the index route's action, `?index` kept) without the confirmation step's parameter. */
-function usePageActionWithoutStep(): string {
-  const [path, query = ""] = useFormAction().split("?");
-  const params = new URLSearchParams(query);
-  params.delete(CONFIRM_PARAM);
-  return params.size ? `${path}?${params}` : (path ?? "");
+/**
+ * The page's query without the confirmation step's parameter, and the address its forms post to: the details page
+ * is an index route, so Remix needs `?index` there. (useLocation only: useFormAction and useSearchParams would grow
+ * the router chunk every page loads.)
+ */
+function usePageWithoutStep() {
+  const { pathname, search } = useLocation();
+  const query = new URLSearchParams(search);
+  const asked = query.get(CONFIRM_PARAM);
+  query.delete(CONFIRM_PARAM);
+  const rest = query.toString();
+  return {
+    asked,
+    kept: [...query],
+    action: `${pathname}?index${rest ? `&${rest}` : ""}`,
+    back: rest ? `${pathname}?${rest}` : pathname,
+  };
 }
 
 /**
@@ -200,12 +211,10 @@ function usePageActionWithoutStep(): string {
  */
 function RelaunchButton({ serviceName }: { serviceName: string }) {
   const [opened, setOpened] = useState(false);
-  const [searchParams] = useSearchParams();
   const navigation = useNavigation();
   const canDeploy = useCanInCurrentEnvironment("services.deploy");
   const submitting = navigation.state !== "idle" && navigation.formData?.get("intent") === "relaunch";
-  const action = usePageActionWithoutStep();
-  const kept = [...searchParams].filter(([name]) => name !== CONFIRM_PARAM);
+  const { action, kept } = usePageWithoutStep();
   return (
     <>
       <Form method="post" action={action} id={RELAUNCH_FORM_ID} preventScrollReset hidden />
@@ -244,13 +253,9 @@ function RelaunchButton({ serviceName }: { serviceName: string }) {
 
 /** Relaunch's confirmation step where the dialog cannot open (no JavaScript): shown while the address asks for it. */
 function RelaunchStep({ serviceName }: { serviceName: string }) {
-  const [searchParams] = useSearchParams();
-  const { pathname } = useLocation();
-  const action = usePageActionWithoutStep();
+  const { asked, action, back } = usePageWithoutStep();
   const canDeploy = useCanInCurrentEnvironment("services.deploy");
-  if (searchParams.get(CONFIRM_PARAM) !== "relaunch" || !canDeploy) return null;
-  const back = new URLSearchParams(searchParams);
-  back.delete(CONFIRM_PARAM);
+  if (asked !== "relaunch" || !canDeploy) return null;
   return (
     <Paper withBorder p="md" component="section" aria-labelledby="relaunch-step-title">
       <Form method="post" action={action} preventScrollReset>
@@ -263,7 +268,7 @@ function RelaunchStep({ serviceName }: { serviceName: string }) {
             <Button type="submit" name="intent" value="relaunch">
               Relaunch
             </Button>
-            <Button component={Link} to={back.size ? `${pathname}?${back}` : pathname} variant="secondary">
+            <Button component={Link} to={back} variant="secondary">
               Cancel
             </Button>
           </Group>
