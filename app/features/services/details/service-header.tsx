@@ -1,6 +1,6 @@
 import { Alert, Anchor, Group, NativeSelect, Paper, Stack, Text, Title } from "@mantine/core";
 import { Form, Link, useLocation, useNavigation } from "@remix-run/react";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { isBusyStage, serviceTypeLabels, type Resource } from "#contract/services";
 import { Button } from "~/components/button";
 import { ConfirmByNameDialog, ConfirmByNameForm } from "~/components/confirm-by-name-dialog";
@@ -215,6 +215,10 @@ function RelaunchButton({ serviceName }: { serviceName: string }) {
   const canDeploy = useCanInCurrentEnvironment("services.deploy");
   const submitting = navigation.state !== "idle" && navigation.formData?.get("intent") === "relaunch";
   const { action, kept } = usePageWithoutStep();
+  // Closes once its relaunch is answered: the page then shows the new stage, or the refusal above.
+  useEffect(() => {
+    if (!submitting) setOpened(false);
+  }, [submitting]);
   return (
     <>
       <Form method="post" action={action} id={RELAUNCH_FORM_ID} preventScrollReset hidden />
