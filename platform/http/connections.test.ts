@@ -214,6 +214,7 @@ describe("saving a connection", () => {
       fields: { WEBHOOK_URL: "http://127.0.0.1:9/hook" },
       verify: false,
     };
+    await api.setFeatureFlag(t(), "notification-connections", false);
     const { response } = await create(slack);
     expect(response.status).toBe(400);
     expect(apiErrorSchema.parse(await response.json()).fieldErrors?.kind).toEqual([
