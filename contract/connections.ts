@@ -728,8 +728,13 @@ const connectionBodySchema = z.object({
   name: z.string({ error: messages.required("Name") }),
   method: requiredText("Method", { max: 64 }),
   fields: fieldValuesSchema.default({}),
-  /** false: "Save without verifying" (the connection is marked unverified). */
+  /** false: no check at all (the connection is marked unverified). */
   verify: z.boolean().default(true),
+  /**
+   * When the provider refuses the check: "refuse" answers 422 and stores nothing; "save" ('Save without verifying'
+   * after a refusal) stores the connection as failing, with the refused check recorded (time and message).
+   */
+  ifRefused: z.enum(["refuse", "save"]).default("refuse"),
 });
 
 type ConnectionBody = z.output<typeof connectionBodySchema>;

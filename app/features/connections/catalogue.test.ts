@@ -4,7 +4,7 @@ import { agoLabel, offeredCategories, offeredKinds, secretHint, usageLabel } fro
 
 describe("the kinds a page offers", () => {
   it("leaves out the kinds whose flag is off, and the categories left with none", () => {
-    const flags = defaultFeatureFlags();
+    const flags = { ...defaultFeatureFlags(), "notification-connections": false };
     expect(offeredKinds("cloud-provider", flags).map((kind) => kind.kind)).toEqual(["AWS", "GCP"]);
     expect(offeredCategories(flags)).toEqual([
       "cloud-provider",
@@ -12,6 +12,8 @@ describe("the kinds a page offers", () => {
       "observability",
       "ticket-manager",
     ]);
+    // Slack and Teams are on by default (decision 055).
+    expect(offeredCategories(defaultFeatureFlags())).toContain("communication-platform");
   });
 
   it("offers Azure, GitHub and Slack or Teams once their flags are on", () => {

@@ -32,7 +32,9 @@ export function connectionFormSchema(mode: "create" | "edit") {
     const { intent, ...rest } = (typeof submitted === "object" && submitted ? submitted : {}) as {
       intent?: unknown;
     };
-    const value = { ...rest, verify: intent !== "save-unverified" };
+    // 'Save without verifying' is offered after a refusal: it checks again and saves whatever the provider says,
+    // so the connection shows the refused check rather than "Never checked".
+    const value = { ...rest, verify: true, ifRefused: intent === "save-unverified" ? "save" : "refuse" };
     const parsed = request.safeParse(value);
     if (parsed.success) return parsed.data;
     for (const { path, message } of parsed.error.issues) context.addIssue({ code: "custom", path, message });
