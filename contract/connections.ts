@@ -817,9 +817,10 @@ export const notificationRulesSchema = z.object({
     .nullable(),
 });
 export type NotificationRules = z.infer<typeof notificationRulesSchema>;
-/** A new Slack or Teams connection posts failures everywhere: what nobody should miss (Coolify #6911). */
+/** A new Slack or Teams connection posts deployments everywhere: failures nobody should miss (Coolify #6911). */
 export const defaultNotificationRules: NotificationRules = {
-  events: ["deployment.failed", "deployment.retry-limit"],
+  // And successes: a first deploy that stays silent looks like a broken connection (issue 25).
+  events: ["deployment.succeeded", "deployment.failed", "deployment.retry-limit"],
   environmentIds: null,
 };
 
@@ -876,7 +877,8 @@ export const connectionCheckListSchema = z.object({ checks: z.array(connectionCh
 
 /** What relies on a connection; deleting it answers 409 while anything does. */
 export const connectionUsageSchema = z.object({
-  type: z.enum(["environment", "observability", "connection"]),
+  /** notifications: a Slack or Teams connection's own rules (an environment, or every one: id is the connection's). */
+  type: z.enum(["environment", "observability", "connection", "notifications"]),
   id: z.string(),
   /** What to call it: an environment's name, a connection's name. */
   name: z.string(),
