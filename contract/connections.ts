@@ -924,6 +924,9 @@ export const connectionCheckResponseSchema = z.object({
  */
 export const CONNECTION_CHECK_FAILED = "CONNECTION_CHECK_FAILED";
 
+/** 503 on the AWS role setup: the operator has not given the platform an AWS identity, so only access keys work. */
+export const AWS_ROLE_ACCESS_NOT_SET_UP = "AWS_ROLE_ACCESS_NOT_SET_UP";
+
 /**
  * The AWS role flow: what the CloudFormation stack of the deploy role needs from us (decision 048; the Terraform
  * tool's read-only role is another template).

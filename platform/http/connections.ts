@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { and, asc, eq } from "drizzle-orm";
 import { Hono, type Context } from "hono";
 import {
+  AWS_ROLE_ACCESS_NOT_SET_UP,
   awsRoleSetupSchema,
   branchListSchema,
   CONNECTION_CHECK_FAILED,
@@ -185,7 +186,8 @@ export function connectionRoutes({ db, config, secrets, now = () => new Date() }
         await awsRoleSetup(config, { externalId: awsExternalId, organizationId }),
       );
     } catch (error) {
-      if (error instanceof AwsRoleSetupUnavailableError) throw new HttpError(503, { message: error.message });
+      if (error instanceof AwsRoleSetupUnavailableError)
+        throw new HttpError(503, { message: error.message, code: AWS_ROLE_ACCESS_NOT_SET_UP });
       throw error;
     }
   });

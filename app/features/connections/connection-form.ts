@@ -55,9 +55,19 @@ export function secretInputNames(kind: ConnectionKind, methodId: string): string
 }
 
 /** The method a form starts with: the one asked for when the kind has it, else the kind's first. */
-export function methodOrDefault(kind: ConnectionKind, asked: string | null | undefined): string {
+/** The method asked for, else the first one that can work on this platform (`unavailable` cannot). */
+export function methodOrDefault(
+  kind: ConnectionKind,
+  asked: string | null | undefined,
+  unavailable: readonly string[] = [],
+): string {
   const { methods } = connectionKindDefinitions[kind];
-  return methods.find((method) => method.id === asked)?.id ?? methods[0]?.id ?? "";
+  return (
+    methods.find((method) => method.id === asked)?.id ??
+    methods.find((method) => !unavailable.includes(method.id))?.id ??
+    methods[0]?.id ??
+    ""
+  );
 }
 
 /** A field chosen from a list (a select) rather than typed: regions and other connections. */
