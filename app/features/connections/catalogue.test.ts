@@ -45,6 +45,14 @@ describe("the words for a connection", () => {
     expect(usageLabel({ type: "environment", id: "w1", name: "production", environmentName: null })).toBe(
       "Environment production",
     );
+    expect(
+      usageLabel({
+        type: "notifications",
+        id: "c1",
+        name: "Notifications of every environment",
+        environmentName: null,
+      }),
+    ).toBe("Notifications of every environment");
     const now = new Date("2026-01-02T00:00:00Z");
     expect(agoLabel("2026-01-01T23:59:30Z", now)).toBe("Just now");
     expect(agoLabel("2026-01-01T23:55:00Z", now)).toBe("5 minutes ago");
