@@ -118,5 +118,5 @@ test("the organization overview shows the organization, its members per role and
   await expect(page.getByText("org_acme", { exact: true })).toBeVisible();
   const perRole = page.getByRole("table", { name: "Members per role" });
   await expect(perRole.getByRole("row").filter({ hasText: "admin" })).toBeVisible();
-  await expect(page.getByText("Free", { exact: true })).toBeVisible();
+  await expect(page.getByText("Enterprise", { exact: true })).toBeVisible();
 });
