@@ -273,12 +273,21 @@ export const historyEntrySchema = z.object({
 });
 export type HistoryEntry = z.infer<typeof historyEntrySchema>;
 
+/**
+ * What a busy service's running deployment or teardown waits for, in the cloud's words ("Waiting for the DB instance
+ * orders-db to become available"), and since when that wait began.
+ */
+export const serviceProgressSchema = z.object({ step: z.string(), since: z.string() });
+export type ServiceProgress = z.infer<typeof serviceProgressSchema>;
+
 export const resourceSchema = resourceSummarySchema.extend({
   config: z.record(z.string(), z.unknown()),
   settings: serviceSettingsSchema,
   /** The saved, not yet launched configuration and settings. */
   draft: z.object({ config: z.record(z.string(), z.unknown()), settings: serviceSettingsSchema }).nullable(),
   pods: z.array(podSchema),
+  /** While a deployment or teardown runs a step that waits: what for and since when; null otherwise. */
+  progress: serviceProgressSchema.nullable(),
   /** Names of the secret attributes GET attributes/{attribute} reveals. */
   secretAttributes: z.array(z.string()),
   /** Newest first. */

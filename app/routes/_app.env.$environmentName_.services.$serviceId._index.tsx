@@ -150,6 +150,8 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
       deployOnPush,
       applicationEditing,
       snapshots,
+      // What the header counts a running step's wait to (the same on the server and in the browser).
+      now: new Date().toISOString(),
     },
     { headers },
   );
@@ -513,6 +515,7 @@ export default function ServiceDetailsPage() {
         actionData={actionData}
         ticketManagers={loaded.ticketManagers}
         deletion={loaded.deletion}
+        now={loaded.now}
       />
       <Tabs value={view.tab} keepMounted={false}>
         <Tabs.List aria-label="Service sections">

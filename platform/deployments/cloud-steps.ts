@@ -160,3 +160,14 @@ export function failureOf(
   const message = error instanceof Error ? error.message : String(error);
   return `The ${work} stopped unexpectedly: ${message}`;
 }
+
+/** When a wait that says `progress` began: the same wait asked again keeps its start, a new one starts `now`. */
+export function progressSinceOf(
+  previous: { progress: string | null; progressSince?: string | null },
+  progress: string,
+  now: Date,
+): string {
+  return previous.progress === progress && previous.progressSince
+    ? previous.progressSince
+    : now.toISOString();
+}

@@ -24,6 +24,7 @@ import {
   deployContextOf,
   deployDriverOf,
   failureOf,
+  progressSinceOf,
   STEP_ATTEMPTS,
   timedOut,
   timeoutMessage,
@@ -99,6 +100,8 @@ const deployPayloadSchema = z.object({
   startedAt: z.string().nullable().default(null),
   /** What the driver's last step said it waits for. */
   progress: z.string().nullable().default(null),
+  /** When the driver's steps began saying `progress` (the same wait asked again keeps it): "since when". */
+  progressSince: z.string().nullable().default(null),
 });
 export type DeployPayload = z.infer<typeof deployPayloadSchema>;
 
@@ -453,7 +456,12 @@ export function createDeploys({
         state: job.state === "SYNCING" ? "SYNCING" : phaseState(steps - 1),
         status: "queued",
         delayMs: result.waitMs,
-        payload: { ...payload, steps, progress: result.progress },
+        payload: {
+          ...payload,
+          steps,
+          progress: result.progress,
+          progressSince: progressSinceOf(payload, result.progress, now),
+        },
       };
     }
     if (job.state === "SYNCING") return completeSync(tx, resource, environment, payload, result, now);
@@ -603,6 +611,7 @@ export function createDeploys({
       failInjected: !sync && settings.failureInjection && resource.name.includes(DEPLOY_FAILURE_MARKER),
       startedAt: null,
       progress: null,
+      progressSince: null,
     };
     if (!sync && resource.serviceType === "application") await recordRelease(tx, historyId, resource);
     let stage: Stage;
@@ -742,6 +751,7 @@ export function createDeploys({
       failInjected: false,
       startedAt: null,
       progress: null,
+      progressSince: null,
     };
     if (resource.serviceType === "application") await recordRelease(tx, historyId, resource);
     let at = startedAt;

@@ -56,6 +56,7 @@ const database: Resource = {
   settings: defaultServiceSettings,
   draft: null,
   pods: [],
+  progress: null,
   secretAttributes: [],
   history: [],
 };
