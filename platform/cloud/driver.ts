@@ -1,6 +1,13 @@
 import type { CloudProvider } from "#contract/cloud-providers";
 import type { CostEstimate } from "#contract/environments";
-import type { Alarm, Metrics, MetricRange, ServiceSettings, ServiceType } from "#contract/services";
+import type {
+  Alarm,
+  Metrics,
+  MetricRange,
+  ServiceSettings,
+  ServiceType,
+  ServiceUnit,
+} from "#contract/services";
 
 /**
  * The cloud seam: what the platform asks of a cloud, in plain data (no driver imports a domain module, nor another
@@ -172,6 +179,11 @@ export interface DeployDriver {
    * something was changed outside the platform. Absent when nothing can be (the simulated cloud).
    */
   observe?(context: DeployContext): Promise<Observation>;
+  /**
+   * The units the deployed service runs now, as the cloud reports them (none for a type without units); absent
+   * when the cloud has none to ask (the simulated cloud: its deployments record made-up pods instead).
+   */
+  units?(context: DeployContext): Promise<ServiceUnit[]>;
   /** The names of the secret attributes a deployment of `resource` answers (what GET attributes lists). */
   secretAttributeNames(resource: DriverResource): readonly string[];
   /** How long a deployment or teardown of the type may take before it fails; null: its steps always end. */

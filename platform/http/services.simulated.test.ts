@@ -4,6 +4,7 @@ import {
   costEstimateSchema,
   resourceResponseSchema,
   servicePaths,
+  serviceUnitsSchema,
 } from "#contract/services";
 import { defaultServiceConfigs } from "#contract/service-configs";
 import { openTestApi, testEngineConfig } from "../testing/http-harness";
@@ -92,4 +93,36 @@ it("answers what a running deployment's step waits for, and since when", async (
   } finally {
     await paced.close();
   }
+});
+
+it("answers the simulated units of a type that has them, marked simulated, and none for a queue", async () => {
+  const { user, organization } = await api.createMember();
+  const environment = await api.createEnvironment(organization.tenantId);
+  const call = (method: string, path: string, json?: unknown) =>
+    api.call(method, path, { token: user.token, json });
+  const deployed = async (serviceType: "database" | "queue", name: string) => {
+    const created = await call("POST", servicePaths.list(organization.tenantId, environment.id), {
+      serviceType,
+      name,
+      config: defaultServiceConfigs[serviceType],
+      launch: true,
+    });
+    return resourceResponseSchema.parse(await created.json()).resource.id;
+  };
+  const database = await deployed("database", "units-db");
+  const queue = await deployed("queue", "units-queue");
+  await api.engine.runner.runUntilIdle();
+  const unitsOf = async (id: string) => {
+    const response = await call("GET", servicePaths.units(organization.tenantId, environment.id, id));
+    expect(response.status).toBe(200);
+    return serviceUnitsSchema.parse(await response.json());
+  };
+
+  // A single-AZ database: its one instance, as the simulated cloud names it.
+  expect(await unitsOf(database)).toEqual({
+    simulated: true,
+    units: [{ name: "units-db-0", status: "Running" }],
+  });
+  // SQS runs a queue on nothing of the account's: no made-up agent pod.
+  expect(await unitsOf(queue)).toEqual({ simulated: true, units: [] });
 });

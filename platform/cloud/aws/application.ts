@@ -1012,6 +1012,35 @@ export const applicationProvisioner: Provisioner = {
     });
   },
 
+  async units(context) {
+    const names = namesOf(context.resource);
+    const cluster = await findCluster(context, environmentOf(context));
+    if (!cluster?.clusterArn) return [];
+    const { ecs, sdk } = await ecsOf(context);
+    const arns: string[] = [];
+    for await (const page of sdk.paginateListTasks(
+      { client: ecs },
+      { cluster: cluster.clusterArn, serviceName: names.service },
+    )) {
+      arns.push(...(page.taskArns ?? []));
+    }
+    const units = [];
+    for (let start = 0; start < arns.length; start += 100) {
+      const { tasks = [] } = await ecs.send(
+        new sdk.DescribeTasksCommand({ cluster: cluster.clusterArn, tasks: arns.slice(start, start + 100) }),
+      );
+      // ECS starts a service's tasks in the group "service:<name>"; anything else in the cluster is not its.
+      for (const task of tasks) {
+        if (task.group !== `service:${names.service}` || !task.taskArn) continue;
+        units.push({
+          name: task.taskArn.split("/").at(-1) ?? task.taskArn,
+          status: task.lastStatus ?? "unknown",
+        });
+      }
+    }
+    return units;
+  },
+
   async observe(context) {
     const environment = environmentOf(context);
     const names = namesOf(context.resource);

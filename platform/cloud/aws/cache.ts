@@ -532,6 +532,27 @@ export const cacheProvisioner: Provisioner = {
     });
   },
 
+  async units(context) {
+    const config = configOf(context.resource, "cache");
+    const { id } = namesOf(context.resource);
+    // Memcached is one cluster of nodes; Redis and Valkey a replication group of one-node clusters.
+    const clusterIds =
+      config.engine === "memcached"
+        ? [id]
+        : ((await describeReplicationGroup(context, id))?.MemberClusters ?? []);
+    const units = [];
+    for (const clusterId of clusterIds) {
+      const cluster = await describeCacheCluster(context, clusterId);
+      for (const node of cluster?.CacheNodes ?? []) {
+        units.push({
+          name: `${clusterId}-${node.CacheNodeId ?? ""}`,
+          status: node.CacheNodeStatus ?? cluster?.CacheClusterStatus ?? "unknown",
+        });
+      }
+    }
+    return units;
+  },
+
   async observe(context) {
     const config = configOf(context.resource, "cache");
     const names = namesOf(context.resource);

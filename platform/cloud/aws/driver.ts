@@ -294,6 +294,12 @@ export function createAwsDriver({
           );
           return result;
         },
+        async units(context) {
+          const { result } = await run(account, context, (provisioner, provision) =>
+            provisioner.units ? provisioner.units(provision) : Promise.resolve([]),
+          );
+          return result;
+        },
         secretAttributeNames: (resource) =>
           provisioners[resource.serviceType]?.secretAttributeNames(resource) ?? [],
         plan(before, after) {

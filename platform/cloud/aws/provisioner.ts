@@ -1,3 +1,4 @@
+import type { ServiceUnit } from "#contract/services";
 import type { ChangePlan, DriverResource, NewLogLine, Observation } from "../driver";
 import type { AwsClients } from "./clients";
 
@@ -62,4 +63,9 @@ export interface Provisioner {
   /** Config paths (as in the history diff, e.g. `config.storageGb`) that change in place or force a replacement. */
   plan(before: DriverResource, after: DriverResource): ChangePlan;
   observe(context: ProvisionContext): Promise<Observation>;
+  /**
+   * The units the service runs now as AWS reports them (`serviceUnitLabels`: ECS tasks, RDS instances, cache
+   * nodes, EKS nodes); absent for a type that runs none a user could see.
+   */
+  units?(context: ProvisionContext): Promise<ServiceUnit[]>;
 }
