@@ -30,6 +30,8 @@ const readActions = [
   "dynamodb:Scan",
   "ec2:DescribeAddresses",
   "ec2:DescribeAvailabilityZones",
+  // The overview's units: the instances of a cluster's node group (decision 052).
+  "ec2:DescribeInstances",
   "ec2:DescribeInternetGateways",
   "ec2:DescribeNatGateways",
   "ec2:DescribeRouteTables",
@@ -43,9 +45,12 @@ const readActions = [
   "ecs:DescribeClusters",
   "ecs:DescribeServices",
   "ecs:DescribeTaskDefinition",
+  // The overview's units: an application's tasks (decision 052).
+  "ecs:DescribeTasks",
   "ecs:ListClusters",
   "ecs:ListServices",
   "ecs:ListTaskDefinitions",
+  "ecs:ListTasks",
   "eks:DescribeCluster",
   "eks:DescribeNodegroup",
   "eks:ListNodegroups",
