@@ -1,4 +1,5 @@
 import type { AwsClients } from "../cloud/aws/clients";
+import { unansweredFailureOf } from "../cloud/aws/aws-errors";
 import {
   serviceNames,
   type Inventory,
@@ -57,7 +58,9 @@ export class ScanError extends Error {
     readonly service: ServiceName,
     cause: unknown,
   ) {
-    super(`Scanning ${service} failed: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    // AWS not answering reads in words (the socket's own message only repeats its code and address).
+    const reason = unansweredFailureOf(cause) ?? (cause instanceof Error ? cause.message : String(cause));
+    super(`Scanning ${service} failed: ${reason}`, { cause });
     this.name = "ScanError";
   }
 }
