@@ -535,22 +535,21 @@ export const cacheProvisioner: Provisioner = {
   async units(context) {
     const config = configOf(context.resource, "cache");
     const { id } = namesOf(context.resource);
-    // Memcached is one cluster of nodes; Redis and Valkey a replication group of one-node clusters.
-    const clusterIds =
-      config.engine === "memcached"
-        ? [id]
-        : ((await describeReplicationGroup(context, id))?.MemberClusters ?? []);
-    const units = [];
-    for (const clusterId of clusterIds) {
-      const cluster = await describeCacheCluster(context, clusterId);
-      for (const node of cluster?.CacheNodes ?? []) {
-        units.push({
-          name: `${clusterId}-${node.CacheNodeId ?? ""}`,
-          status: node.CacheNodeStatus ?? cluster?.CacheClusterStatus ?? "unknown",
-        });
-      }
+    if (config.engine === "memcached") {
+      const cluster = await describeCacheCluster(context, id);
+      return (cluster?.CacheNodes ?? []).map((node) => ({
+        name: `${id}-${node.CacheNodeId ?? ""}`,
+        status: node.CacheNodeStatus ?? cluster?.CacheClusterStatus ?? "unknown",
+      }));
     }
-    return units;
+    // Redis and Valkey: a node per member cluster (`<id>-001`, ...), as the replication group lists them.
+    const group = await describeReplicationGroup(context, id);
+    return (group?.NodeGroups ?? []).flatMap((nodeGroup) =>
+      (nodeGroup.NodeGroupMembers ?? []).map((member) => ({
+        name: member.CacheClusterId ?? "",
+        status: nodeGroup.Status ?? group?.Status ?? "unknown",
+      })),
+    );
   },
 
   async observe(context) {

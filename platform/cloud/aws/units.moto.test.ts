@@ -1,3 +1,4 @@
+import { RunInstancesCommand } from "@aws-sdk/client-ec2";
 import { RegisterTaskDefinitionCommand, RunTaskCommand } from "@aws-sdk/client-ecs";
 import { beforeAll, describe, expect, it } from "vitest";
 import { motoCredentials } from "../../../tests/setup/moto-server";
@@ -5,7 +6,9 @@ import type { DeployContext, DriverResource } from "../driver";
 import { createAwsDriver } from "./driver";
 import { awsProvisioners } from "./provisioners";
 import { applicationProvisioner } from "./application";
+import { cacheProvisioner } from "./cache";
 import { databaseProvisioner } from "./database";
+import { kubernetesProvisioner } from "./kubernetes";
 import { queueProvisioner } from "./queue";
 import type { Provisioner } from "./provisioner";
 import {
@@ -104,6 +107,50 @@ describe("the units AWS reports", { timeout: 120_000 }, () => {
     expect(await units()).toEqual([
       { name: expect.stringMatching(/^orders-[0-9a-f]{8}$/), status: "available" },
     ]);
+  });
+
+  it("lists a Redis cache's nodes, one per member cluster of its replication group", async () => {
+    const resource = testResource("cache", { name: "sessions", config: { engine: "redis", nodes: 2 } });
+    const { units } = await deployedUnits(cacheProvisioner, resource);
+    const listed = (await units()) ?? [];
+    expect(listed).toHaveLength(2);
+    for (const unit of listed) {
+      expect(unit).toEqual({
+        name: expect.stringMatching(/^sessions-[0-9a-f]{8}-00\d$/),
+        status: "available",
+      });
+    }
+  });
+
+  it("lists a cluster's nodes: the EC2 instances EKS tags with its node group", async () => {
+    const resource = testResource("kubernetes", { name: "apps" });
+    const { state, units } = await deployedUnits(kubernetesProvisioner, resource);
+    expect(await units()).toEqual([]);
+    const cluster = state.clusterArn?.split("/").at(-1) ?? "";
+    const nodegroup = state.nodegroupArn?.split("/").at(-2) ?? "";
+    // moto's node groups start no instances: one as EKS starts it, with its tags, and one of another group.
+    const start = (group: string) =>
+      aws.ec2().then((ec2) =>
+        ec2.send(
+          new RunInstancesCommand({
+            ImageId: "ami-12c6146b",
+            MinCount: 1,
+            MaxCount: 1,
+            TagSpecifications: [
+              {
+                ResourceType: "instance",
+                Tags: [
+                  { Key: "eks:cluster-name", Value: cluster },
+                  { Key: "eks:nodegroup-name", Value: group },
+                ],
+              },
+            ],
+          }),
+        ),
+      );
+    const { Instances: [node] = [] } = await start(nodegroup);
+    await start("someone-elses");
+    expect(await units()).toEqual([{ name: node?.PrivateDnsName, status: "running" }]);
   });
 
   it("lists nothing for a queue: SQS runs it on nothing of the account's", async () => {
