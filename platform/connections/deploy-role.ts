@@ -172,6 +172,10 @@ const changeActions = [
   "logs:DeleteLogGroup",
   "logs:PutRetentionPolicy",
   "rds:CreateDBInstance",
+  // DeleteDBInstance with FinalDBSnapshotIdentifier: AWS authorizes the final snapshot as rds:CreateDBSnapshot
+  // too (a dependent action in its Service Authorization Reference). Not scoped by tag: the request also names the
+  // new snapshot, which has no tags yet when AWS decides (it gets the instance's with CopyTagsToSnapshot after).
+  "rds:CreateDBSnapshot",
   "rds:CreateDBSubnetGroup",
   "rds:DeleteDBSubnetGroup",
   "rds:ModifyDBInstance",
