@@ -491,6 +491,30 @@ describe("the application provisioner against moto", { timeout: 120_000 }, () =>
     expect(await environmentGroups("env-open")).toEqual([]);
   });
 
+  it("deploys two applications' first deployments at once: both complete, behind one load balancer group", async () => {
+    const contexts = ["left", "right"].map((name) =>
+      contextFor(aws, application(name), network, { environmentId: "env-race" }),
+    );
+    // Both look for the environment's load balancer group before either has created it.
+    const [left, right] = await Promise.all(
+      contexts.map((context) => applyUntilDone(applicationProvisioner, context)),
+    );
+    // (AWS answers the same load balancer to both CreateLoadBalancer calls of one name; moto makes a second one.)
+    const balancerGroups = (await loadBalancers())
+      .filter((candidate) =>
+        [left?.result.state.loadBalancerArn, right?.result.state.loadBalancerArn].includes(
+          candidate.LoadBalancerArn,
+        ),
+      )
+      .flatMap((balancer) => balancer.SecurityGroups ?? []);
+    expect(new Set(balancerGroups).size).toBe(1);
+    // Each application's tasks group, and the one load balancer group: nothing else.
+    expect(await environmentGroups("env-race")).toHaveLength(3);
+
+    for (const context of contexts) await destroyUntilDone(applicationProvisioner, context);
+    expect(await environmentGroups("env-race")).toEqual([]);
+  });
+
   it("creates nothing twice when a step is repeated from a stale state", async () => {
     const worker = application("worker");
     const context = contextFor(aws, worker, network, { environmentId: "env-stale" });
