@@ -113,6 +113,11 @@ export type DeployContext = {
   secretsSealed: boolean;
   /** The uploaded archive of a serverless service, when it has one. */
   archive?: () => Promise<Uint8Array>;
+  /**
+   * The TLS certificate service an application's domain is served with (its Domain field's certificate): its name
+   * (null when it is no longer in the environment) and its certificate's ARN in the cloud, null until deployed.
+   */
+  certificate?: TlsCertificate;
   /** What an application's source reaches outside (its connections, the environment's chart repositories). */
   sources?: ApplicationSources;
   /** The pods the deployment replaces, in order (a rolling update stops one per new pod). */
@@ -121,6 +126,8 @@ export type DeployContext = {
   pushedCommit?: { sha: string; message: string };
   now: Date;
 };
+
+export type TlsCertificate = { name: string | null; arn: string | null };
 
 /** Not there yet: the engine persists `state` and calls again after `waitMs`; `progress` says what it waits for. */
 export type PendingStep = {

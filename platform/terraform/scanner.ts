@@ -17,6 +17,7 @@ import { elastiCacheScanner } from "./services/elasticache";
 import { elbv2Scanner } from "./services/elbv2";
 import { iamScanner } from "./services/iam";
 import { lambdaScanner } from "./services/lambda";
+import { logsScanner } from "./services/logs";
 import { rdsScanner } from "./services/rds";
 import { route53Scanner } from "./services/route53";
 import { s3Scanner } from "./services/s3";
@@ -44,6 +45,7 @@ export const serviceScanners = {
   route53: route53Scanner,
   acm: acmScanner,
   secretsmanager: secretsManagerScanner,
+  logs: logsScanner,
 } as const;
 
 type Scanners = typeof serviceScanners;

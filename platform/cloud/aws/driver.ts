@@ -231,6 +231,7 @@ export function createAwsDriver({
         aws: clients,
         log,
         ...(context.archive ? { archive: context.archive } : {}),
+        ...(context.certificate ? { certificate: context.certificate } : {}),
         now: context.now,
       });
       return { result, lines };

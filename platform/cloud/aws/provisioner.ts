@@ -1,5 +1,5 @@
 import type { ServiceUnit } from "#contract/services";
-import type { ChangePlan, DriverResource, NewLogLine, Observation } from "../driver";
+import type { ChangePlan, DriverResource, NewLogLine, Observation, TlsCertificate } from "../driver";
 import type { AwsClients } from "./clients";
 
 /**
@@ -26,6 +26,8 @@ export type ProvisionContext = {
   aws: AwsClients;
   /** A deployment log line (shown in the service's logs tab); never a secret. */
   log: (level: NewLogLine["level"], message: string) => void;
+  /** An application's TLS certificate, when its domain names one (DeployContext.certificate). */
+  certificate?: TlsCertificate;
   /** The uploaded archive of a serverless service, when it has one. */
   archive?: () => Promise<Uint8Array>;
   now: Date;
