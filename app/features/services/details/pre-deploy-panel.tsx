@@ -81,6 +81,7 @@ export function PreDeployPanel({
         <Form method="post" preventScrollReset>
           <ChangePlanStep
             plan={plan.plan}
+            serviceType={service.serviceType}
             serviceName={service.name}
             confirmationError={plan.confirmationError}
             intent="relaunch"
