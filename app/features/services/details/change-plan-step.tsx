@@ -1,11 +1,11 @@
 import { Alert, List, Stack, Text, TextInput } from "@mantine/core";
 import { useNavigation, useParams } from "@remix-run/react";
 import type { ChangePlan } from "#contract/change-plans";
-import { changeLabel, changeValue } from "#contract/config-labels";
 import type { Resource, ServiceType } from "#contract/services";
 import { Button } from "~/components/button";
 import { typeNameToConfirm } from "~/components/confirm-by-name";
 import type { ServiceActionData } from "./action-data";
+import { changeLabel, changeValue } from "./change-words";
 import { useChangePlan } from "./use-change-plan";
 
 /**
@@ -56,7 +56,7 @@ function changeRows(plan: ChangePlan, serviceType: ServiceType) {
     .sort((a, b) => rank(a.path) - rank(b.path))
     .map((change) => ({
       path: change.path,
-      text: `${changeLabel(serviceType, change.path)}: ${changeValue(change.path, change.before)} → ${changeValue(change.path, change.after)}`,
+      text: `${changeLabel(serviceType, change.path)}: ${changeValue(serviceType, change.path, change.before)} → ${changeValue(serviceType, change.path, change.after)}`,
       landing: landing(change.path),
     }));
 }

@@ -1,7 +1,8 @@
 import * as z from "zod";
 import { type ServiceType } from "#contract/services";
+import { changeLabel } from "./change-words";
 import { serviceConfigSchemas } from "#contract/service-configs";
-import { configFieldLabel, configOptions } from "#contract/config-labels";
+import { configOptions } from "#contract/config-labels";
 
 /** How one configuration key is edited: the generic renderer picks the input from the schema's type. */
 export type ConfigFieldKind =
@@ -53,7 +54,7 @@ function shapeOf(serviceType: ServiceType): Record<string, z.ZodType> {
 export function configFields(serviceType: ServiceType): ConfigField[] {
   return Object.entries(shapeOf(serviceType)).map(([name, schema]) => ({
     name,
-    label: configFieldLabel(serviceType, name),
+    label: changeLabel(serviceType, `config.${name}`),
     ...kindOf(name, schema),
   }));
 }
