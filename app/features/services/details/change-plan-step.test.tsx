@@ -38,10 +38,8 @@ function renderStep(plan: ChangePlan, serviceType: ServiceType, serviceName: str
   render(
     <MantineProvider theme={theme} env="test">
       <ChangePlanStep
-        plan={plan}
-        serviceType={serviceType}
-        serviceName={serviceName}
-        confirmationError={undefined}
+        step={{ plan }}
+        service={{ serviceType, name: serviceName }}
         intent="save-config"
         submitting={false}
       />

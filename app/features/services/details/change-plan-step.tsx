@@ -32,10 +32,8 @@ export function ConfigChangePlan({
   if (step) {
     return (
       <ChangePlanStep
-        plan={step.plan}
-        serviceType={service.serviceType}
-        serviceName={service.name}
-        confirmationError={step.confirmationError}
+        step={step}
+        service={service}
         intent="save-config"
         submitting={navigation.state !== "idle" && navigation.formData?.has("confirmation") === true}
       />
@@ -67,17 +65,14 @@ function changeRows(plan: ChangePlan, serviceType: ServiceType) {
  * Submitting the form again with the name deploys (the platform checks the name too); it needs no JavaScript.
  */
 export function ChangePlanStep({
-  plan,
-  serviceType,
-  serviceName,
-  confirmationError,
+  step: { plan, confirmationError },
+  service: { serviceType, name: serviceName },
   intent,
   submitting,
 }: {
-  plan: ChangePlan;
-  serviceType: ServiceType;
-  serviceName: string;
-  confirmationError: string | undefined;
+  /** The plan the action answered, and what was typed wrong, if anything. */
+  step: NonNullable<ServiceActionData["plan"]>;
+  service: Pick<Resource, "serviceType" | "name">;
   /** The intent the confirming submit sends (the form's own deploying intent). */
   intent: string;
   submitting: boolean;
