@@ -28,6 +28,8 @@ const newDomain: ChangePlan = {
   changes: [
     { path: "config.domain.host", before: "shop.example.com", after: "" },
     { path: "config.healthCheck.path", before: "/healthz", after: "/ready" },
+    // An application's settings follow its configuration: the platform derives them.
+    { path: "settings.networking.customDomain", before: "shop.example.com", after: "" },
   ],
   loses: ["its address"],
   summary: "Gives the service a new address",
@@ -67,6 +69,7 @@ describe("a change's plan", () => {
     expect(step.textContent).toContain("Domain: shop.example.com → none (in place)");
     expect(step.textContent).toContain("Health check: Path: /healthz → /ready (in place)");
     expect(step.textContent).not.toContain("created anew");
+    expect(step.textContent).not.toContain("Custom domain");
     expect(screen.getByLabelText("Type shop to confirm")).toBeTruthy();
     expect(screen.getByRole("button", { name: "Deploy with the new address" })).toBeTruthy();
   });

@@ -50,13 +50,17 @@ function changeRows(plan: ChangePlan, serviceType: ServiceType) {
   const landing = (path: string) =>
     plan.replace.includes(path) ? "replaces the service" : plan.inPlace.includes(path) ? "in place" : null;
   const rank = (path: string) => (plan.replace.includes(path) ? 0 : plan.inPlace.includes(path) ? 1 : 2);
-  return [...plan.changes]
-    .sort((a, b) => rank(a.path) - rank(b.path))
-    .map((change) => ({
-      path: change.path,
-      text: `${changeLabel(serviceType, change.path)}: ${changeValue(serviceType, change.path, change.before)} → ${changeValue(serviceType, change.path, change.after)}`,
-      landing: landing(change.path),
-    }));
+  return (
+    plan.changes
+      // An application's settings are derived from its configuration: its form changed only the latter.
+      .filter((change) => serviceType !== "application" || change.path.startsWith("config."))
+      .sort((a, b) => rank(a.path) - rank(b.path))
+      .map((change) => ({
+        path: change.path,
+        text: `${changeLabel(serviceType, change.path)}: ${changeValue(serviceType, change.path, change.before)} → ${changeValue(serviceType, change.path, change.after)}`,
+        landing: landing(change.path),
+      }))
+  );
 }
 
 /**
