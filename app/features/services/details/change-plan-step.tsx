@@ -5,7 +5,7 @@ import type { Resource, ServiceType } from "#contract/services";
 import { Button } from "~/components/button";
 import { typeNameToConfirm } from "~/components/confirm-by-name";
 import type { ServiceActionData } from "./action-data";
-import { changeLabel, changeValue } from "./change-words";
+import { changeLabel, changeValue } from "#contract/change-words";
 import { useChangePlan } from "./use-change-plan";
 
 /**

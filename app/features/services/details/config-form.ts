@@ -1,6 +1,6 @@
 import * as z from "zod";
 import { type ServiceType } from "#contract/services";
-import { changeLabel } from "./change-words";
+import { changeLabel } from "#contract/change-words";
 import { serviceConfigSchemas } from "#contract/service-configs";
 import { configOptions } from "#contract/config-labels";
 

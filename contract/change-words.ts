@@ -1,6 +1,8 @@
-import { applicationChoiceLabel, applicationFieldLabel } from "#contract/application-labels";
-import { configChoiceLabel, configFieldLabel, wordsOf } from "#contract/config-labels";
-import type { ServiceType } from "#contract/services";
+import { applicationChoiceLabel, applicationFieldLabel } from "./application-labels";
+import { configChoiceLabel, configFieldLabel, wordsOf } from "./config-labels";
+import type { ServiceType } from "./services";
+
+// A change's words, for the plan step and the history entry that says how a change landed (issue 24 §1).
 
 /**
  * A changed path as a plan shows it, in its form's words (contract/config-labels.ts): `config.storageGb` →
