@@ -1,10 +1,8 @@
 import { DescribeDBInstancesCommand, DescribeDBSnapshotsCommand, RDSClient } from "@aws-sdk/client-rds";
 import { expect, test } from "@playwright/test";
-import { connectAwsThroughApi, createAccessKey, motoAws, unique } from "../setup/aws-connection";
-import { createEnvironment, uniqueEnvironmentName } from "../setup/environments";
+import { motoAws, setUpAwsEnvironment } from "../setup/aws-connection";
 import { waitForHydration } from "../setup/hydration";
 import { createService, expectCompleted, openService } from "../setup/services";
-import { signIn } from "../setup/sign-in";
 
 // Issue 24 §1: a change whose plan replaces a database (its storage shrunk: RDS storage does not shrink) shows the
 // plan the AWS driver computes and deploys only once the service's name is typed, keeping the data in a final
@@ -15,14 +13,7 @@ test.setTimeout(240_000);
 test("shrinking an AWS database's storage shows that it replaces the service and deletes its data, deploys once its name is typed, and keeps a final snapshot", async ({
   page,
 }) => {
-  const environment = uniqueEnvironmentName("aws-plan");
-  await signIn(page, "ada@example.com");
-  const cloudConnectionId = await connectAwsThroughApi(
-    page,
-    `AWS ${unique("plan")}`,
-    await createAccessKey(),
-  );
-  await createEnvironment(page, environment, { cloudConnectionId, open: false });
+  const environment = await setUpAwsEnvironment(page, "aws-plan");
   // The network first: the database runs inside it.
   await openService(page, createService(page, environment, "network", "main"));
   await expectCompleted(page);

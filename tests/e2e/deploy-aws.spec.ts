@@ -7,8 +7,7 @@ import {
 import { DescribeDBInstancesCommand, RDSClient } from "@aws-sdk/client-rds";
 import { GetQueueUrlCommand, ListQueuesCommand, SQSClient } from "@aws-sdk/client-sqs";
 import { expect, test } from "@playwright/test";
-import { connectAwsThroughApi, createAccessKey, motoAws, unique } from "../setup/aws-connection";
-import { createEnvironment, uniqueEnvironmentName } from "../setup/environments";
+import { motoAws, setUpAwsEnvironment, unique } from "../setup/aws-connection";
 import { waitForHydration } from "../setup/hydration";
 import { createService, expectCompleted, openService } from "../setup/services";
 import { readArchive } from "../../platform/terraform/archive";
@@ -18,7 +17,6 @@ import {
   unresolvedImports,
   unresolvedReferences,
 } from "../../platform/testing/terraform-checks";
-import { signIn } from "../setup/sign-in";
 
 // moto_server (playwright.config.ts) is the AWS account: the platform's AWS driver creates what each service is
 // there, through the connection's credentials, and reads it back. The connection, the environment and the
@@ -28,14 +26,7 @@ test.setTimeout(240_000);
 test("ada deploys a network, a database and a queue into her AWS account, reads them back, deletes the database and exports the rest as Terraform", async ({
   page,
 }) => {
-  const environment = uniqueEnvironmentName("aws-deploy");
-  await signIn(page, "ada@example.com");
-  const cloudConnectionId = await connectAwsThroughApi(
-    page,
-    `AWS ${unique("deploy")}`,
-    await createAccessKey(),
-  );
-  await createEnvironment(page, environment, { cloudConnectionId, open: false });
+  const environment = await setUpAwsEnvironment(page, "aws-deploy");
 
   // The network first: the database and the queue run inside it.
   await openService(page, createService(page, environment, "network", "main"));

@@ -2,8 +2,10 @@ import { CreateAccessKeyCommand, CreateUserCommand, IAMClient } from "@aws-sdk/c
 import { expect, type Page } from "@playwright/test";
 import { connectionPages } from "../../contract/connections";
 import { appUrl, motoEndpoint } from "../../playwright.config";
+import { createEnvironment, uniqueEnvironmentName } from "./environments";
 import { waitForHydration } from "./hydration";
 import { motoCredentials } from "./moto-server";
+import { signIn } from "./sign-in";
 
 /** moto_server (playwright.config.ts) stands in for the user's AWS account. */
 export const motoAws = { endpoint: motoEndpoint, region: "us-east-1", credentials: motoCredentials };
@@ -76,6 +78,22 @@ export async function connectAwsThroughApi(
   const id = location.split("/").at(-1) ?? "";
   expect(location).toBe(connectionPages.view("AWS", id));
   return id;
+}
+
+/**
+ * Ada signed in, with a fresh environment of her own in moto's account (through a fresh access key's connection),
+ * set up without the screens; answers the environment's name.
+ */
+export async function setUpAwsEnvironment(page: Page, purpose: string): Promise<string> {
+  const environment = uniqueEnvironmentName(purpose);
+  await signIn(page, "ada@example.com");
+  const cloudConnectionId = await connectAwsThroughApi(
+    page,
+    `AWS ${unique(purpose)}`,
+    await createAccessKey(),
+  );
+  await createEnvironment(page, environment, { cloudConnectionId, open: false });
+  return environment;
 }
 
 /** Connects an ECR registry through the AWS connection `accountName` (already connected); ends on its page. */
