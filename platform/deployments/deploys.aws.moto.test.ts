@@ -251,7 +251,7 @@ describe("the AWS driver", () => {
       .where(eq(resourceHistory.resourceId, resourceId))
       .orderBy(resourceHistory.at)
       .offset(1);
-    expect(entry?.message).toBe("Updates in place: config.visibilityTimeoutSeconds.");
+    expect(entry?.message).toBe("Updates in place: Visibility timeout (seconds).");
     await engine.runner.runUntilIdle();
     expect((await observe(db, resourceId)).row).toMatchObject({
       stage: "STAGE_COMPLETED",
@@ -264,7 +264,7 @@ describe("the AWS driver", () => {
     expect(Attributes?.VisibilityTimeout).toBe("120");
     const [relaunchPod] = relaunch.job.payload.podNames as string[];
     expect(await logsOf(db, resourceId)).toContain(
-      `${relaunchPod} info Updates in place: config.visibilityTimeoutSeconds.`,
+      `${relaunchPod} info Updates in place: Visibility timeout (seconds).`,
     );
     expect(await queuesOf(environment)).toEqual([queueUrl]);
 

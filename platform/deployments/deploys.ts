@@ -7,6 +7,7 @@ import {
   type ConfigDiff,
   type ServiceType,
 } from "#contract/services";
+import { changeLabel } from "#contract/change-words";
 import type { Stage } from "#contract/stages";
 import type { EngineConfig } from "../lib/config";
 import { pushedCommitOf } from "./pushed-commits";
@@ -686,6 +687,7 @@ export function createDeploys({
               driverResourceOf({ ...resource, ...previous }, environment),
               driverResourceOf(resource, environment),
             ),
+            resource.serviceType as ServiceType,
           )
         : null;
     const history = await recordAction(tx, { resourceId: resource.id, action, actor, diff, message }, now);
@@ -777,11 +779,15 @@ export function createDeploys({
 
 export type Deploys = ReturnType<typeof createDeploys>;
 
-/** How a configuration change lands, in the words of the history entry and the deployment's logs. */
-export function changePlanMessage({ inPlace, replace }: ChangePlan): string | null {
+/**
+ * How a configuration change lands, in the words of the history entry and the deployment's logs: the settings in
+ * the words of the form that changed them ("Storage (GB)"), as the plan before saving says them.
+ */
+export function changePlanMessage({ inPlace, replace }: ChangePlan, serviceType: ServiceType): string | null {
+  const words = (paths: string[]) => paths.map((path) => changeLabel(serviceType, path)).join(", ");
   const parts = [
-    inPlace.length ? `Updates in place: ${inPlace.join(", ")}.` : "",
-    replace.length ? `Replaces the service: ${replace.join(", ")}.` : "",
+    inPlace.length ? `Updates in place: ${words(inPlace)}.` : "",
+    replace.length ? `Replaces the service: ${words(replace)}.` : "",
   ].filter(Boolean);
   return parts.length ? parts.join(" ") : null;
 }

@@ -90,7 +90,7 @@ it("deploys a queue in AWS, says how a change lands, and deletes it once AWS tor
   const relaunched = resourceResponseSchema.parse(await changed.json()).resource;
   expect(relaunched.history[0]).toMatchObject({
     action: "Relaunch",
-    message: "Updates in place: config.messageRetentionDays, config.visibilityTimeoutSeconds.",
+    message: "Updates in place: Message retention (days), Visibility timeout (seconds).",
   });
   // Entries without a cloud's word have none.
   expect(relaunched.history[1]).toMatchObject({ action: "Create", message: null });
