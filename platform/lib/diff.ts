@@ -3,7 +3,15 @@ import type { ConfigDiff } from "#contract/services";
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
-const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+/** A value as JSON with every object's keys sorted: objects that differ only in their keys' order are the same. */
+const canonical = (value: unknown): string =>
+  JSON.stringify(value, (_key, inner: unknown) =>
+    isPlainObject(inner)
+      ? Object.fromEntries(Object.entries(inner).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : inner,
+  );
+
+const same = (a: unknown, b: unknown) => canonical(a) === canonical(b);
 
 /**
  * What changed between two values, as `[{ path, before, after }]` with dotted paths (`config.storageGb`,

@@ -12,7 +12,7 @@ import { useCanInCurrentEnvironment } from "~/features/permissions/permissions";
 import { servicePagePaths } from "../paths";
 import type { ServiceActionData, ServiceIntent } from "./action-data";
 import { deleteServiceSchema } from "./delete-service";
-import { EndpointText, FailureNotice } from "./service-status";
+import { EndpointText, FailureNotice, ProgressNotice } from "./service-status";
 
 type HeaderService = Pick<
   Resource,
@@ -26,6 +26,7 @@ type HeaderService = Pick<
   | "message"
   | "driftedAt"
   | "retries"
+  | "progress"
 >;
 
 /** What deleting the service destroys in its cloud account, and what it keeps; nulls in the simulated cloud. */
@@ -41,9 +42,12 @@ export function ServiceHeader({
   actionData,
   ticketManagers = [],
   deletion = { destroyed: null, kept: null },
+  now,
 }: {
   environmentName: string;
   service: HeaderService;
+  /** When the page was loaded (ISO): how long the running step has waited is counted to then. */
+  now: string;
   actionData: ServiceActionData | undefined;
   ticketManagers?: { id: string; name: string }[];
   /** What deleting the service destroys in its cloud account and what it keeps (features/services/deletion.server.ts). */
@@ -81,6 +85,7 @@ export function ServiceHeader({
               {formatUsd(service.monthlyCost)} / month
             </Text>
           </Group>
+          <ProgressNotice service={service} now={now} />
         </Stack>
         <Group gap="sm">
           {cancelable ? <IntentButton intent="cancel" label="Cancel deployment" variant="secondary" /> : null}
