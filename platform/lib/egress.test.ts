@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { loadPlatformConfig } from "./config";
 import {
+  checkedAddress,
   emptyOutboundAllowList,
   OutboundRefusedError,
   outboundFetch,
@@ -99,6 +100,21 @@ describe("the egress policy, with nothing allowed", () => {
     }
     expect(refusalReason("100.64.0.1")).toBe("a carrier-grade NAT address");
     expect(refusalReason("64:ff9b::7f00:1")).toBe("a reserved address (rfc6052)");
+  });
+});
+
+describe("checkedAddress (clients with their own sockets: a Docker host on tcp://)", () => {
+  it("answers the address to connect to, or refuses it as outboundFetch does", async () => {
+    await expect(checkedAddress("127.0.0.1")).rejects.toThrow(
+      refusedAs("127.0.0.1", "it is a loopback address (this machine)"),
+    );
+    await expect(checkedAddress("localhost")).rejects.toThrow(
+      /^The platform does not call localhost: it resolves to (127\.0\.0\.1|::1), a loopback address/,
+    );
+    expect(await checkedAddress("8.8.8.8")).toBe("8.8.8.8");
+    allow("127.0.0.0/8, ::1");
+    expect(await checkedAddress("localhost")).toMatch(/^(127\.0\.0\.1|::1)$/);
+    expect(await checkedAddress("[::1]")).toBe("::1");
   });
 });
 

@@ -139,3 +139,24 @@ export function setOutboundAllowList(next: OutboundAllowList): void {
 export function outboundFetch(url: string | URL, init: RequestInit = {}): Promise<Response> {
   return undiciFetch(url, { ...(init as UndiciRequestInit), dispatcher }) as unknown as Promise<Response>;
 }
+
+/**
+ * The address to connect to for `host` under the egress policy, for clients that open their own sockets (a
+ * Docker host on tcp://): resolved once and checked as `outboundFetch` checks it; the caller connects to the
+ * address answered, so the name cannot resolve elsewhere a moment later. Throws OutboundRefusedError.
+ */
+export async function checkedAddress(host: string): Promise<string> {
+  const name = host.replace(/^\[(.*)\]$/, "$1").toLowerCase();
+  if (allowList.hosts.includes(name)) return name;
+  if (isIP(name)) {
+    const reason = refusalReason(name);
+    if (reason) throw refusal(name, name, reason);
+    return name;
+  }
+  return new Promise((resolve, reject) => {
+    checkedLookup(name, {}, (error, address) => {
+      if (error) reject(error);
+      else resolve(typeof address === "string" ? address : (address[0]?.address ?? ""));
+    });
+  });
+}

@@ -1,0 +1,80 @@
+import Docker from "dockerode";
+import { checkedAddress } from "../../lib/egress";
+import { CloudStepError } from "../driver";
+
+/**
+ * The container engine a `containers` environment deploys to (issue 26): anything that speaks the Docker Engine
+ * API, Docker on a user's server or Podman's `podman system service` here. DOCKER_HOST names it as Docker's CLI
+ * does: `unix:///run/podman/podman.sock` (this machine) or `tcp://host:2375` (a Docker host). A tcp host is an
+ * address the tenant typed: it goes through the egress policy like any other (docs/decisions/042), and the client
+ * connects to the address the policy checked.
+ */
+
+/** The Engine API version asked for: Docker 20.10 and Podman 4 both speak it. */
+const API_VERSION = "v1.41";
+/** A single engine call gives up after this long (pulls and builds stream, and are not bounded by it). */
+const CALL_TIMEOUT_MS = 60_000;
+
+export type Engine = Docker;
+
+/** A client of the engine at `dockerHost`; refuses a tcp host the egress policy refuses. */
+export async function connectEngine(dockerHost: string): Promise<Engine> {
+  const url = parseDockerHost(dockerHost);
+  if (url.protocol === "unix:") {
+    return new Docker({ socketPath: url.pathname, version: API_VERSION, timeout: CALL_TIMEOUT_MS });
+  }
+  const host = await checkedAddress(url.hostname);
+  return new Docker({
+    host,
+    port: url.port || "2375",
+    protocol: "http",
+    version: API_VERSION,
+    timeout: CALL_TIMEOUT_MS,
+  });
+}
+
+/** DOCKER_HOST read: a unix socket's path or a tcp host and port, else an error saying what is accepted. */
+export function parseDockerHost(dockerHost: string): URL {
+  const invalid = () =>
+    new Error(
+      `DOCKER_HOST ${JSON.stringify(dockerHost)} is neither unix:///path/to/docker.sock nor tcp://host:port`,
+    );
+  let url: URL;
+  try {
+    url = new URL(dockerHost);
+  } catch {
+    throw invalid();
+  }
+  if (url.protocol === "unix:" && url.pathname.startsWith("/")) return url;
+  if (url.protocol === "tcp:" && url.hostname) return url;
+  throw invalid();
+}
+
+/** An error of the engine's client: the HTTP status and the engine's own message (docker-modem's shape). */
+type ModemError = Error & { statusCode?: number; json?: { message?: unknown } | null; code?: unknown };
+
+const UNREACHABLE = new Set(["ECONNREFUSED", "ECONNRESET", "ENOENT", "ETIMEDOUT", "EPIPE", "EHOSTUNREACH"]);
+
+/**
+ * What the user reads when the engine refused `action` (`Creating the container failed: the container engine
+ * answered 404: no such image`): its status and message kept; an engine that did not answer, or failed on its
+ * side (5xx), is worth trying again.
+ */
+export function engineStepError(action: string, error: unknown): CloudStepError {
+  if (error instanceof CloudStepError) return error;
+  const { statusCode, json, code, message } = (error ?? {}) as ModemError;
+  if (typeof statusCode === "number") {
+    const said = typeof json?.message === "string" ? json.message : message;
+    return new CloudStepError(`${action} failed: the container engine answered ${statusCode}: ${said}`, {
+      transient: statusCode >= 500,
+    });
+  }
+  if (typeof code === "string" && UNREACHABLE.has(code)) {
+    return new CloudStepError(`${action} failed: the container engine did not answer (${code}: ${message})`, {
+      transient: true,
+    });
+  }
+  return new CloudStepError(`${action} failed: ${error instanceof Error ? error.message : String(error)}`, {
+    transient: false,
+  });
+}

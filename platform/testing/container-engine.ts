@@ -1,0 +1,242 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll } from "vitest";
+import { freePort } from "../../tests/setup/moto-server";
+import { connectEngine, type Engine } from "../cloud/container/engine";
+import { tarOf } from "./tar";
+
+/**
+ * A real container engine for the containers driver's tests (issue 26): `podman system service` on a socket of
+ * its own, a local registry (Debian's docker-registry) on a free loopback port, and the test images built from
+ * busybox-static through the engine's build endpoint and pushed there. No mock of the client: what passes here
+ * passes against Docker's API as Podman serves it. Without podman the tests fail saying what to install.
+ */
+
+/** What these machines need (.ci/run installs them as root). */
+const REQUIRED = {
+  podman: "/usr/bin/podman",
+  "docker-registry": "/usr/bin/docker-registry",
+  "busybox-static": "/bin/busybox",
+  runc: "/usr/sbin/runc",
+} as const;
+
+/**
+ * crun (podman's default runtime) refuses the sandbox's rlimits and hybrid cgroups; runc with cgroupfs works, and
+ * podman's default ulimits would be refused too.
+ */
+export const CONTAINERS_CONF = `[containers]
+default_ulimits = []
+
+[engine]
+cgroup_manager = "cgroupfs"
+runtime = "runc"
+`;
+
+/** The images the tests deploy, as pushed to the local registry (`127.0.0.1:PORT/test/web:1`). */
+export type TestImages = {
+  /** busybox httpd on 8080: `/` answers `hello $GREETING`, `/healthz` answers ok. */
+  web: string;
+  /** The same server without `/healthz` (404): its health check never passes. */
+  unhealthy: string;
+  /** Exits with code 3 at start, after a line on stderr. */
+  crashing: string;
+};
+
+export type ContainerEngine = {
+  /** DOCKER_HOST of the engine: unix:///tmp/…/podman.sock. */
+  dockerHost: string;
+  engine: Engine;
+  /** host:port of the local registry (plain HTTP on loopback). */
+  registry: string;
+  images: TestImages;
+};
+
+function missingTools(): string[] {
+  return Object.entries(REQUIRED)
+    .filter(([, file]) => !existsSync(file))
+    .map(([name]) => name);
+}
+
+const webDockerfile = (withHealth: boolean) => `FROM scratch
+COPY busybox /bin/busybox
+RUN ["/bin/busybox", "--install", "-s", "/bin"]
+COPY start.sh /start.sh
+${withHealth ? "" : "ENV NO_HEALTH=1\n"}EXPOSE 8080
+CMD ["/bin/sh", "/start.sh"]
+`;
+
+/** Writes the page from the container's environment at start, so a changed variable shows after a redeploy. */
+const webStart = `mkdir -p /www
+echo "hello \${GREETING:-world}" > /www/index.html
+[ -z "$NO_HEALTH" ] && echo ok > /www/healthz
+echo "listening on 8080"
+exec httpd -f -v -p 8080 -h /www
+`;
+
+const crashingDockerfile = `FROM scratch
+COPY busybox /bin/busybox
+CMD ["/bin/busybox", "sh", "-c", "echo 'fatal: cannot start' >&2; exit 3"]
+`;
+
+async function waitFor(what: string, check: () => Promise<boolean>, child: ChildProcess, log: () => string) {
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`${what} exited with code ${child.exitCode}:\n${log()}`);
+    if (await check().catch(() => false)) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`${what} did not answer within 30 s:\n${log()}`);
+}
+
+function started(command: string, args: string[], env: Record<string, string>) {
+  const child = spawn(command, args, { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...env } });
+  let output = "";
+  const keep = (chunk: Buffer) => {
+    output = (output + chunk.toString()).slice(-4000);
+  };
+  child.stdout?.on("data", keep);
+  child.stderr?.on("data", keep);
+  return { child, log: () => output };
+}
+
+async function stop(child: ChildProcess | undefined) {
+  if (!child || child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  child.kill("SIGTERM");
+  await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5000))]);
+  if (child.exitCode === null) child.kill("SIGKILL");
+}
+
+/** Builds `dockerfile` with busybox in its context through the engine's build endpoint, tagged `tag`, and pushes it. */
+async function buildAndPush(engine: Engine, tag: string, files: Record<string, string>) {
+  const context = tarOf([
+    ...Object.entries(files).map(([name, content]) => ({ path: name, content })),
+    { path: "busybox", content: readFileSync(REQUIRED["busybox-static"]), mode: 0o755 },
+  ]);
+  const build = await engine.buildImage(context as unknown as NodeJS.ReadableStream, { t: tag });
+  const output = await followed(engine, build);
+  const failed = output.find((event) => event.error);
+  if (failed) throw new Error(`Building ${tag} failed: ${String(failed.error)}`);
+  const [repository, version] = [tag.slice(0, tag.lastIndexOf(":")), tag.slice(tag.lastIndexOf(":") + 1)];
+  const push = await engine.getImage(repository).push({ tag: version });
+  const pushed = await followed(engine, push);
+  const refused = pushed.find((event) => event.error);
+  if (refused) throw new Error(`Pushing ${tag} failed: ${String(refused.error)}`);
+}
+
+type ProgressEvent = { error?: unknown; stream?: string; status?: string };
+
+function followed(engine: Engine, stream: NodeJS.ReadableStream): Promise<ProgressEvent[]> {
+  return new Promise((resolve, reject) => {
+    engine.modem.followProgress(stream, (error: Error | null, events: ProgressEvent[]) =>
+      error ? reject(error) : resolve(events),
+    );
+  });
+}
+
+/**
+ * Starts the engine, the registry and the test images for the calling file in beforeAll (a few seconds: the
+ * images are tiny) and stops them in afterAll; containers the tests leave are the tests' to remove.
+ */
+export function setUpContainerEngine(): ContainerEngine {
+  let ready: ContainerEngine | undefined;
+  let podman: ChildProcess | undefined;
+  let registry: ChildProcess | undefined;
+  let dir: string | undefined;
+
+  beforeAll(async () => {
+    const missing = missingTools();
+    if (missing.length) {
+      throw new Error(
+        `The containers driver's tests need a container engine: apt-get install -y ${missing.join(" ")} ` +
+          "(as root; .ci/run does it in CI).",
+      );
+    }
+    dir = mkdtempSync(path.join(tmpdir(), "container-engine-"));
+    const registryPort = await freePort();
+    const registryHost = `127.0.0.1:${registryPort}`;
+    writeFileSync(path.join(dir, "containers.conf"), CONTAINERS_CONF);
+    // A registry on loopback speaks plain HTTP: podman must be told it may.
+    writeFileSync(
+      path.join(dir, "registries.conf"),
+      `[[registry]]\nlocation = "${registryHost}"\ninsecure = true\n`,
+    );
+    writeFileSync(
+      path.join(dir, "registry.yml"),
+      [
+        "version: 0.1",
+        "log: { level: warn }",
+        `storage: { filesystem: { rootdirectory: ${path.join(dir, "registry")} }, delete: { enabled: true } }`,
+        `http: { addr: ${registryHost} }`,
+        "",
+      ].join("\n"),
+    );
+    const registryProcess = started(
+      REQUIRED["docker-registry"],
+      ["serve", path.join(dir, "registry.yml")],
+      {},
+    );
+    registry = registryProcess.child;
+    await waitFor(
+      "docker-registry",
+      async () => (await fetch(`http://${registryHost}/v2/`)).ok,
+      registry,
+      registryProcess.log,
+    );
+
+    const socket = path.join(dir, "podman.sock");
+    const dockerHost = `unix://${socket}`;
+    const podmanProcess = started(REQUIRED.podman, ["system", "service", "--time=0", dockerHost], {
+      CONTAINERS_CONF: path.join(dir, "containers.conf"),
+      CONTAINERS_REGISTRIES_CONF: path.join(dir, "registries.conf"),
+    });
+    podman = podmanProcess.child;
+    const engine = await connectEngine(dockerHost);
+    await waitFor(
+      "podman system service",
+      async () => Boolean(await engine.version()),
+      podman,
+      podmanProcess.log,
+    );
+
+    const images: TestImages = {
+      web: `${registryHost}/test/web:1`,
+      unhealthy: `${registryHost}/test/unhealthy:1`,
+      crashing: `${registryHost}/test/crashing:1`,
+    };
+    await buildAndPush(engine, images.web, { Dockerfile: webDockerfile(true), "start.sh": webStart });
+    await buildAndPush(engine, images.unhealthy, { Dockerfile: webDockerfile(false), "start.sh": webStart });
+    await buildAndPush(engine, images.crashing, { Dockerfile: crashingDockerfile });
+    // The tests pull them as a deployment would: none is in the engine's store before.
+    for (const image of Object.values(images)) await engine.getImage(image).remove({ force: true });
+    ready = { dockerHost, engine, registry: registryHost, images };
+  }, 120_000);
+
+  afterAll(async () => {
+    await stop(podman);
+    await stop(registry);
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  const handle = <Key extends keyof ContainerEngine>(key: Key): ContainerEngine[Key] => {
+    if (!ready)
+      throw new Error("The container engine starts in beforeAll: use its handle in hooks and tests");
+    return ready[key];
+  };
+  return {
+    get dockerHost() {
+      return handle("dockerHost");
+    },
+    get engine() {
+      return handle("engine");
+    },
+    get registry() {
+      return handle("registry");
+    },
+    get images() {
+      return handle("images");
+    },
+  };
+}
