@@ -171,6 +171,17 @@ export class CloudStepError extends Error {
   }
 }
 
+/**
+ * A rolling update whose new pods (or containers) never became healthy, after the driver put back what ran
+ * before: the engine restores the service's running version (decision 033), whichever cloud rolled back.
+ */
+export class RolloutFailedError extends CloudStepError {
+  constructor(message: string, lines: NewLogLine[]) {
+    super(message, { transient: false, lines });
+    this.name = "RolloutFailedError";
+  }
+}
+
 export interface DeployDriver {
   /** One idempotent step towards the service as configured; safe to repeat after a crash. */
   apply(context: DeployContext): Promise<DeployStep>;

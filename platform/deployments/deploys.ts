@@ -33,6 +33,7 @@ import {
 } from "./cloud-steps";
 import {
   CloudStepError,
+  RolloutFailedError,
   type CloudDriver,
   type DeployContext,
   type DeployDriver,
@@ -49,7 +50,7 @@ import {
   type Transition,
 } from "../engine/jobs";
 import { phasedDeployDriver } from "../cloud/simulated/phased-driver";
-import { applicationDeployDriver, RolloutFailedError } from "../cloud/simulated/application-deploy";
+import { applicationDeployDriver } from "../cloud/simulated/application-deploy";
 import {
   applicationSourcesOf,
   completeRelease,

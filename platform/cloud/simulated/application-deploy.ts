@@ -9,7 +9,7 @@ import type {
   DeployStep,
   NewLogLine,
 } from "../driver";
-import { CloudStepError } from "../driver";
+import { CloudStepError, RolloutFailedError } from "../driver";
 import { randomFrom } from "./random";
 
 /**
@@ -29,14 +29,6 @@ import { randomFrom } from "./random";
  *    the application does not expose (connection refused). Pods that never become ready exceed the progress deadline
  *    and the deployment is rolled back on its own (RolloutFailedError).
  */
-
-/** A rollout whose new pods never became healthy: the engine puts back the version that ran before. */
-export class RolloutFailedError extends CloudStepError {
-  constructor(message: string, lines: NewLogLine[]) {
-    super(message, { transient: false, lines });
-    this.name = "RolloutFailedError";
-  }
-}
 
 /** Seconds (at ENGINE_TIME_SCALE 1) each part takes. */
 const seconds = { pull: 4, build: 12, helm: 5, preDeploy: 4, pod: 3 } as const;
