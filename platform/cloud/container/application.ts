@@ -1,0 +1,458 @@
+import { randomBytes } from "node:crypto";
+import type { ContainerInfo } from "dockerode";
+import type { ServiceUnit } from "#contract/services";
+import { applicationImageOf } from "../images";
+import {
+  CloudStepError,
+  RolloutFailedError,
+  type DeployContext,
+  type DeployStep,
+  type NewLogLine,
+  type Observation,
+  type TeardownStep,
+} from "../driver";
+import { engineStepError, type Engine } from "./engine";
+import { LABEL_DEPLOYMENT, LABEL_SERVICE, labelFilter, labelsOf } from "./labels";
+
+/**
+ * An application on a container engine (issue 26): one container per deployment, its port published on
+ * 127.0.0.1 at a port the engine picks, replaced by a rolling update. Each step is one short call (or a few)
+ * outside any transaction; the engine persists `state` after it and calls again after `waitMs`:
+ *
+ * 1. pull the image (a new rollout id labels what this deployment creates);
+ * 2. create and start the new container beside the running one, found again by its labels when a crash
+ *    interrupted the step;
+ * 3. check its health (HTTP GET on the published port) every interval: `healthyThreshold` passes in a row go on,
+ *    UNHEALTHY_THRESHOLD failures in a row (or the container exiting) remove it and fail the deployment with
+ *    RolloutFailedError, the running container untouched: the rollback is simply keeping it;
+ * 4. remove the container that ran before (and any left by an interrupted rollout); the endpoint is the new one's.
+ *
+ * It reads the service's settings as the AWS driver does: variables, port, CPU and memory, health check.
+ */
+
+/** Failures in a row that fail the health check (the settings have no unhealthy threshold; ALB's default is 2). */
+const UNHEALTHY_THRESHOLD = 3;
+/** The engine is asked again at most this often while it starts a container. */
+const MIN_WAIT_MS = 200;
+/** How many of a failed container's last lines its deployment's logs show. */
+const FAILED_LOG_LINES = 20;
+
+type State = Readonly<Record<string, string>>;
+
+export type ContainerStepOptions = {
+  /** A client of the environment's engine, connected for one step. */
+  engine: () => Promise<Engine>;
+  /** ENGINE_TIME_SCALE: multiplies the health check's interval (tests run it fast). */
+  timeScale: number;
+};
+
+export function containerApplication({ engine: connect, timeScale }: ContainerStepOptions) {
+  const scaled = (ms: number) => Math.max(MIN_WAIT_MS, Math.round(ms * timeScale));
+
+  /** Runs one step with a client of the engine, collecting its log lines; refusals read in the engine's words. */
+  async function run<Result>(
+    context: DeployContext,
+    work: (engine: Engine, log: (message: string, level?: NewLogLine["level"]) => void) => Promise<Result>,
+  ): Promise<{ result: Result; lines: NewLogLine[] }> {
+    const lines: NewLogLine[] = [];
+    const podName = context.podNames[0] ?? context.resource.name;
+    const log = (message: string, level: NewLogLine["level"] = "info") => {
+      // A millisecond apart, so the lines of one step keep their order in time.
+      lines.push({ at: new Date(context.now.getTime() + lines.length), podName, level, message });
+    };
+    try {
+      return { result: await work(await connect(), log), lines };
+    } catch (error) {
+      if (error instanceof CloudStepError) {
+        throw error instanceof RolloutFailedError
+          ? new RolloutFailedError(error.message, [...lines, ...error.lines])
+          : new CloudStepError(error.message, { transient: error.transient, lines });
+      }
+      const failed = engineStepError("The step", error);
+      throw new CloudStepError(failed.message, { transient: failed.transient, lines });
+    }
+  }
+
+  const pending = (state: State, waitMs: number, progress: string, lines: NewLogLine[]): DeployStep => ({
+    done: false,
+    state: { ...state },
+    waitMs,
+    progress,
+    lines,
+  });
+
+  return {
+    async apply(context: DeployContext): Promise<DeployStep> {
+      const { result, lines } = await run(context, async (engine, log) => {
+        if (context.step === 0) return pull(engine, context, log);
+        switch (context.state.phase) {
+          case "start":
+            return start(engine, context, log);
+          case "health":
+            return checkHealth(engine, context, log);
+          case "switch":
+            return switchOver(engine, context, log);
+          default:
+            throw new CloudStepError(
+              `The deployment is at an unknown step (${context.state.phase ?? "none"}).`,
+              {
+                transient: false,
+              },
+            );
+        }
+      });
+      return { ...result, lines };
+    },
+
+    async destroy(context: DeployContext): Promise<TeardownStep> {
+      const { lines } = await run(context, async (engine, log) => {
+        for (const container of await containersOf(engine, context.resource.id)) {
+          await removeContainer(engine, container.Id);
+          log(`Removed container ${nameOf(container)}`);
+        }
+      });
+      return { done: true, lines };
+    },
+
+    async observe(context: DeployContext): Promise<Observation> {
+      const { result } = await run(context, (engine) => observe(engine, context));
+      return result;
+    },
+
+    async units(context: DeployContext): Promise<ServiceUnit[]> {
+      const { result } = await run(context, async (engine) =>
+        (await containersOf(engine, context.resource.id)).map((container) => ({
+          name: nameOf(container),
+          status: container.State,
+        })),
+      );
+      return result;
+    },
+  };
+
+  /** Step 1: a new rollout, and its image pulled (an image already there is not downloaded again). */
+  async function pull(engine: Engine, context: DeployContext, log: (message: string) => void) {
+    const image = withTag(applicationImageOf(context.resource.config));
+    log(`Pulling image "${image}"`);
+    const stream = await engine.pull(image).catch((error: unknown) => {
+      throw engineStepError(`Pulling ${image}`, error);
+    });
+    const events = await followed(engine, stream);
+    const failed = events.find((event) => event.error);
+    if (failed) {
+      throw new CloudStepError(
+        `Pulling ${image} failed: the container engine said: ${String(failed.error)}`,
+        {
+          transient: false,
+        },
+      );
+    }
+    for (const line of pullLines(events)) log(line);
+    const inspected = await engine.getImage(image).inspect();
+    const digest = inspected.RepoDigests?.[0]?.split("@")[1] ?? inspected.Id;
+    log(`Successfully pulled image "${image}" (digest ${digest})`);
+    return pending(
+      {
+        ...withoutRollout(context.state),
+        phase: "start",
+        rollout: randomBytes(4).toString("hex"),
+        image,
+        imageDigest: digest,
+      },
+      0,
+      "Pulling image",
+      [],
+    );
+  }
+
+  /** Step 2: the new container, created (or found again by its labels) and started beside the running one. */
+  async function start(engine: Engine, context: DeployContext, log: (message: string) => void) {
+    const { resource, state } = context;
+    const rollout = state.rollout ?? "";
+    const { envvars, hardware, networking, healthCheck } = resource.settings;
+    const ports = [...new Set([networking.port, healthCheck.port])].map((port) => `${port}/tcp`);
+    const [found] = await engine.listContainers({
+      all: true,
+      filters: labelFilter({ [LABEL_SERVICE]: resource.id, [LABEL_DEPLOYMENT]: rollout }),
+    });
+    let id = found?.Id;
+    if (!id) {
+      const name = `${resource.name}-${resource.id.slice(0, 8)}-${rollout}`;
+      const created = await engine
+        .createContainer({
+          name,
+          Image: state.image,
+          Env: envvars.map((variable) => `${variable.name}=${variable.value}`),
+          Labels: labelsOf(context, rollout),
+          ExposedPorts: Object.fromEntries(ports.map((port) => [port, {}])),
+          HostConfig: {
+            // Loopback only, at a port the engine picks: nothing is reachable from outside the machine.
+            PortBindings: Object.fromEntries(
+              ports.map((port) => [port, [{ HostIp: "127.0.0.1", HostPort: "" }]]),
+            ),
+            NanoCpus: Math.round(Number(hardware.cpu) * 1e9),
+            Memory: hardware.memoryMb * 1024 * 1024,
+          },
+        })
+        .catch((error: unknown) => {
+          throw engineStepError("Creating the container", error);
+        });
+      id = created.id;
+      log(`Created container ${name} from ${state.image}`);
+    }
+    const container = engine.getContainer(id);
+    const inspected = await container.inspect();
+    // Only a container never started is started: one that started and exited is the health step's to report.
+    if (["created", "configured"].includes(inspected.State.Status)) {
+      await container.start().catch((error: unknown) => {
+        throw engineStepError("Starting the container", error);
+      });
+      log(`Started container ${inspected.Name.replace(/^\//, "")}`);
+    }
+    return pending(
+      { ...state, phase: "health", newContainer: id, passes: "0", failures: "0" },
+      scaled(healthCheck.intervalSeconds * 1000),
+      "Waiting for the health check",
+      [],
+    );
+  }
+
+  /** Step 3, once per interval: the new container's health check, until it passes or fails enough times. */
+  async function checkHealth(
+    engine: Engine,
+    context: DeployContext,
+    log: (message: string, level?: NewLogLine["level"]) => void,
+  ) {
+    const { state, resource } = context;
+    const check = resource.settings.healthCheck;
+    const container = engine.getContainer(state.newContainer ?? "");
+    const inspected = await container.inspect();
+    const name = inspected.Name.replace(/^\//, "");
+    if (!inspected.State.Running) {
+      const output = await lastLines(container);
+      for (const line of output) log(line, "error");
+      await rollBack(engine, context, log);
+      const said = output.at(-1);
+      throw new RolloutFailedError(
+        `The new container ${name} exited with code ${inspected.State.ExitCode} before its health check ` +
+          `passed${said ? ` (${said})` : ""}: ${rolledBack(context)}.`,
+        [],
+      );
+    }
+    const hostPort = publishedPort(inspected, check.port);
+    const outcome = await probe(`http://127.0.0.1:${hostPort}${check.path}`, check.timeoutSeconds * 1000);
+    const passes = outcome.healthy ? Number(state.passes ?? 0) + 1 : 0;
+    const failures = outcome.healthy ? 0 : Number(state.failures ?? 0) + 1;
+    if (outcome.healthy) {
+      log(`Health check passed: GET ${check.path} on port ${check.port} answered ${outcome.said}`);
+    } else {
+      log(`Health check failed: GET ${check.path} on port ${check.port} ${outcome.said}`, "warn");
+    }
+    if (failures >= UNHEALTHY_THRESHOLD) {
+      await rollBack(engine, context, log);
+      throw new RolloutFailedError(
+        `The new container ${name} never became healthy (GET ${check.path} on port ${check.port} ${outcome.said}, ` +
+          `${failures} times in a row): ${rolledBack(context)}.`,
+        [],
+      );
+    }
+    if (passes >= check.healthyThreshold) {
+      return pending(
+        { ...state, phase: "switch", passes: String(passes), failures: "0" },
+        0,
+        "Switching over",
+        [],
+      );
+    }
+    return pending(
+      { ...state, passes: String(passes), failures: String(failures) },
+      scaled(check.intervalSeconds * 1000),
+      "Waiting for the health check",
+      [],
+    );
+  }
+
+  /** Step 4: the old container goes (and any an interrupted rollout left); the new one is the service's. */
+  async function switchOver(engine: Engine, context: DeployContext, log: (message: string) => void) {
+    const { state, resource } = context;
+    const current = state.newContainer ?? "";
+    const inspected = await engine.getContainer(current).inspect();
+    for (const container of await containersOf(engine, resource.id)) {
+      if (container.Id === current) continue;
+      await removeContainer(engine, container.Id);
+      log(`Removed container ${nameOf(container)}`);
+    }
+    const hostPort = publishedPort(inspected, resource.settings.networking.port);
+    const endpoint = `http://127.0.0.1:${hostPort}`;
+    log(`${resource.name} answers at ${endpoint}`);
+    const kept = withoutRollout(state);
+    return {
+      done: true as const,
+      state: { ...kept, container: current, hostPort },
+      endpoint,
+      secrets: {},
+      outputs: {},
+    };
+  }
+
+  /** The new container goes; the one that ran before was never touched. */
+  async function rollBack(
+    engine: Engine,
+    context: DeployContext,
+    log: (message: string, level?: NewLogLine["level"]) => void,
+  ) {
+    await removeContainer(engine, context.state.newContainer ?? "");
+    log(`Removed the new container: ${rolledBack(context)}`, "warn");
+  }
+}
+
+const rolledBack = (context: DeployContext) =>
+  context.state.container
+    ? `the deployment was rolled back to the container that ran before (${context.state.image ?? "its image"})`
+    : "the deployment was rolled back (nothing ran before it)";
+
+/** The state without the fields of one rollout (what a new deployment starts from). */
+function withoutRollout(state: State): Record<string, string> {
+  const { phase: _phase, newContainer: _new, passes: _passes, failures: _failures, ...kept } = state;
+  return kept;
+}
+
+async function observe(engine: Engine, context: DeployContext): Promise<Observation> {
+  const id = context.state.container;
+  if (!id) return { state: "ok" };
+  const inspected = await engine
+    .getContainer(id)
+    .inspect()
+    .catch((error: unknown) => {
+      if ((error as { statusCode?: number }).statusCode === 404) return null;
+      throw engineStepError("Reading the container", error);
+    });
+  if (!inspected) {
+    return {
+      state: "missing",
+      message: `Its container (${id.slice(0, 12)}) was removed outside the console.`,
+    };
+  }
+  if (!inspected.State.Running) {
+    const name = inspected.Name.replace(/^\//, "");
+    return {
+      state: "degraded",
+      message:
+        `Its container ${name} stopped outside the console: it exited with code ${inspected.State.ExitCode} ` +
+        `at ${inspected.State.FinishedAt}.`,
+    };
+  }
+  return { state: "ok" };
+}
+
+/** Every container labelled with the service, running or not. */
+const containersOf = (engine: Engine, serviceId: string): Promise<ContainerInfo[]> =>
+  engine.listContainers({ all: true, filters: labelFilter({ [LABEL_SERVICE]: serviceId }) });
+
+const nameOf = (container: ContainerInfo) =>
+  container.Names[0]?.replace(/^\//, "") ?? container.Id.slice(0, 12);
+
+/** Removes a container with its anonymous volumes, tolerating one already gone. */
+async function removeContainer(engine: Engine, id: string) {
+  if (!id) return;
+  await engine
+    .getContainer(id)
+    .remove({ force: true, v: true })
+    .catch((error: unknown) => {
+      if ((error as { statusCode?: number }).statusCode !== 404)
+        throw engineStepError("Removing a container", error);
+    });
+}
+
+/** The host port the engine published `port` at. */
+function publishedPort(
+  inspected: { NetworkSettings: { Ports: Record<string, unknown> } },
+  port: number,
+): string {
+  const bindings = inspected.NetworkSettings.Ports[`${port}/tcp`] as
+    | { HostPort?: string }[]
+    | null
+    | undefined;
+  const hostPort = bindings?.[0]?.HostPort;
+  if (!hostPort) {
+    throw new CloudStepError(`The container engine published no host port for port ${port}.`, {
+      transient: false,
+    });
+  }
+  return hostPort;
+}
+
+/**
+ * One HTTP GET of the health check, on the port the driver itself published on loopback (not an address a tenant
+ * typed, so not through the egress policy). 2xx and 3xx pass, as a load balancer's default matcher.
+ */
+async function probe(url: string, timeoutMs: number): Promise<{ healthy: boolean; said: string }> {
+  try {
+    const response = await fetch(url, { redirect: "manual", signal: AbortSignal.timeout(timeoutMs) });
+    await response.body?.cancel();
+    return {
+      healthy: response.status >= 200 && response.status < 400,
+      said:
+        response.status >= 200 && response.status < 400
+          ? String(response.status)
+          : `answered ${response.status}`,
+    };
+  } catch (error) {
+    const cause = (error as { cause?: { code?: string } }).cause?.code;
+    return {
+      healthy: false,
+      said: cause ? `got no answer (${cause})` : `got no answer within ${timeoutMs} ms`,
+    };
+  }
+}
+
+/** The image as pulled: a reference without a tag or digest is its `latest`, as `docker pull` reads it. */
+function withTag(image: string): string {
+  const name = image.split("/").at(-1) ?? image;
+  return image.includes("@") || name.includes(":") ? image : `${image}:latest`;
+}
+
+type ProgressEvent = { error?: unknown; status?: string; id?: string; progress?: string };
+
+function followed(engine: Engine, stream: NodeJS.ReadableStream): Promise<ProgressEvent[]> {
+  return new Promise((resolve, reject) => {
+    engine.modem.followProgress(stream, (error: Error | null, events: ProgressEvent[]) =>
+      error ? reject(engineStepError("Pulling the image", error)) : resolve(events),
+    );
+  });
+}
+
+/** The pull's progress as `docker pull` prints it once done: one line per status, without the progress bars. */
+function pullLines(events: ProgressEvent[]): string[] {
+  const lines: string[] = [];
+  for (const event of events) {
+    if (!event.status || event.progress) continue;
+    const line = event.id ? `${event.id}: ${event.status}` : event.status;
+    if (lines.at(-1) !== line) lines.push(line.trim());
+  }
+  return lines.filter(Boolean).slice(-50);
+}
+
+/** The container's last lines of output, stdout and stderr, without the stream framing. */
+async function lastLines(container: ReturnType<Engine["getContainer"]>): Promise<string[]> {
+  const buffer = await container
+    .logs({ stdout: true, stderr: true, tail: FAILED_LOG_LINES, follow: false })
+    .catch(() => Buffer.alloc(0));
+  return demultiplexed(buffer)
+    .split("\n")
+    .map((line) => line.trimEnd())
+    .filter(Boolean);
+}
+
+/** Docker's multiplexed log stream (an 8-byte header per frame: stream, 0, 0, 0, size) as plain text. */
+export function demultiplexed(buffer: Buffer): string {
+  const parts: Buffer[] = [];
+  let offset = 0;
+  while (offset + 8 <= buffer.length && buffer[offset + 1] === 0 && buffer[offset + 2] === 0) {
+    const size = buffer.readUInt32BE(offset + 4);
+    parts.push(buffer.subarray(offset + 8, offset + 8 + size));
+    offset += 8 + size;
+  }
+  // A container with a TTY writes raw text, without frames.
+  return parts.length ? Buffer.concat(parts).toString("utf8") : buffer.toString("utf8");
+}

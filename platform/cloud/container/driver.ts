@@ -1,0 +1,53 @@
+import { serviceTypeLabels, type ServiceType } from "#contract/services";
+import { CloudStepError, type DeployContext, type DeployDriver } from "../driver";
+import { containerApplication } from "./application";
+import { connectEngine } from "./engine";
+
+/**
+ * The containers driver (issue 26): deploys an environment's services to the container engine its connection
+ * names (DOCKER_HOST: this machine's Podman or Docker socket, or a Docker host on tcp://), through the Docker
+ * Engine API. Applications run for real; the other types say they cannot yet instead of pretending.
+ */
+
+/** How long a deployment or teardown may take before it fails saying what it waited for. */
+const TIMEOUT_MINUTES = 30;
+
+export type ContainerDriverOptions = {
+  /** DOCKER_HOST of the engine. */
+  dockerHost: string;
+  /** ENGINE_TIME_SCALE: multiplies the health check's interval; 1 keeps the configured pace. */
+  timeScale?: number;
+};
+
+export function createContainerDriver({ dockerHost, timeScale = 1 }: ContainerDriverOptions): DeployDriver {
+  const application = containerApplication({ engine: () => connectEngine(dockerHost), timeScale });
+
+  function supported(context: DeployContext) {
+    const type: ServiceType = context.resource.serviceType;
+    if (type !== "application") {
+      throw new CloudStepError(
+        `${serviceTypeLabels[type]} services cannot be deployed to a container engine yet.`,
+        {
+          transient: false,
+        },
+      );
+    }
+    return application;
+  }
+
+  return {
+    apply: (context) => supported(context).apply(context),
+    destroy: (context) =>
+      context.resource.serviceType === "application"
+        ? application.destroy(context)
+        : Promise.resolve({ done: true, lines: [] }),
+    observe: (context) =>
+      context.resource.serviceType === "application"
+        ? application.observe(context)
+        : Promise.resolve({ state: "ok" }),
+    units: (context) =>
+      context.resource.serviceType === "application" ? application.units(context) : Promise.resolve([]),
+    secretAttributeNames: () => [],
+    timeoutMinutes: () => TIMEOUT_MINUTES,
+  };
+}
