@@ -138,7 +138,9 @@ function followed(engine: Engine, stream: NodeJS.ReadableStream): Promise<Progre
 
 /**
  * Starts the engine, the registry and the test images for the calling file in beforeAll (a few seconds: the
- * images are tiny) and stops them in afterAll; containers the tests leave are the tests' to remove.
+ * images are tiny) and stops them in afterAll, with any container of the test images a failed test left. The
+ * engine's image store is the machine's (root's podman): a deployment's pull of a test image asks the registry,
+ * which answers it is already there.
  */
 export function setUpContainerEngine(): ContainerEngine {
   let ready: ContainerEngine | undefined;
@@ -209,12 +211,25 @@ export function setUpContainerEngine(): ContainerEngine {
     await buildAndPush(engine, images.web, { Dockerfile: webDockerfile(true), "start.sh": webStart });
     await buildAndPush(engine, images.unhealthy, { Dockerfile: webDockerfile(false), "start.sh": webStart });
     await buildAndPush(engine, images.crashing, { Dockerfile: crashingDockerfile });
-    // The tests pull them as a deployment would: none is in the engine's store before.
-    for (const image of Object.values(images)) await engine.getImage(image).remove({ force: true });
     ready = { dockerHost, engine, registry: registryHost, images };
   }, 120_000);
 
   afterAll(async () => {
+    // Whatever a failed test left running from the test images goes with the engine.
+    if (ready) {
+      const { engine, images } = ready;
+      const left = await engine.listContainers({
+        all: true,
+        filters: JSON.stringify({ ancestor: Object.values(images) }),
+      });
+      for (const container of left) await engine.getContainer(container.Id).remove({ force: true });
+      // Each run tags its images with its registry's port: untag them, so the machine's store does not grow.
+      for (const image of Object.values(images))
+        await engine
+          .getImage(image)
+          .remove()
+          .catch(() => undefined);
+    }
     await stop(podman);
     await stop(registry);
     if (dir) rmSync(dir, { recursive: true, force: true });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { RolloutFailedError, type DeployDriver, type DriverResource } from "../driver";
 import { setUpContainerEngine } from "../../testing/container-engine";
 import {
   containerApplicationResource,
@@ -57,4 +58,126 @@ describe("an application on the container engine", () => {
     await destroyUntilDone(driver, containerContext(resource, deployed.state));
     expect(await labelled(resource.id)).toEqual([]);
   });
+
+  it("rolls out a change beside the running container, then removes the old one", async () => {
+    const driver = driverOf();
+    const resource = containerApplicationResource(engine.images.web, {
+      envvars: [{ name: "GREETING", value: "one" }],
+    });
+    const first = await deployUntilDone(driver, containerContext(resource));
+    const [old] = await labelled(resource.id);
+
+    const changed: DriverResource = {
+      ...resource,
+      settings: { ...resource.settings, envvars: [{ name: "GREETING", value: "two" }] },
+    };
+    const second = await deployUntilDone(driver, containerContext(changed, first.state));
+    expect(await page(second.endpoint)).toBe("hello two\n");
+    const containers = await labelled(resource.id);
+    expect(containers.map((container) => container.Id)).toEqual([second.state.container]);
+    expect(second.state.container).not.toBe(old?.Id);
+    expect(second.lines.map((line) => line.message)).toContain(
+      `Removed container ${old?.Names[0]?.replace(/^\//, "")}`,
+    );
+    await destroyUntilDone(driver, containerContext(resource, second.state));
+  });
+
+  it("rolls back on its own when the new container never passes its health check", async () => {
+    const driver = driverOf();
+    const resource = containerApplicationResource(engine.images.web, {
+      envvars: [{ name: "GREETING", value: "stable" }],
+    });
+    const running = await deployUntilDone(driver, containerContext(resource));
+    const broken: DriverResource = {
+      ...resource,
+      config: { ...resource.config, source: { kind: "image", image: engine.images.unhealthy } },
+    };
+
+    const failure = await failedDeployment(driver, broken, running.state);
+    expect(failure).toBeInstanceOf(RolloutFailedError);
+    expect(failure.message).toMatch(
+      /^The new container web-[0-9a-f]{8}-[0-9a-f]{8} never became healthy \(GET \/healthz on port 8080 answered 404, 3 times in a row\): the deployment was rolled back to the container that ran before/,
+    );
+    expect(failure.lines.map((line) => line.message)).toContain(
+      "Health check failed: GET /healthz on port 8080 answered 404",
+    );
+    // The old container still serves, alone.
+    expect(await page(running.endpoint)).toBe("hello stable\n");
+    expect((await labelled(resource.id)).map((container) => container.Id)).toEqual([running.state.container]);
+    await destroyUntilDone(driver, containerContext(resource, running.state));
+  });
+
+  it("fails a first deployment whose container crashes at start, with its exit code and last line", async () => {
+    const driver = driverOf();
+    const resource = containerApplicationResource(engine.images.crashing);
+    const failure = await failedDeployment(driver, resource, {});
+    expect(failure).toBeInstanceOf(RolloutFailedError);
+    expect(failure.message).toMatch(
+      /^The new container web-[0-9a-f]{8}-[0-9a-f]{8} exited with code 3 before its health check passed \(fatal: cannot start\): the deployment was rolled back \(nothing ran before it\)\.$/,
+    );
+    expect(failure.lines).toContainEqual(
+      expect.objectContaining({ level: "error", message: "fatal: cannot start" }),
+    );
+    expect(await labelled(resource.id)).toEqual([]);
+  });
+
+  it("creates no second container when a step is repeated after a crash", async () => {
+    const driver = driverOf();
+    const resource = containerApplicationResource(engine.images.web);
+    const pulled = await driver.apply(containerContext(resource));
+    const startStep = containerContext(resource, pulled.state, { step: 1 });
+    const started = await driver.apply(startStep);
+    // The platform died before it persisted the step's state: the engine calls the same step again.
+    const again = await driver.apply(startStep);
+    expect(again.state.newContainer).toBe(started.state.newContainer);
+    expect(await labelled(resource.id)).toHaveLength(1);
+    await destroyUntilDone(driver, containerContext(resource, again.state));
+    expect(await labelled(resource.id)).toEqual([]);
+  });
+
+  it("sees a container stopped or removed outside the console", async () => {
+    const driver = driverOf();
+    const resource = containerApplicationResource(engine.images.web);
+    const { state } = await deployUntilDone(driver, containerContext(resource));
+    const context = containerContext(resource, state);
+    expect(await driver.observe?.(context)).toEqual({ state: "ok" });
+
+    const container = engine.engine.getContainer(state.container ?? "");
+    await container.stop({ t: 0 });
+    expect(await driver.observe?.(context)).toEqual({
+      state: "degraded",
+      message: expect.stringMatching(
+        /^Its container web-[0-9a-f]{8}-[0-9a-f]{8} stopped outside the console: it exited with code \d+ at /,
+      ),
+    });
+    await container.remove({ force: true });
+    expect(await driver.observe?.(context)).toEqual({
+      state: "missing",
+      message: `Its container (${state.container?.slice(0, 12)}) was removed outside the console.`,
+    });
+    await destroyUntilDone(driver, context);
+  });
+
+  it("says which types cannot run on a container engine yet", async () => {
+    const driver = driverOf();
+    const database = { ...containerApplicationResource(engine.images.web), serviceType: "database" as const };
+    await expect(driver.apply(containerContext(database))).rejects.toThrow(
+      "Database services cannot be deployed to a container engine yet.",
+    );
+  });
 });
+
+/** The error a deployment of `resource` from `state` ends with (it must end with one). */
+async function failedDeployment(
+  driver: DeployDriver,
+  resource: DriverResource,
+  state: Record<string, string>,
+) {
+  const failure = await deployUntilDone(driver, containerContext(resource, state)).then(
+    () => null,
+    (error: unknown) => error,
+  );
+  if (!(failure instanceof RolloutFailedError))
+    throw new Error(`Expected a failed rollout, got ${String(failure)}`);
+  return failure;
+}

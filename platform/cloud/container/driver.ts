@@ -36,7 +36,7 @@ export function createContainerDriver({ dockerHost, timeScale = 1 }: ContainerDr
   }
 
   return {
-    apply: (context) => supported(context).apply(context),
+    apply: async (context) => supported(context).apply(context),
     destroy: (context) =>
       context.resource.serviceType === "application"
         ? application.destroy(context)
