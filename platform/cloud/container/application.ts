@@ -13,6 +13,7 @@ import {
 } from "../driver";
 import { engineStepError, type Engine } from "./engine";
 import { LABEL_DEPLOYMENT, LABEL_SERVICE, labelFilter, labelsOf } from "./labels";
+import { lastLinesOf } from "./telemetry";
 
 /**
  * An application on a container engine (issue 26): one container per deployment, its port published on
@@ -229,7 +230,7 @@ export function containerApplication({ engine: connect, timeScale }: ContainerSt
     const inspected = await container.inspect();
     const name = inspected.Name.replace(/^\//, "");
     if (!inspected.State.Running) {
-      const output = await lastLines(container);
+      const output = await lastLinesOf(engine, inspected.Id, FAILED_LOG_LINES);
       for (const line of output) log(line, "error");
       await rollBack(engine, context, log);
       const said = output.at(-1);
@@ -431,28 +432,4 @@ function pullLines(events: ProgressEvent[]): string[] {
     if (lines.at(-1) !== line) lines.push(line.trim());
   }
   return lines.filter(Boolean).slice(-50);
-}
-
-/** The container's last lines of output, stdout and stderr, without the stream framing. */
-async function lastLines(container: ReturnType<Engine["getContainer"]>): Promise<string[]> {
-  const buffer = await container
-    .logs({ stdout: true, stderr: true, tail: FAILED_LOG_LINES, follow: false })
-    .catch(() => Buffer.alloc(0));
-  return demultiplexed(buffer)
-    .split("\n")
-    .map((line) => line.trimEnd())
-    .filter(Boolean);
-}
-
-/** Docker's multiplexed log stream (an 8-byte header per frame: stream, 0, 0, 0, size) as plain text. */
-export function demultiplexed(buffer: Buffer): string {
-  const parts: Buffer[] = [];
-  let offset = 0;
-  while (offset + 8 <= buffer.length && buffer[offset + 1] === 0 && buffer[offset + 2] === 0) {
-    const size = buffer.readUInt32BE(offset + 4);
-    parts.push(buffer.subarray(offset + 8, offset + 8 + size));
-    offset += 8 + size;
-  }
-  // A container with a TTY writes raw text, without frames.
-  return parts.length ? Buffer.concat(parts).toString("utf8") : buffer.toString("utf8");
 }
