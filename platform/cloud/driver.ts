@@ -214,12 +214,15 @@ export interface DeployDriver {
  * words (transient when its host did not answer).
  */
 export type ApplicationSources = {
-  /** A registry image's manifest: its digest and the name it is pulled by. */
+  /**
+   * A registry image's manifest: its digest and the name it is pulled by, with the credentials a container engine
+   * pulls it with (`auth`, absent where the provider gives none yet). Never logged.
+   */
   registryImage: (
     connectionId: string,
     repository: string,
     tag: string,
-  ) => Promise<{ image: string; digest: string }>;
+  ) => Promise<{ image: string; digest: string; auth?: RegistryAuth }>;
   /**
    * A GitHub repository's owner and name, the commit built (the pushed one, or the branch's head) with its message,
    * and the Dockerfile at `dockerfilePath` in it.
@@ -236,3 +239,6 @@ export type ApplicationSources = {
   /** The URL of one of the environment's chart repositories. */
   chartRepositoryUrl: (id: string) => Promise<string | undefined>;
 };
+
+/** Credentials a container engine pulls a registry's image with (Docker's X-Registry-Auth). */
+export type RegistryAuth = { username: string; password: string; serveraddress: string };

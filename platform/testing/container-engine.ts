@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -44,6 +44,9 @@ export type TestImages = {
   crashing: string;
 };
 
+/** A registry that asks for credentials, holding the web image (`setUpContainerEngine({ privateRegistry: true })`). */
+export type PrivateRegistry = { host: string; username: string; password: string; image: string };
+
 export type ContainerEngine = {
   /** DOCKER_HOST of the engine: unix:///tmp/…/podman.sock. */
   dockerHost: string;
@@ -51,6 +54,8 @@ export type ContainerEngine = {
   /** host:port of the local registry (plain HTTP on loopback). */
   registry: string;
   images: TestImages;
+  /** Started only when asked for. */
+  privateRegistry: PrivateRegistry;
 };
 
 function missingTools(): string[] {
@@ -136,16 +141,62 @@ function followed(engine: Engine, stream: NodeJS.ReadableStream): Promise<Progre
   });
 }
 
+/** A docker-registry on a free loopback port, storing in `dir`; with `htpasswd`, it asks for credentials. */
+async function startRegistry(dir: string, name: string, htpasswd?: string) {
+  const host = `127.0.0.1:${await freePort()}`;
+  const config = [
+    "version: 0.1",
+    "log: { level: warn }",
+    `storage: { filesystem: { rootdirectory: ${path.join(dir, name)} }, delete: { enabled: true } }`,
+    `http: { addr: ${host} }`,
+  ];
+  if (htpasswd) {
+    writeFileSync(path.join(dir, `${name}.htpasswd`), htpasswd);
+    config.push(`auth: { htpasswd: { realm: ${name}, path: ${path.join(dir, `${name}.htpasswd`)} } }`);
+  }
+  writeFileSync(path.join(dir, `${name}.yml`), `${config.join("\n")}\n`);
+  const { child, log } = started(REQUIRED["docker-registry"], ["serve", path.join(dir, `${name}.yml`)], {});
+  // /v2/ answers 401 when it asks for credentials: either way it is up.
+  await waitFor(
+    "docker-registry",
+    async () => [200, 401].includes((await fetch(`http://${host}/v2/`)).status),
+    child,
+    log,
+  );
+  return { host, child };
+}
+
+/**
+ * The registry's htpasswd line: it accepts bcrypt only, which Node lacks; Python's crypt module (libxcrypt) has
+ * it, and Python is on these machines (moto_server).
+ */
+function htpasswdLine(username: string, password: string): string {
+  const result = spawnSync(
+    "python3",
+    [
+      "-c",
+      "import crypt, sys; print(crypt.crypt(sys.argv[1], crypt.mksalt(crypt.METHOD_BLOWFISH)))",
+      password,
+    ],
+    { encoding: "utf8" },
+  );
+  if (result.status !== 0) throw new Error(`Could not hash the test registry's password: ${result.stderr}`);
+  return `${username}:${result.stdout.trim()}\n`;
+}
+
 /**
  * Starts the engine, the registry and the test images for the calling file in beforeAll (a few seconds: the
  * images are tiny) and stops them in afterAll, with any container of the test images a failed test left. The
  * engine's image store is the machine's (root's podman): a deployment's pull of a test image asks the registry,
- * which answers it is already there.
+ * which answers it is already there. `privateRegistry` adds a registry that asks for credentials.
  */
-export function setUpContainerEngine(): ContainerEngine {
+export function setUpContainerEngine({
+  privateRegistry = false,
+}: { privateRegistry?: boolean } = {}): ContainerEngine {
   let ready: ContainerEngine | undefined;
   let podman: ChildProcess | undefined;
-  let registry: ChildProcess | undefined;
+  const registries: ChildProcess[] = [];
+  let privateImage: PrivateRegistry | undefined;
   let dir: string | undefined;
 
   beforeAll(async () => {
@@ -157,36 +208,22 @@ export function setUpContainerEngine(): ContainerEngine {
       );
     }
     dir = mkdtempSync(path.join(tmpdir(), "container-engine-"));
-    const registryPort = await freePort();
-    const registryHost = `127.0.0.1:${registryPort}`;
+    const registry = await startRegistry(dir, "registry");
+    registries.push(registry.child);
+    const credentials = { username: "deployer", password: "pull-s3cret" };
+    const locked = privateRegistry
+      ? await startRegistry(dir, "private", htpasswdLine(credentials.username, credentials.password))
+      : undefined;
+    if (locked) registries.push(locked.child);
     writeFileSync(path.join(dir, "containers.conf"), CONTAINERS_CONF);
     // A registry on loopback speaks plain HTTP: podman must be told it may.
     writeFileSync(
       path.join(dir, "registries.conf"),
-      `[[registry]]\nlocation = "${registryHost}"\ninsecure = true\n`,
+      [registry.host, ...(locked ? [locked.host] : [])]
+        .map((host) => `[[registry]]\nlocation = "${host}"\ninsecure = true\n`)
+        .join("\n"),
     );
-    writeFileSync(
-      path.join(dir, "registry.yml"),
-      [
-        "version: 0.1",
-        "log: { level: warn }",
-        `storage: { filesystem: { rootdirectory: ${path.join(dir, "registry")} }, delete: { enabled: true } }`,
-        `http: { addr: ${registryHost} }`,
-        "",
-      ].join("\n"),
-    );
-    const registryProcess = started(
-      REQUIRED["docker-registry"],
-      ["serve", path.join(dir, "registry.yml")],
-      {},
-    );
-    registry = registryProcess.child;
-    await waitFor(
-      "docker-registry",
-      async () => (await fetch(`http://${registryHost}/v2/`)).ok,
-      registry,
-      registryProcess.log,
-    );
+    const registryHost = registry.host;
 
     const socket = path.join(dir, "podman.sock");
     const dockerHost = `unix://${socket}`;
@@ -211,27 +248,46 @@ export function setUpContainerEngine(): ContainerEngine {
     await buildAndPush(engine, images.web, { Dockerfile: webDockerfile(true), "start.sh": webStart });
     await buildAndPush(engine, images.unhealthy, { Dockerfile: webDockerfile(false), "start.sh": webStart });
     await buildAndPush(engine, images.crashing, { Dockerfile: crashingDockerfile });
-    ready = { dockerHost, engine, registry: registryHost, images };
+    if (locked) {
+      const image = `${locked.host}/test/private-web:1`;
+      await engine.getImage(images.web).tag({ repo: `${locked.host}/test/private-web`, tag: "1" });
+      const auth = { ...credentials, serveraddress: locked.host };
+      const refused = (await followed(engine, await engine.getImage(image).push({ authconfig: auth }))).find(
+        (event) => event.error,
+      );
+      if (refused) throw new Error(`Pushing ${image} failed: ${String(refused.error)}`);
+      // Pulled by the test with the credentials, as a deployment would: not there before.
+      await engine.getImage(image).remove();
+      privateImage = { host: locked.host, ...credentials, image };
+    }
+    ready = {
+      dockerHost,
+      engine,
+      registry: registryHost,
+      images,
+      get privateRegistry(): PrivateRegistry {
+        if (!privateImage) throw new Error("setUpContainerEngine({ privateRegistry: true }) starts one");
+        return privateImage;
+      },
+    };
   }, 120_000);
 
   afterAll(async () => {
     // Whatever a failed test left running from the test images goes with the engine.
     if (ready) {
       const { engine, images } = ready;
-      const left = await engine.listContainers({
-        all: true,
-        filters: JSON.stringify({ ancestor: Object.values(images) }),
-      });
+      const tags = [...Object.values(images), ...(privateImage ? [privateImage.image] : [])];
+      const left = await engine.listContainers({ all: true, filters: JSON.stringify({ ancestor: tags }) });
       for (const container of left) await engine.getContainer(container.Id).remove({ force: true });
       // Each run tags its images with its registry's port: untag them, so the machine's store does not grow.
-      for (const image of Object.values(images))
+      for (const tag of tags)
         await engine
-          .getImage(image)
+          .getImage(tag)
           .remove()
           .catch(() => undefined);
     }
     await stop(podman);
-    await stop(registry);
+    for (const child of registries) await stop(child);
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
@@ -252,6 +308,9 @@ export function setUpContainerEngine(): ContainerEngine {
     },
     get images() {
       return handle("images");
+    },
+    get privateRegistry() {
+      return handle("privateRegistry");
     },
   };
 }

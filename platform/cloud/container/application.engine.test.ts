@@ -1,5 +1,13 @@
+import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { RolloutFailedError, type DeployDriver, type DriverResource } from "../driver";
+import {
+  CloudStepError,
+  RolloutFailedError,
+  type ApplicationSources,
+  type DeployDriver,
+  type DriverResource,
+  type RegistryAuth,
+} from "../driver";
 import { setUpContainerEngine } from "../../testing/container-engine";
 import {
   containerApplicationResource,
@@ -10,7 +18,7 @@ import {
 import { createContainerDriver } from "./driver";
 import { LABEL_SERVICE, labelFilter } from "./labels";
 
-const engine = setUpContainerEngine();
+const engine = setUpContainerEngine({ privateRegistry: true });
 /** The health check's 5 s interval becomes 250 ms. */
 const driverOf = () => createContainerDriver({ dockerHost: engine.dockerHost, timeScale: 0.05 });
 
@@ -156,6 +164,57 @@ describe("an application on the container engine", () => {
       message: `Its container (${state.container?.slice(0, 12)}) was removed outside the console.`,
     });
     await destroyUntilDone(driver, context);
+  });
+
+  it("pulls a registry's image with the credentials its connection gives, and says the registry's refusal", async () => {
+    const driver = driverOf();
+    const { host, username, password, image } = engine.privateRegistry;
+    const connectionId = randomUUID();
+    const resource = {
+      ...containerApplicationResource(""),
+      config: {
+        ...containerApplicationResource("").config,
+        source: {
+          kind: "registry",
+          connectionId,
+          repository: "test/private-web",
+          tag: "1",
+        },
+      },
+    };
+    const asked: string[] = [];
+    const sourcesWith = (auth?: RegistryAuth): ApplicationSources => ({
+      registryImage: async (connectionId, repository, tag) => {
+        asked.push(`${connectionId} ${repository}:${tag}`);
+        // The connection knows the registry's host; the source names the repository in it.
+        return { image: `${host}/${repository}:${tag}`, digest: "sha256:unused", ...(auth ? { auth } : {}) };
+      },
+      githubSource: () => Promise.reject(new Error("no GitHub here")),
+      chartRepositoryUrl: async () => undefined,
+    });
+
+    const refused = await driver
+      .apply(containerContext(resource, {}, { sources: sourcesWith() }))
+      .catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(CloudStepError);
+    expect((refused as Error).message).toMatch(
+      new RegExp(
+        `^Pulling ${image.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} failed: .*(unauthorized|authentication required)`,
+        "i",
+      ),
+    );
+
+    const deployed = await deployUntilDone(
+      driver,
+      containerContext(resource, {}, { sources: sourcesWith({ username, password, serveraddress: host }) }),
+    );
+    expect(await page(deployed.endpoint)).toBe("hello world\n");
+    expect(deployed.lines[0]?.message).toBe(
+      `Pulling image "${image}" with the credentials of the connection`,
+    );
+    expect(JSON.stringify(deployed.lines)).not.toContain(password);
+    expect(asked).toEqual(Array(2).fill(`${connectionId} test/private-web:1`));
+    await destroyUntilDone(driver, containerContext(resource, deployed.state));
   });
 
   it("says which types cannot run on a container engine yet", async () => {

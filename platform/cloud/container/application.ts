@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { ContainerInfo } from "dockerode";
+import { applicationConfigFieldsSchema, applicationSourceLabels } from "#contract/application-config";
 import type { ServiceUnit } from "#contract/services";
 import { applicationImageOf } from "../images";
 import {
@@ -9,6 +10,7 @@ import {
   type DeployStep,
   type NewLogLine,
   type Observation,
+  type RegistryAuth,
   type TeardownStep,
 } from "../driver";
 import { engineStepError, type Engine } from "./engine";
@@ -133,9 +135,9 @@ export function containerApplication({ engine: connect, timeScale }: ContainerSt
 
   /** Step 1: a new rollout, and its image pulled (an image already there is not downloaded again). */
   async function pull(engine: Engine, context: DeployContext, log: (message: string) => void) {
-    const image = withTag(applicationImageOf(context.resource.config));
-    log(`Pulling image "${image}"`);
-    const stream = await engine.pull(image).catch((error: unknown) => {
+    const { image, auth } = await imageOf(context);
+    log(`Pulling image "${image}"${auth ? " with the credentials of the connection" : ""}`);
+    const stream = await engine.pull(image, auth ? { authconfig: auth } : {}).catch((error: unknown) => {
       throw engineStepError(`Pulling ${image}`, error);
     });
     const events = await followed(engine, stream);
@@ -304,6 +306,39 @@ export function containerApplication({ engine: connect, timeScale }: ContainerSt
   ) {
     await removeContainer(engine, context.state.newContainer ?? "");
     log(`Removed the new container: ${rolledBack(context)}`, "warn");
+  }
+}
+
+/**
+ * What the deployment pulls: a public image as named; a registry's through the application's connection
+ * (`context.sources`, read by the domain), with the credentials it gives. GitHub builds and charts come later.
+ */
+async function imageOf(context: DeployContext): Promise<{ image: string; auth?: RegistryAuth }> {
+  const { source } = applicationConfigFieldsSchema.parse(context.resource.config);
+  switch (source.kind) {
+    case "image":
+      return { image: withTag(applicationImageOf(context.resource.config)) };
+    case "registry": {
+      if (!context.sources) {
+        throw new CloudStepError(
+          "The connection this application's source names was deleted: choose another.",
+          {
+            transient: false,
+          },
+        );
+      }
+      const { image, auth } = await context.sources.registryImage(
+        source.connectionId,
+        source.repository,
+        source.tag,
+      );
+      return { image, ...(auth ? { auth } : {}) };
+    }
+    default:
+      throw new CloudStepError(
+        `${applicationSourceLabels[source.kind]} sources cannot be deployed to a container engine yet.`,
+        { transient: false },
+      );
   }
 }
 
