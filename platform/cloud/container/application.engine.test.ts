@@ -196,6 +196,7 @@ describe("an application on the container engine", () => {
     const refused = await driver
       .apply(containerContext(resource, {}, { sources: sourcesWith() }))
       .catch((error: unknown) => error);
+    expect(refused).toMatchObject({ transient: false });
     expect(refused).toBeInstanceOf(CloudStepError);
     expect((refused as Error).message).toMatch(
       new RegExp(
