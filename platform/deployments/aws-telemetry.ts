@@ -5,7 +5,13 @@ import { resourceLogs, resources } from "../db/schema";
 import { ProviderRefusal } from "../connections/refusals";
 import { createAwsClients, type AwsClients, type AwsConnection } from "../cloud/aws/clients";
 import type { NewLogLine } from "../cloud/driver";
-import { lockedResource, TelemetryUnavailable, writesRuntimeLogs, type TelemetrySource } from "./telemetry";
+import {
+  lockedResource,
+  notStored,
+  TelemetryUnavailable,
+  writesRuntimeLogs,
+  type TelemetrySource,
+} from "./telemetry";
 import { logGroupsOf } from "../cloud/aws/log-groups";
 import { cloudWatchMetrics } from "../cloud/aws/metrics";
 import { unansweredFailureOf } from "../cloud/aws/aws-errors";
@@ -163,21 +169,6 @@ async function readEvents(
     })
     .sort((a, b) => a.at.getTime() - b.at.getTime());
   return { lines, until: readUntil };
-}
-
-const lineKey = (line: Pick<NewLogLine, "at" | "podName" | "message">) =>
-  `${line.at.getTime()}\n${line.podName}\n${line.message}`;
-
-/** `lines` without those `stored` already holds, counted: each stored line accounts for one equal line. */
-function notStored(lines: NewLogLine[], stored: Pick<NewLogLine, "at" | "podName" | "message">[]) {
-  const counts = new Map<string, number>();
-  for (const line of stored) counts.set(lineKey(line), (counts.get(lineKey(line)) ?? 0) + 1);
-  return lines.filter((line) => {
-    const count = counts.get(lineKey(line)) ?? 0;
-    if (count === 0) return true;
-    counts.set(lineKey(line), count - 1);
-    return false;
-  });
 }
 
 export function cloudWatchTelemetry({

@@ -5,7 +5,7 @@ import type { Database } from "../db/index";
 import { resourceLogs, resources } from "../db/schema";
 import type { EnvironmentRow } from "../environments/records";
 import { driverResourceOf, type ResourceRow } from "../services/records";
-import type { CloudDriver, DriverResource } from "../cloud/driver";
+import type { CloudDriver, DriverResource, NewLogLine } from "../cloud/driver";
 
 /**
  * Where the logs tab and the monitoring tab of a service read from (issue 14): the simulated cloud's deterministic
@@ -42,6 +42,21 @@ export const RUNTIME_LOG_BATCH = 500;
 
 export const writesRuntimeLogs = (row: ResourceRow) =>
   runningStages.includes(row.stage as Stage) && (row.logsWrittenUntil ?? row.deployedAt) !== null;
+
+const lineKey = (line: Pick<NewLogLine, "at" | "podName" | "message">) =>
+  `${line.at.getTime()}\n${line.podName}\n${line.message}`;
+
+/** `lines` without those `stored` already holds, counted: each stored line accounts for one equal line. */
+export function notStored(lines: NewLogLine[], stored: Pick<NewLogLine, "at" | "podName" | "message">[]) {
+  const counts = new Map<string, number>();
+  for (const line of stored) counts.set(lineKey(line), (counts.get(lineKey(line)) ?? 0) + 1);
+  return lines.filter((line) => {
+    const count = counts.get(lineKey(line)) ?? 0;
+    if (count === 0) return true;
+    counts.set(lineKey(line), count - 1);
+    return false;
+  });
+}
 
 /** The service row, locked until the transaction ends (undefined when it was deleted meanwhile). */
 export async function lockedResource(tx: Database, resourceId: string): Promise<ResourceRow | undefined> {
