@@ -104,8 +104,9 @@ describe("an application on the container engine", () => {
     const failure = await failedDeployment(driver, broken, running.state);
     expect(failure).toBeInstanceOf(RolloutFailedError);
     expect(failure.message).toMatch(
-      /^The new container web-[0-9a-f]{8}-[0-9a-f]{8} never became healthy \(GET \/healthz on port 8080 answered 404, 3 times in a row\): the deployment was rolled back to the container that ran before/,
+      /^The new container web-[0-9a-f]{8}-[0-9a-f]{8} never became healthy \(GET \/healthz on port 8080 answered 404, 3 times in a row\): the deployment was rolled back to the container that ran before \(/,
     );
+    expect(failure.message.endsWith(`(${engine.images.web}).`)).toBe(true);
     expect(failure.lines.map((line) => line.message)).toContain(
       "Health check failed: GET /healthz on port 8080 answered 404",
     );
@@ -113,6 +114,40 @@ describe("an application on the container engine", () => {
     expect(await page(running.endpoint)).toBe("hello stable\n");
     expect((await labelled(resource.id)).map((container) => container.Id)).toEqual([running.state.container]);
     await destroyUntilDone(driver, containerContext(resource, running.state));
+  });
+
+  it("rolls back to a version by the digest it ran, whatever its tag points at now", async () => {
+    const driver = driverOf();
+    const resource = containerApplicationResource(engine.images.web, {
+      envvars: [{ name: "GREETING", value: "v1" }],
+    });
+    const first = await deployUntilDone(driver, containerContext(resource));
+    expect(first.state.imageDigest).toMatch(/^sha256:[0-9a-f]{64}$/);
+    // The configuration now names an image that crashes; the version pinned by the rollback still runs.
+    const pinnedBack: DriverResource = {
+      ...resource,
+      config: { ...resource.config, source: { kind: "image", image: engine.images.crashing } },
+    };
+    const rolledBack = await deployUntilDone(
+      driver,
+      containerContext(pinnedBack, {
+        ...first.state,
+        pinnedImage: first.state.image ?? "",
+        pinnedDigest: first.state.imageDigest ?? "",
+      }),
+    );
+    const repository = engine.images.web.split(":").slice(0, -1).join(":");
+    expect(rolledBack.lines[0]?.message).toBe(
+      `Rolling back: deploying ${repository}@${first.state.imageDigest} exactly as it ran before (no tag lookup)`,
+    );
+    expect(await page(rolledBack.endpoint)).toBe("hello v1\n");
+    expect(rolledBack.state).toMatchObject({
+      image: engine.images.web,
+      imageDigest: first.state.imageDigest,
+      pinnedImage: "",
+      pinnedDigest: "",
+    });
+    await destroyUntilDone(driver, containerContext(resource, rolledBack.state));
   });
 
   it("fails a first deployment whose container crashes at start, with its exit code and last line", async () => {

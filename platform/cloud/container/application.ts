@@ -135,32 +135,47 @@ export function containerApplication({ engine: connect, timeScale }: ContainerSt
 
   /** Step 1: a new rollout, and its image pulled (an image already there is not downloaded again). */
   async function pull(engine: Engine, context: DeployContext, log: (message: string) => void) {
+    const { state } = context;
+    // A rollback to a version pulls the digest it ran, whatever its tag points at now.
+    const pinned = state.pinnedDigest ? `${repositoryOf(state.pinnedImage ?? "")}@${state.pinnedDigest}` : "";
     const { image, auth } = await imageOf(context);
-    log(`Pulling image "${image}"${auth ? " with the credentials of the connection" : ""}`);
-    const stream = await engine.pull(image, auth ? { authconfig: auth } : {}).catch((error: unknown) => {
-      throw engineStepError(`Pulling ${image}`, error);
+    const reference = pinned || image;
+    if (pinned) log(`Rolling back: deploying ${pinned} exactly as it ran before (no tag lookup)`);
+    log(`Pulling image "${reference}"${auth ? " with the credentials of the connection" : ""}`);
+    const stream = await engine.pull(reference, auth ? { authconfig: auth } : {}).catch((error: unknown) => {
+      throw engineStepError(`Pulling ${reference}`, error);
     });
     const events = await followed(engine, stream);
     const failed = events.find((event) => event.error);
     if (failed) {
       throw new CloudStepError(
-        `Pulling ${image} failed: the container engine said: ${String(failed.error)}`,
+        `Pulling ${reference} failed: the container engine said: ${String(failed.error)}`,
         {
           transient: false,
         },
       );
     }
     for (const line of pullLines(events)) log(line);
-    const inspected = await engine.getImage(image).inspect();
-    const digest = inspected.RepoDigests?.[0]?.split("@")[1] ?? inspected.Id;
-    log(`Successfully pulled image "${image}" (digest ${digest})`);
+    const inspected = await engine.getImage(reference).inspect();
+    const repository = repositoryOf(pinned ? (state.pinnedImage ?? "") : image);
+    const digest =
+      inspected.RepoDigests?.find((name) => name.startsWith(`${repository}@`))?.split("@")[1] ??
+      state.pinnedDigest ??
+      inspected.Id;
+    log(`Successfully pulled image "${reference}" (digest ${digest})`);
     return pending(
       {
-        ...withoutRollout(context.state),
+        ...withoutRollout(state),
         phase: "start",
         rollout: randomBytes(4).toString("hex"),
-        image,
+        image: pinned ? (state.pinnedImage ?? image) : image,
         imageDigest: digest,
+        // The container is created from exactly what was pulled, even if the tag moves meanwhile.
+        imageId: inspected.Id,
+        pinnedImage: "",
+        pinnedDigest: "",
+        // What the running container runs, for the rollback's words.
+        runningImage: state.container ? (state.image ?? "") : "",
       },
       0,
       "Pulling image",
@@ -184,7 +199,7 @@ export function containerApplication({ engine: connect, timeScale }: ContainerSt
       const created = await engine
         .createContainer({
           name,
-          Image: state.image,
+          Image: state.imageId ?? state.image,
           Env: envvars.map((variable) => `${variable.name}=${variable.value}`),
           Labels: labelsOf(context, rollout),
           ExposedPorts: Object.fromEntries(ports.map((port) => [port, {}])),
@@ -344,8 +359,16 @@ async function imageOf(context: DeployContext): Promise<{ image: string; auth?: 
 
 const rolledBack = (context: DeployContext) =>
   context.state.container
-    ? `the deployment was rolled back to the container that ran before (${context.state.image ?? "its image"})`
+    ? `the deployment was rolled back to the container that ran before (${context.state.runningImage || "its image"})`
     : "the deployment was rolled back (nothing ran before it)";
+
+/** `host:5000/team/web:1.4` → `host:5000/team/web` (a port's colon is not a tag's). */
+function repositoryOf(image: string): string {
+  const [name = image] = image.split("@");
+  const slash = name.lastIndexOf("/");
+  const colon = name.lastIndexOf(":");
+  return colon > slash ? name.slice(0, colon) : name;
+}
 
 /** The state without the fields of one rollout (what a new deployment starts from). */
 function withoutRollout(state: State): Record<string, string> {
