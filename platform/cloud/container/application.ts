@@ -76,12 +76,13 @@ export function containerApplication({ engine: connect, timeScale }: ContainerSt
     }
   }
 
-  const pending = (state: State, waitMs: number, progress: string, lines: NewLogLine[]): DeployStep => ({
+  /** Not there yet: the lines are the step's, added by `apply`. */
+  const pending = (state: State, waitMs: number, progress: string): DeployStep => ({
     done: false,
     state: { ...state },
     waitMs,
     progress,
-    lines,
+    lines: [],
   });
 
   return {
@@ -179,7 +180,6 @@ export function containerApplication({ engine: connect, timeScale }: ContainerSt
       },
       0,
       "Pulling image",
-      [],
     );
   }
 
@@ -231,7 +231,6 @@ export function containerApplication({ engine: connect, timeScale }: ContainerSt
       { ...state, phase: "health", newContainer: id, passes: "0", failures: "0" },
       scaled(healthCheck.intervalSeconds * 1000),
       "Waiting for the health check",
-      [],
     );
   }
 
@@ -279,14 +278,12 @@ export function containerApplication({ engine: connect, timeScale }: ContainerSt
         { ...state, phase: "switch", passes: String(passes), failures: "0" },
         0,
         "Switching over",
-        [],
       );
     }
     return pending(
       { ...state, passes: String(passes), failures: String(failures) },
       scaled(check.intervalSeconds * 1000),
       "Waiting for the health check",
-      [],
     );
   }
 
