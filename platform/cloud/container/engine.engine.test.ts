@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { emptyOutboundAllowList, setOutboundAllowList } from "../../lib/egress";
 import { testOutboundAllowList } from "../../testing/egress";
-import { setUpContainerEngine } from "../../testing/container-engine";
+import { missingEngineTools, setUpContainerEngine } from "../../testing/container-engine";
 import { connectEngine, engineStepError, parseDockerHost } from "./engine";
 
 const engine = setUpContainerEngine();
@@ -14,6 +14,16 @@ describe("the container engine's client", () => {
     expect((await client.version()).ApiVersion).toBeTruthy();
     const catalog = await (await fetch(`http://${engine.registry}/v2/_catalog`)).json();
     expect(catalog).toEqual({ repositories: ["test/crashing", "test/unhealthy", "test/web"] });
+  });
+
+  it("has its tests fail, naming the packages to install, where the engine is missing", () => {
+    expect(missingEngineTools()).toBeNull();
+    expect(
+      missingEngineTools({ podman: "/usr/bin/podman", runc: "/nonexistent/runc", "docker-registry": "/no" }),
+    ).toBe(
+      "The containers driver's tests need a container engine: apt-get install -y runc docker-registry " +
+        "(as root; .ci/run does it in CI).",
+    );
   });
 
   it("accepts unix sockets and tcp hosts only", () => {
