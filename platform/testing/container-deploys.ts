@@ -9,6 +9,12 @@ import type { DeployContext, DeployDriver, DriverResource, NewLogLine } from "..
  * time scale, so the waits are short).
  */
 
+/**
+ * The organization of this file's deployments (modules are evaluated per test file): the label that tells its
+ * containers from another file's on the machine's one store, for the set-up's clean-up.
+ */
+export const testOrganizationId = `org-${randomUUID()}`;
+
 export function containerApplicationResource(
   image: string,
   settings: Partial<DriverResource["settings"]> = {},
@@ -43,7 +49,7 @@ export function containerContext(
 ): DeployContext {
   return {
     resource,
-    organizationId: "org-1",
+    organizationId: testOrganizationId,
     environmentId: "env-1",
     state,
     network: null,

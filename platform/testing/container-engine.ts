@@ -5,6 +5,8 @@ import path from "node:path";
 import { afterAll, beforeAll } from "vitest";
 import { freePort } from "../../tests/setup/moto-server";
 import { connectEngine, type Engine } from "../cloud/container/engine";
+import { LABEL_ORGANIZATION, labelFilter } from "../cloud/container/labels";
+import { testOrganizationId } from "./container-deploys";
 import { tarOf } from "./tar";
 
 /**
@@ -149,6 +151,27 @@ function followed(engine: Engine, stream: NodeJS.ReadableStream): Promise<Progre
   });
 }
 
+/**
+ * Removes the names (tags and digest references) the images `ids` carry in the registries `hosts`, so the
+ * machine's store does not grow run after run. Names only: another file's engine may be using the same image
+ * (the builds are cached) under its own names; the image goes with its last name.
+ */
+async function forgetNames(engine: Engine, ids: string[], hosts: string[]) {
+  for (const id of ids) {
+    const image = await engine
+      .getImage(id)
+      .inspect()
+      .catch(() => undefined);
+    const names = [...(image?.RepoTags ?? []), ...(image?.RepoDigests ?? [])];
+    for (const name of names.filter((one) => hosts.some((host) => one.startsWith(`${host}/`)))) {
+      await engine
+        .getImage(name)
+        .remove()
+        .catch(() => undefined);
+    }
+  }
+}
+
 /** A docker-registry on a free loopback port, storing in `dir`; with `htpasswd`, it asks for credentials. */
 async function startRegistry(dir: string, name: string, htpasswd?: string) {
   const host = `127.0.0.1:${await freePort()}`;
@@ -194,7 +217,7 @@ function htpasswdLine(username: string, password: string): string {
 
 /**
  * Starts the engine, the registry and the test images for the calling file in beforeAll (a few seconds: the
- * images are tiny) and stops them in afterAll, with any container of the test images a failed test left. The
+ * images are tiny) and stops them in afterAll, with any container a failed test of the file left. The
  * engine's image store is the machine's (root's podman): a deployment's pull of a test image asks the registry,
  * which answers it is already there. `privateRegistry` adds a registry that asks for credentials.
  */
@@ -205,6 +228,9 @@ export function setUpContainerEngine({
   let podman: ChildProcess | undefined;
   const registries: ChildProcess[] = [];
   let privateImage: PrivateRegistry | undefined;
+  /** The test images' ids, and the registries whose names this file gives them. */
+  const imageIds: string[] = [];
+  const hosts: string[] = [];
   let dir: string | undefined;
 
   beforeAll(async () => {
@@ -248,9 +274,19 @@ export function setUpContainerEngine({
       unhealthy: `${registryHost}/test/unhealthy:1`,
       crashing: `${registryHost}/test/crashing:1`,
     };
-    await buildAndPush(engine, images.web, { Dockerfile: webDockerfile(true), "start.sh": webStart });
-    await buildAndPush(engine, images.unhealthy, { Dockerfile: webDockerfile(false), "start.sh": webStart });
-    await buildAndPush(engine, images.crashing, { Dockerfile: crashingDockerfile });
+    // A label of this file's own makes its images its own (the layers stay cached): files running side by side
+    // on the machine's one store never add or remove names on each other's images.
+    const own = (dockerfile: string) => `${dockerfile}LABEL test.registry="${registryHost}"\n`;
+    await buildAndPush(engine, images.web, { Dockerfile: own(webDockerfile(true)), "start.sh": webStart });
+    await buildAndPush(engine, images.unhealthy, {
+      Dockerfile: own(webDockerfile(false)),
+      "start.sh": webStart,
+    });
+    await buildAndPush(engine, images.crashing, { Dockerfile: own(crashingDockerfile) });
+    const builtIds = await Promise.all(
+      Object.values(images).map(async (image) => (await engine.getImage(image).inspect()).Id),
+    );
+    imageIds.push(...builtIds);
     if (locked) {
       const image = `${locked.host}/test/private-web:1`;
       await engine.getImage(images.web).tag({ repo: `${locked.host}/test/private-web`, tag: "1" });
@@ -259,10 +295,12 @@ export function setUpContainerEngine({
         (event) => event.error,
       );
       if (refused) throw new Error(`Pushing ${image} failed: ${String(refused.error)}`);
-      // Pulled by the test with the credentials, as a deployment would: not there before.
-      await engine.getImage(image).remove();
       privateImage = { host: locked.host, ...credentials, image };
     }
+    hosts.push(registryHost, ...(locked ? [locked.host] : []));
+    // The tests pull the images as a deployment would: the names the build and the pushes gave them go (the
+    // pushes' digests are of the local manifests, not the registry's).
+    await forgetNames(engine, imageIds, hosts);
     ready = {
       dockerHost,
       engine,
@@ -276,18 +314,16 @@ export function setUpContainerEngine({
   }, 120_000);
 
   afterAll(async () => {
-    // Whatever a failed test left running from the test images goes with the engine.
+    // Whatever a failed test left goes with the engine: only this file's (its organization's label), since
+    // another file's engine shares the machine's store.
     if (ready) {
-      const { engine, images } = ready;
-      const tags = [...Object.values(images), ...(privateImage ? [privateImage.image] : [])];
-      const left = await engine.listContainers({ all: true, filters: JSON.stringify({ ancestor: tags }) });
+      const { engine } = ready;
+      const left = await engine.listContainers({
+        all: true,
+        filters: labelFilter({ [LABEL_ORGANIZATION]: testOrganizationId }),
+      });
       for (const container of left) await engine.getContainer(container.Id).remove({ force: true });
-      // Each run tags its images with its registry's port: untag them, so the machine's store does not grow.
-      for (const tag of tags)
-        await engine
-          .getImage(tag)
-          .remove()
-          .catch(() => undefined);
+      await forgetNames(engine, imageIds, hosts);
     }
     await stop(podman);
     for (const child of registries) await stop(child);

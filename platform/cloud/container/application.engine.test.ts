@@ -14,6 +14,7 @@ import {
   containerContext,
   deployUntilDone,
   destroyUntilDone,
+  testOrganizationId,
 } from "../../testing/container-deploys";
 import { createContainerDriver } from "./driver";
 import { LABEL_SERVICE, labelFilter } from "./labels";
@@ -50,7 +51,7 @@ describe("an application on the container engine", () => {
     const [container, ...others] = await labelled(resource.id);
     expect(others).toEqual([]);
     expect(container?.Labels).toMatchObject({
-      "cloud-console.organization": "org-1",
+      "cloud-console.organization": testOrganizationId,
       "cloud-console.environment": "env-1",
       "cloud-console.service": resource.id,
       "cloud-console.deployment": expect.stringMatching(/^[0-9a-f]{8}$/),

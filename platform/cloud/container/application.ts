@@ -143,6 +143,8 @@ export function containerApplication({ engine: connect, timeScale }: ContainerSt
     const reference = pinned || image;
     if (pinned) log(`Rolling back: deploying ${pinned} exactly as it ran before (no tag lookup)`);
     log(`Pulling image "${reference}"${auth ? " with the credentials of the connection" : ""}`);
+    const repository = repositoryOf(pinned ? (state.pinnedImage ?? "") : image);
+    const known = await digestsOf(engine, reference, repository);
     const stream = await engine.pull(reference, auth ? { authconfig: auth } : {}).catch((error: unknown) => {
       throw engineStepError(`Pulling ${reference}`, error);
     });
@@ -158,11 +160,12 @@ export function containerApplication({ engine: connect, timeScale }: ContainerSt
     }
     for (const line of pullLines(events)) log(line);
     const inspected = await engine.getImage(reference).inspect();
-    const repository = repositoryOf(pinned ? (state.pinnedImage ?? "") : image);
+    // The registry's digest of what was pulled: podman answers no digest in the pull's events and serves no
+    // /distribution, and an image also pushed from here carries its local manifest's digest too. The one the
+    // pull added is the registry's; with none added (pulled before), the latest recorded.
+    const digests = await digestsOf(engine, reference, repository);
     const digest =
-      inspected.RepoDigests?.find((name) => name.startsWith(`${repository}@`))?.split("@")[1] ??
-      state.pinnedDigest ??
-      inspected.Id;
+      state.pinnedDigest || (digests.find((one) => !known.includes(one)) ?? digests.at(-1) ?? inspected.Id);
     log(`Successfully pulled image "${reference}" (digest ${digest})`);
     return pending(
       {
@@ -358,6 +361,17 @@ const rolledBack = (context: DeployContext) =>
   context.state.container
     ? `the deployment was rolled back to the container that ran before (${context.state.runningImage || "its image"})`
     : "the deployment was rolled back (nothing ran before it)";
+
+/** The registry digests the engine records for `reference` in `repository`, in the order it recorded them. */
+async function digestsOf(engine: Engine, reference: string, repository: string): Promise<string[]> {
+  const image = await engine
+    .getImage(reference)
+    .inspect()
+    .catch(() => undefined);
+  return (image?.RepoDigests ?? [])
+    .filter((name) => name.startsWith(`${repository}@`))
+    .map((name) => name.split("@")[1] ?? "");
+}
 
 /** `host:5000/team/web:1.4` → `host:5000/team/web` (a port's colon is not a tag's). */
 function repositoryOf(image: string): string {
