@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Credentials } from "../providers";
+import { setContainerSockets } from "../../lib/container-sockets";
 import { closedPortUrl, providerContext } from "../../testing/provider-servers";
 import { setUpPodmanService } from "../../testing/podman-service";
 import { containerHost } from "./container-host";
@@ -32,9 +33,12 @@ beforeAll(async () => {
   notAnEngine = createServer((socket) => socket.destroy());
   await new Promise<void>((resolve) => notAnEngine.listen(notAnEngineSocket, resolve));
   deadSocket = path.join(dir, "dead.sock");
+  // As the operator would list them in CONTAINER_SOCKETS: unlisted, none of them would be opened.
+  setContainerSockets([podman.socketPath, notAnEngineSocket, deadSocket]);
 });
 
 afterAll(async () => {
+  setContainerSockets([]);
   await new Promise((resolve) => notAnEngine.close(resolve));
   rmSync(dir, { recursive: true, force: true });
 });
@@ -70,6 +74,20 @@ describe("checking a container host (issue 26)", () => {
       message: `${notAnEngineSocket} did not answer as a container engine: the connection was closed without an answer.`,
       field: "DOCKER_HOST",
     });
+  });
+
+  it("opens no socket the operator has not listed, not even a working engine's", async () => {
+    setContainerSockets([]);
+    try {
+      expect(await check(podman.dockerHost)).toEqual({
+        ok: false,
+        message: `The platform does not open ${podman.socketPath} for a connection: a container engine's socket controls this machine, so only the sockets the operator lists in CONTAINER_SOCKETS may be named (none is listed).`,
+        details: [],
+        field: "DOCKER_HOST",
+      });
+    } finally {
+      setContainerSockets([podman.socketPath, notAnEngineSocket, deadSocket]);
+    }
   });
 
   it("says a tcp host refused the connection", async () => {

@@ -1,5 +1,6 @@
 import { request } from "node:http";
 import * as z from "zod";
+import { checkedContainerSocket, ContainerSocketRefusedError } from "../../lib/container-sockets";
 import { jsonOf, PROVIDER_TIMEOUT_MS } from "../http";
 import type { Credentials, Provider } from "../providers";
 import { checkWith, fetchOrRefuse, ProviderRefusal } from "../refusals";
@@ -7,8 +8,9 @@ import { checkWith, fetchOrRefuse, ProviderRefusal } from "../refusals";
 /**
  * A container host (issue 26): a Docker or Podman engine environments run on, named by DOCKER_HOST as Docker's CLI
  * reads it. Saving it asks the engine's version (GET /version of the Docker Engine API), the call `docker version`
- * makes: it needs no credentials and changes nothing. A unix socket is this machine's own engine; a tcp or https
- * host is an address a tenant typed, so it goes through the egress policy (providerFetch).
+ * makes: it needs no credentials and changes nothing. A unix socket is this machine's own engine, opened only when
+ * the operator lists it (CONTAINER_SOCKETS, platform/lib/container-sockets.ts); a tcp or https host is an address
+ * a tenant typed, so it goes through the egress policy (providerFetch).
  */
 
 /** What /version answers, Docker and Podman alike (Podman names itself in Components). */
@@ -42,6 +44,16 @@ function socketRefusal(socketPath: string, error: NodeJS.ErrnoException): Provid
   );
 }
 
+/** The socket's path when the operator listed it; a refusal naming the field otherwise (nothing is opened). */
+function listedSocket(socketPath: string): string {
+  try {
+    return checkedContainerSocket(socketPath);
+  } catch (error) {
+    if (error instanceof ContainerSocketRefusedError) throw new ProviderRefusal(error.message, "DOCKER_HOST");
+    throw error;
+  }
+}
+
 /** GET `path` over a unix socket: node's http client speaks to it directly (fetch cannot). */
 function getOverSocket(socketPath: string, path: string): Promise<Answer> {
   return new Promise((resolve, reject) => {
@@ -72,7 +84,7 @@ async function versionOf(dockerHost: string): Promise<EngineVersion> {
   let answer: Answer;
   if (url.protocol === "unix:") {
     where = url.pathname;
-    answer = await getOverSocket(where, "/version");
+    answer = await getOverSocket(listedSocket(where), "/version");
   } else {
     // tcp:// is plain HTTP to the engine (Docker's convention); https:// is TLS, its certificate verified.
     const base = new URL(`${url.protocol === "tcp:" ? "http:" : "https:"}//${url.host}`);
