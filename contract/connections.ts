@@ -1,6 +1,6 @@
 import * as z from "zod";
 import { awsRegions } from "./aws-regions";
-import { gcpRegions } from "./cloud-providers";
+import { gcpRegions, type CloudProvider } from "./cloud-providers";
 import type { FeatureFlagName } from "./feature-flags";
 import { messages, patterns, requiredText, servicePatterns } from "./validation";
 
@@ -641,10 +641,11 @@ export function methodOf(kind: ConnectionKind, methodId: string): ConnectionMeth
 }
 
 /** The cloud account a cloud-provider kind runs environments in (environments.cloudProvider). */
-export const cloudProviderOfKind: Partial<Record<ConnectionKind, "AWS" | "GCP" | "AZURE">> = {
+export const cloudProviderOfKind: Partial<Record<ConnectionKind, CloudProvider>> = {
   AWS: "AWS",
   GCP: "GCP",
   AZURE: "AZURE",
+  CONTAINER_HOST: "CONTAINERS",
 };
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { anEnvironment } from "./test-factories";
-import { environmentTargetLabel, environmentTargetLabels } from "./target";
+import { accountFieldOf, environmentTargetLabel, environmentTargetLabels } from "./target";
 
 describe("environmentTargetLabel", () => {
   it("says plainly that an environment without a cloud account runs on the simulated cloud", () => {
@@ -30,6 +30,20 @@ describe("environmentTargetLabels", () => {
     expect(environmentTargetLabels(environments, [{ id: "c-aws", name: "Acme" }])).toEqual({
       "id-demo": "Simulated cloud",
       "id-production": "AWS account Acme",
+    });
+  });
+});
+
+describe("accountFieldOf", () => {
+  it("makes a container host required: containers are never simulated", () => {
+    expect(accountFieldOf("CONTAINERS")).toMatchObject({ label: "Container host", optional: false });
+  });
+
+  it("keeps a cloud account optional, saying what none means", () => {
+    expect(accountFieldOf("AWS")).toMatchObject({
+      label: "Cloud account",
+      optional: true,
+      placeholder: "None: a simulated AWS account",
     });
   });
 });

@@ -6,6 +6,7 @@ const accountNouns: Record<CloudProvider, string> = {
   AWS: "AWS account",
   GCP: "Google Cloud project",
   AZURE: "Azure subscription",
+  CONTAINERS: "Container host",
 };
 
 /**
@@ -34,4 +35,30 @@ export function environmentTargetLabels(
       environmentTargetLabel(environment, names.get(environment.cloudConnectionId ?? "") ?? null),
     ]),
   );
+}
+
+/**
+ * The environment form's account field for a provider: optional for a cloud (none: the simulated one), required
+ * for containers, which run on a container host or not at all.
+ */
+export function accountFieldOf(provider: CloudProvider): {
+  label: string;
+  optional: boolean;
+  placeholder: string;
+  nothingFound: string;
+} {
+  if (provider === "CONTAINERS") {
+    return {
+      label: "Container host",
+      optional: false,
+      placeholder: "Choose a container host",
+      nothingFound: "No container host is connected",
+    };
+  }
+  return {
+    label: "Cloud account",
+    optional: true,
+    placeholder: `None: a simulated ${accountNouns[provider]}`,
+    nothingFound: "No account of this provider is connected",
+  };
 }
