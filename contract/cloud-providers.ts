@@ -1,8 +1,12 @@
 import * as z from "zod";
 import { awsRegions } from "./aws-regions";
 
-/** SPEC §3 cloud providers; Azure is offered only when the `azure-connection` flag is on. */
-export const cloudProviders = ["AWS", "GCP", "AZURE"] as const;
+/**
+ * SPEC §3 cloud providers; Azure is offered only when the `azure-connection` flag is on. CONTAINERS goes beyond
+ * SPEC's list (issue 26, docs/decisions/058-container-driver.md): containers on a Docker or Podman engine, always
+ * on a container host connection (never simulated), in its one "region", the host itself.
+ */
+export const cloudProviders = ["AWS", "GCP", "AZURE", "CONTAINERS"] as const;
 export const cloudProviderSchema = z.enum(cloudProviders, { error: "Cloud provider is a required field" });
 export type CloudProvider = z.infer<typeof cloudProviderSchema>;
 
@@ -91,10 +95,14 @@ export const azureRegions: Region[] = [
   { code: "australiaeast", label: "Australia East" },
 ];
 
+/** A container host has no regions: its containers run where its engine does. */
+export const containerHostRegions: Region[] = [{ code: "local", label: "The host's engine" }];
+
 export const regionsByProvider: Record<CloudProvider, readonly Region[]> = {
   AWS: awsRegions,
   GCP: gcpRegions,
   AZURE: azureRegions,
+  CONTAINERS: containerHostRegions,
 };
 
 export function isRegionOf(provider: CloudProvider, code: string): boolean {

@@ -62,3 +62,38 @@ describe("a connection's request", () => {
     ]);
   });
 });
+
+describe("a container host's connection (issue 26)", () => {
+  const hostOf = (DOCKER_HOST: string) =>
+    createConnectionSchema.safeParse({
+      kind: "CONTAINER_HOST",
+      name: "This machine",
+      method: "docker-host",
+      fields: { DOCKER_HOST },
+    });
+
+  it("takes a unix socket's path, a tcp host or an https one, as DOCKER_HOST is written", () => {
+    for (const value of [
+      "unix:///run/podman/podman.sock",
+      "unix:///var/run/docker.sock",
+      "tcp://build-01.internal.example:2375",
+      "tcp://10.0.0.5:2375",
+      "https://docker.example.com:2376",
+    ])
+      expect(hostOf(value).success).toBe(true);
+  });
+
+  it("refuses a bare path, a relative socket, credentials in the URL and other schemes, saying what it takes", () => {
+    const message =
+      "Value must be a socket (unix:///var/run/docker.sock) or a host's URL (tcp://host:2375, https://host:2376).";
+    for (const value of [
+      "/var/run/docker.sock",
+      "unix://docker.sock",
+      "tcp://user:pass@host:2375",
+      "ssh://host",
+      "http://host:2375",
+      "tcp://host:2375/path",
+    ])
+      expect(issuesOf(hostOf(value))).toEqual([["fields.DOCKER_HOST", message]]);
+  });
+});

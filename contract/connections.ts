@@ -1,6 +1,6 @@
 import * as z from "zod";
 import { awsRegions } from "./aws-regions";
-import { gcpRegions } from "./cloud-providers";
+import { gcpRegions, type CloudProvider } from "./cloud-providers";
 import type { FeatureFlagName } from "./feature-flags";
 import { messages, patterns, requiredText, servicePatterns } from "./validation";
 
@@ -48,6 +48,7 @@ export const connectionKinds = [
   "AWS",
   "GCP",
   "AZURE",
+  "CONTAINER_HOST",
   "DOCKER",
   "GITHUB",
   "AWS_ECR",
@@ -71,6 +72,7 @@ export const connectionKindSlugs: Record<ConnectionKind, string> = {
   AWS: "aws",
   GCP: "gcp",
   AZURE: "azure",
+  CONTAINER_HOST: "container-host",
   DOCKER: "docker",
   GITHUB: "github-container-registry",
   AWS_ECR: "aws-ecr",
@@ -117,7 +119,8 @@ export type ConnectionFieldName =
   | "CHANNEL"
   | "PROJECT_KEY"
   | "AWS_CONNECTION_ID"
-  | "GITHUB_CONNECTION_ID";
+  | "GITHUB_CONNECTION_ID"
+  | "DOCKER_HOST";
 
 type Pattern = { regex: RegExp; message: string };
 
@@ -194,6 +197,12 @@ export const connectionPatterns = {
     message: "Value must be a Jira project key: 2 to 10 capital letters, digits and underscores.",
   },
   middlewareAlias: servicePatterns.identifier,
+  /** As Docker's CLI reads DOCKER_HOST: a unix socket's absolute path, a plain tcp host, or an https one. */
+  dockerHost: {
+    regex: /^(?:unix:\/\/\/[^\s?#]+|tcp:\/\/[^\s/?#@]+|https:\/\/[^\s/?#@]+)\/?$/,
+    message:
+      "Value must be a socket (unix:///var/run/docker.sock) or a host's URL (tcp://host:2375, https://host:2376).",
+  },
   httpUrl,
   uuid,
 } as const;
@@ -316,6 +325,31 @@ export const connectionKindDefinitions: Record<ConnectionKind, ConnectionKindDef
             pattern: httpUrl,
             optional: true,
             defaultValue: "https://login.microsoftonline.com",
+          },
+        ],
+      },
+    ],
+  },
+  CONTAINER_HOST: {
+    kind: "CONTAINER_HOST",
+    category: "cloud-provider",
+    label: "This machine / a Docker host",
+    description:
+      "Runs environments as containers on a Docker or Podman engine: this machine's, or a server's.",
+    methods: [
+      {
+        id: "docker-host",
+        label: "Socket or URL",
+        fields: [
+          {
+            name: "DOCKER_HOST",
+            label: "Socket or URL",
+            pattern: connectionPatterns.dockerHost,
+            max: 1024,
+            placeholder: "unix:///run/podman/podman.sock",
+            description:
+              "The engine's socket on this machine (unix:///var/run/docker.sock, unix:///run/podman/podman.sock) " +
+              "or a Docker host's address (tcp://host:2375, https://host:2376). Checked with a version call.",
           },
         ],
       },
@@ -607,10 +641,11 @@ export function methodOf(kind: ConnectionKind, methodId: string): ConnectionMeth
 }
 
 /** The cloud account a cloud-provider kind runs environments in (environments.cloudProvider). */
-export const cloudProviderOfKind: Partial<Record<ConnectionKind, "AWS" | "GCP" | "AZURE">> = {
+export const cloudProviderOfKind: Partial<Record<ConnectionKind, CloudProvider>> = {
   AWS: "AWS",
   GCP: "GCP",
   AZURE: "AZURE",
+  CONTAINER_HOST: "CONTAINERS",
 };
 
 // ---------------------------------------------------------------------------------------------------------------

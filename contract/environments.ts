@@ -271,6 +271,8 @@ export const environmentPaths = {
  */
 export const environmentErrorMessages = {
   cloudAccount: (provider: string) => `Choose a ${provider} cloud account of this organization.`,
+  containerHost:
+    "Choose a container host of this organization: containers run on a real engine, never in the simulated cloud.",
   regionNotInCatalogue: (provider: string) => `Region must be one of the ${provider} regions`,
   providerNotEnabled: "Azure is not enabled for this organization",
   unknownAddon: "Unknown add-on",

@@ -6,9 +6,11 @@ import {
   defaultServiceSettings,
   logQuerySchema,
   metricsQuerySchema,
+  noContainerFormMessage,
   serviceErrorMessages,
   servicePaths,
   serviceSettingsSchema,
+  serviceTypes,
 } from "./services";
 import { cidrBlockSchema, defaultServiceConfigs, serviceConfigSchemas } from "./service-configs";
 
@@ -158,5 +160,20 @@ describe("requests and queries", () => {
     expect(serviceErrorMessages.retryLimit).toBe(
       "Maximum number of retries reached. Please contact support for assistance or alter your infrastructure configuration.",
     );
+  });
+});
+
+describe("what a container host runs (issue 26)", () => {
+  it("says which types have no container form, in words, and nothing of those that have one", () => {
+    expect(noContainerFormMessage("tls")).toBe(
+      "A TLS certificate cannot run on a container host: it has no container form. Create it in an environment on a cloud account.",
+    );
+    expect(serviceTypes.filter((type) => noContainerFormMessage(type) !== null)).toEqual([
+      "serverless",
+      "kubernetes",
+      "control-plane",
+      "network",
+      "tls",
+    ]);
   });
 });

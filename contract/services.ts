@@ -32,6 +32,26 @@ export type CreatableServiceType = (typeof creatableServiceTypes)[number];
 /** The types nothing connects to: a network holds the others, a certificate is attached to a load balancer. */
 export const typesWithoutEndpoint = ["network", "tls"] as const satisfies readonly ServiceType[];
 
+/**
+ * The types with no container form (issue 26), as a sentence each: on a container host (provider CONTAINERS) they
+ * are refused at creation, in words, rather than pretended. The containers driver decides the rest (decision 058).
+ */
+const withoutContainerForm: Partial<Record<ServiceType, string>> = {
+  network: "A network",
+  tls: "A TLS certificate",
+  kubernetes: "A Kubernetes cluster",
+  "control-plane": "A control plane",
+  serverless: "A serverless function",
+};
+
+/** Why `type` cannot run on a container host (the create page and the platform say it), or null when it can. */
+export function noContainerFormMessage(type: ServiceType): string | null {
+  const what = withoutContainerForm[type];
+  return what
+    ? `${what} cannot run on a container host: it has no container form. Create it in an environment on a cloud account.`
+    : null;
+}
+
 export const serviceTypeLabels: Record<ServiceType, string> = {
   database: "Database",
   cache: "Cache",

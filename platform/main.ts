@@ -1,4 +1,5 @@
 import { loadPlatformConfig } from "./lib/config";
+import { setContainerSockets } from "./lib/container-sockets";
 import { setOutboundAllowList } from "./lib/egress";
 import { openDb } from "./db/index";
 import {
@@ -12,6 +13,8 @@ import { startPlatform } from "./server";
 const config = loadPlatformConfig();
 // Once, before anything calls out: the internal addresses a tenant's connections and chart repositories may reach.
 setOutboundAllowList(config.outboundAllow);
+// And the container engines' sockets they may name (none unless listed).
+setContainerSockets(config.containerSockets);
 
 if (process.argv.includes(PREPARE_DATABASE_ARGUMENT)) {
   const database = await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });

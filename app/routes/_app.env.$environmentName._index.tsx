@@ -148,7 +148,7 @@ export default function EnvironmentOverview() {
             </>
           ) : (
             <Text fw={600} mt="xs">
-              {environment.cloudConnectionId ? "A deleted connection" : "Simulated"}
+              {environment.cloudConnectionId ? "A deleted connection" : "Simulated cloud"}
             </Text>
           )}
         </Fact>

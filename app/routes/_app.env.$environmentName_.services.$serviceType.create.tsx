@@ -2,7 +2,7 @@ import { FormProvider, getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint } from "@conform-to/zod/v4";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { parseSubmission } from "~/components/parse-submission.server";
-import { Anchor, Breadcrumbs, Group, Paper, Stack, Text, Title } from "@mantine/core";
+import { Alert, Anchor, Breadcrumbs, Group, Paper, Stack, Text, Title } from "@mantine/core";
 import {
   data,
   redirect,
@@ -19,7 +19,7 @@ import {
   type ShouldRevalidateFunction,
 } from "@remix-run/react";
 import type * as z from "zod";
-import { serviceTypeLabels } from "#contract/services";
+import { noContainerFormMessage, serviceTypeLabels } from "#contract/services";
 import { defaultServiceConfigs } from "#contract/service-configs";
 import { Button } from "~/components/button";
 import { FormErrors, TextField } from "~/components/forms";
@@ -79,7 +79,9 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     ),
     requirePermission(request, client, "services.configure", { environmentId: environment.id }),
   ]);
-  return data({ environmentName: environment.name, serviceType, estimate }, { headers });
+  // A container host runs only what has a container form: said here, before any field is filled (issue 26).
+  const unavailable = environment.cloudProvider === "CONTAINERS" ? noContainerFormMessage(serviceType) : null;
+  return data({ environmentName: environment.name, serviceType, estimate, unavailable }, { headers });
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -109,7 +111,12 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function CreateServicePage() {
-  const { environmentName, serviceType, estimate: initialEstimate } = useLoaderData<typeof loader>();
+  const {
+    environmentName,
+    serviceType,
+    estimate: initialEstimate,
+    unavailable,
+  } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   const navigation = useNavigation();
   // The type is known only at run time here; its fields component knows its config's shape.
@@ -149,6 +156,11 @@ export default function CreateServicePage() {
         <Title order={2}>Create {label.toLowerCase()}</Title>
         <Text c="dimmed">{createPageDescriptions[serviceType]}</Text>
       </Stack>
+      {unavailable ? (
+        <Alert color="yellow" title="Not on this environment's target" data-testid="no-container-form">
+          {unavailable}
+        </Alert>
+      ) : null}
       <Paper withBorder p="lg">
         <FormProvider context={form.context}>
           <Form method="post" {...getFormProps(form)}>
@@ -177,7 +189,7 @@ export default function CreateServicePage() {
                   value="save"
                   variant="secondary"
                   loading={submittingIntent === "save"}
-                  disabled={Boolean(submittingIntent)}
+                  disabled={Boolean(submittingIntent) || Boolean(unavailable)}
                 >
                   Save
                 </Button>
@@ -186,7 +198,7 @@ export default function CreateServicePage() {
                   name="intent"
                   value="create"
                   loading={submittingIntent === "create"}
-                  disabled={Boolean(submittingIntent)}
+                  disabled={Boolean(submittingIntent) || Boolean(unavailable)}
                 >
                   Create
                 </Button>

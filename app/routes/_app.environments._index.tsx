@@ -6,6 +6,8 @@ import { EnvironmentsTable } from "~/features/environments/environments-table";
 import { environmentPagePaths } from "~/features/environments/paths";
 import { Restricted } from "~/components/restricted";
 import { useCan } from "~/features/permissions/permissions";
+import { environmentTargetLabels } from "~/features/environments/target";
+import { listConnections } from "~/platform/connections.server";
 import { listEnvironments } from "~/platform/environments.server";
 import { requireOrganizationClient } from "~/platform/request.server";
 import { throwRouteError } from "~/platform/route-errors.server";
@@ -14,14 +16,17 @@ export const meta: MetaFunction = () => [{ title: "Environments · Cloud Console
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { api, tenantId, organization, headers } = await requireOrganizationClient(request);
-  const environments = await listEnvironments(api, tenantId).catch((error: unknown) =>
-    throwRouteError(error, errorCodes.workspaceListFetch, headers),
-  );
-  return data({ environments, organizationName: organization.displayName }, { headers });
+  const [environments, accounts] = await Promise.all([
+    listEnvironments(api, tenantId),
+    listConnections(api, tenantId, { category: "cloud-provider" }),
+  ]).catch((error: unknown) => throwRouteError(error, errorCodes.workspaceListFetch, headers));
+  // Only the labels go to the browser, not the connections' fields.
+  const targets = environmentTargetLabels(environments, accounts);
+  return data({ environments, targets, organizationName: organization.displayName }, { headers });
 }
 
 export default function Environments() {
-  const { environments, organizationName } = useLoaderData<typeof loader>();
+  const { environments, targets, organizationName } = useLoaderData<typeof loader>();
   const canCreate = useCan("environments.create");
   return (
     <Stack gap="md">
@@ -41,7 +46,7 @@ export default function Environments() {
         ) : null}
       </Group>
       {environments.length ? (
-        <EnvironmentsTable environments={environments} />
+        <EnvironmentsTable environments={environments} targets={targets} />
       ) : (
         <Paper withBorder p="xl" data-testid="environments-empty">
           <Stack align="center" gap="sm" ta="center">

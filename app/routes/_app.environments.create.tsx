@@ -28,6 +28,7 @@ import { settingsPaths } from "~/features/settings/paths";
 import { loadCostEstimate } from "~/features/environments/cost-estimate.server";
 import { environmentFormSchema, parseCloudProvider } from "~/features/environments/environment-form";
 import { environmentPagePaths } from "~/features/environments/paths";
+import { accountFieldOf } from "~/features/environments/target";
 import { onboardingReturnTo } from "~/features/onboarding/mirror";
 import { fastbootPagePaths } from "~/features/fastboot/paths";
 import { defaultFeatureFlags, isFeatureEnabled } from "~/features/feature-flags/flag-values";
@@ -154,6 +155,7 @@ export default function CreateEnvironment() {
   const unsavedChanges = useUnsavedChanges(form.dirty, { formId: form.id });
   const { result: costEstimate, loading: estimating, estimate } = useCostEstimate(initialEstimate);
   const cloudProvider = parseCloudProvider(fields.cloudProvider.value) ?? defaults.cloudProvider;
+  const accountField = accountFieldOf(cloudProvider);
   const title = source ? `Clone ${source.name}` : "Create environment";
   const submitLabel = source ? "Clone environment" : "Create environment";
 
@@ -214,19 +216,21 @@ export default function CreateEnvironment() {
             />
             <SelectField
               field={fields.cloudConnectionId}
-              label="Cloud account"
+              label={accountField.label}
               description={
                 <>
-                  Optional: the connected account the environment runs in.{" "}
+                  {accountField.optional
+                    ? "Optional: the connected account the environment runs in."
+                    : "The Docker or Podman engine the environment's containers run on."}{" "}
                   <Anchor component={Link} to={settingsPaths.connections} size="xs">
-                    Connect an account
+                    Connect {accountField.optional ? "an account" : "a container host"}
                   </Anchor>
                 </>
               }
               data={cloudAccounts.filter((account) => account.provider === cloudProvider)}
-              placeholder={`None: a simulated ${cloudProviderLabels[cloudProvider]} account`}
-              clearable
-              nothingFoundMessage="No account of this provider is connected"
+              placeholder={accountField.placeholder}
+              clearable={accountField.optional}
+              nothingFoundMessage={accountField.nothingFound}
             />
             <CostEstimatePanel result={costEstimate} loading={estimating} />
             <Group justify="flex-end">

@@ -8,6 +8,7 @@ import { defaultFeatureFlags } from "~/features/feature-flags/flag-values";
 import { AppLayout } from "~/components/layout/app-layout";
 import { allowedNavigation, appNavigation } from "~/components/layout/navigation";
 import { EnvironmentPicker } from "~/features/environments/environment-picker";
+import { loadEnvironmentTarget } from "~/features/environments/target.server";
 import { OnboardingBanner } from "~/features/onboarding/onboarding-banner";
 import { UserMenu } from "~/features/organizations/user-menu";
 import { allows } from "~/features/permissions/permissions";
@@ -32,6 +33,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       return defaultFeatureFlags();
     },
   );
+  const currentTarget = currentEnvironment ? loadEnvironmentTarget(api, tenantId, currentEnvironment) : null;
   const { featureFlags, permissions } = await loadShellPermissions(
     api,
     { request, userId: user.sub, tenantId },
@@ -44,6 +46,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       organizations: memberships.map(({ id, displayName }) => ({ id, displayName })),
       environments: environments.map((environment) => environment.name),
       currentEnvironment: currentEnvironment?.name ?? null,
+      currentTarget: await currentTarget,
       featureFlags,
       permissions,
       currentEnvironmentId: currentEnvironment?.id ?? null,
@@ -63,6 +66,7 @@ export default function AppShellRoute() {
     organizations,
     environments,
     currentEnvironment,
+    currentTarget,
     analyticsUser,
     tenantId,
     permissions,
@@ -71,7 +75,9 @@ export default function AppShellRoute() {
   return (
     <AppLayout
       navigation={allowedNavigation(appNavigation, (permission) => allows(permissions, permission))}
-      environmentPicker={<EnvironmentPicker environments={environments} current={currentEnvironment} />}
+      environmentPicker={
+        <EnvironmentPicker environments={environments} current={currentEnvironment} target={currentTarget} />
+      }
       userMenu={<UserMenu user={user} organization={organization} organizations={organizations} />}
     >
       <OnboardingBanner />

@@ -23,6 +23,8 @@ export const baselinePrices: Record<CloudProvider, { item: string; monthlyCost: 
     { item: "Kubernetes control plane (AKS Standard)", monthlyCost: 73 },
     { item: "NAT gateway", monthlyCost: 32.85 },
   ],
+  // A container host is the user's own machine: the platform adds nothing to run it.
+  CONTAINERS: [],
 };
 
 export const addonPrices: Record<Addon["name"], number> = {
@@ -70,6 +72,8 @@ const marketPatterns: Record<CloudProvider, [RegExp, Market][]> = {
     [/^uae|^qatar|^southafrica/, "middle-east-africa"],
     [/^brazil/, "south-america"],
   ],
+  // Its one "region", the host itself: priced at list (what services would cost is for the containers driver).
+  CONTAINERS: [[/^local$/, "us"]],
 };
 
 export function marketOf(provider: CloudProvider, region: string): Market | null {

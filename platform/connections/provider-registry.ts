@@ -3,6 +3,7 @@ import type { Provider } from "./providers";
 import { aws } from "./providers/aws";
 import { awsEcr } from "./providers/aws-ecr";
 import { azure } from "./providers/azure";
+import { containerHost } from "./providers/container-host";
 import { dockerRegistry, githubContainerRegistry } from "./providers/container-registry";
 import { datadog } from "./providers/datadog";
 import { dependabot } from "./providers/dependabot";
@@ -19,6 +20,7 @@ export const providers: Record<ConnectionKind, Provider> = {
   AWS: aws,
   AWS_ECR: awsEcr,
   AZURE: azure,
+  CONTAINER_HOST: containerHost,
   GCP: gcp,
   GCP_ARTIFACT_REGISTRY: gcpArtifactRegistry,
   OBSERVABILITY_PROVIDER_TYPE_DATADOG: datadog,

@@ -387,6 +387,19 @@ export const providerCategories: Record<CloudProvider, Record<ServiceType, strin
     network: "Virtual Network",
     tls: "App Service Certificates",
   },
+  CONTAINERS: {
+    application: "Containers",
+    database: "Containers",
+    cache: "Containers",
+    queue: "Containers",
+    "file-storage": "Containers",
+    "nosql-database": "Containers",
+    serverless: "Containers",
+    kubernetes: "Containers",
+    "control-plane": "Containers",
+    network: "Containers",
+    tls: "Containers",
+  },
 };
 
 export const SIMULATED_CLOUD_LABEL = "Simulated cloud";

@@ -51,6 +51,7 @@ const samples: Record<ConnectionFieldName, string> = {
   PROJECT_KEY: "OPS",
   AWS_CONNECTION_ID: "",
   GITHUB_CONNECTION_ID: "",
+  DOCKER_HOST: "unix:///var/run/docker.sock",
 };
 
 const methodsWithAnAddress = connectionKinds.flatMap((kind) =>

@@ -82,12 +82,13 @@ describe("GET applications/loadbalancers", () => {
     expect(loadBalancers).toHaveLength(2);
     const [external, internal] = loadBalancers;
     expect(external).toMatchObject({ scheme: "internet-facing", resourceIds: [web.id, api2.id] });
-    expect(external?.dnsName).toMatch(/^env-[a-z0-9]+-pub-\d{10}\.us-east-1\.elb\.amazonaws\.com$/);
+    // Under the reserved .invalid domain: nothing that could be taken for a real AWS host.
+    expect(external?.dnsName).toMatch(/^env-[a-z0-9]+-pub\.simulated\.invalid$/);
     expect(external?.id).toMatch(
       /^arn:aws:elasticloadbalancing:us-east-1:\d{12}:loadbalancer\/app\/env-[a-z0-9]+-pub\/[0-9a-f]{16}$/,
     );
     expect(internal).toMatchObject({ scheme: "internal", resourceIds: [worker.id] });
-    expect(internal?.dnsName).toMatch(/^internal-env-[a-z0-9]+-int-\d{10}\.us-east-1\.elb\.amazonaws\.com$/);
+    expect(internal?.dnsName).toMatch(/^env-[a-z0-9]+-int\.simulated\.invalid$/);
     // Stable across reads.
     expect(
       loadBalancerListSchema.parse(

@@ -126,7 +126,7 @@ export function environmentNeighbourRoutes({ db }: { db: Database }) {
         return {
           id,
           name: loadBalancerNameOf(environment.name, scheme),
-          dnsName: loadBalancerDnsName({ ...placement, scheme }),
+          dnsName: loadBalancerDnsName({ environmentName: environment.name, scheme }),
           scheme,
           resourceIds: groups[scheme].map((row) => row.id),
           routes: groups[scheme].flatMap((row) =>

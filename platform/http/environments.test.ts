@@ -197,6 +197,52 @@ describe("POST /api/v2/organizations/:tenantId/environments", () => {
     expect((await api.environmentsOf(organization.tenantId)).map((one) => one.name)).toEqual(["in-aws"]);
   });
 
+  it("runs on a container host connection, which it needs: containers are not simulated (issue 26)", async () => {
+    const { user, organization } = await api.createMember();
+    const [host] = await api.db
+      .insert(connections)
+      .values({
+        organizationId: organization.organizationId,
+        kind: "CONTAINER_HOST",
+        name: "This machine",
+        method: "docker-host",
+        status: "VERIFIED",
+      })
+      .returning();
+    const [aws] = await api.db
+      .insert(connections)
+      .values({
+        organizationId: organization.organizationId,
+        kind: "AWS",
+        name: "aws",
+        method: "keys",
+        status: "VERIFIED",
+      })
+      .returning();
+    const create = (name: string, cloudConnectionId?: string) =>
+      api.call("POST", environmentPaths.list(organization.tenantId), {
+        token: user.token,
+        json: { name, cloudProvider: "CONTAINERS", region: "local", cloudConnectionId },
+      });
+
+    const created = await create("on-this-machine", host?.id);
+    expect(created.status).toBe(201);
+    expect(environmentResponseSchema.parse(await created.json()).environment).toMatchObject({
+      cloudProvider: "CONTAINERS",
+      region: "local",
+      cloudConnectionId: host?.id,
+    });
+    for (const refused of [await create("no-host"), await create("in-aws", aws?.id)]) {
+      expect(refused.status).toBe(400);
+      expect(apiErrorSchema.parse(await refused.json()).fieldErrors).toEqual({
+        cloudConnectionId: [environmentErrorMessages.containerHost],
+      });
+    }
+    expect((await api.environmentsOf(organization.tenantId)).map((one) => one.name)).toEqual([
+      "on-this-machine",
+    ]);
+  });
+
   it("allows the same name in another tenant", async () => {
     const { user, organization } = await api.createMember();
     const neighbour = await api.createOrganization();

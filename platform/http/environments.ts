@@ -118,12 +118,19 @@ async function assertCloudAccount(
   db: Database,
   organizationId: string,
   cloudProvider: CloudProvider,
-  id: string,
+  id: string | null | undefined,
 ) {
-  const connection = await findConnection(db, organizationId, id);
+  const connection = id ? await findConnection(db, organizationId, id) : undefined;
   if (!connection || cloudProviderOfKind[connection.kind as ConnectionKind] !== cloudProvider) {
-    throw invalidFields({ cloudConnectionId: [environmentErrorMessages.cloudAccount(cloudProvider)] });
+    throw invalidFields({ cloudConnectionId: [cloudAccountMessage(cloudProvider)] });
   }
+}
+
+/** Containers need a host: without one there is nothing to run them on, and simulating them would mislead. */
+function cloudAccountMessage(cloudProvider: CloudProvider): string {
+  return cloudProvider === "CONTAINERS"
+    ? environmentErrorMessages.containerHost
+    : environmentErrorMessages.cloudAccount(cloudProvider);
 }
 
 function assertRegionOf(cloudProvider: CloudProvider, region: string) {
@@ -189,7 +196,8 @@ export function environmentRoutes({ db, engine }: { db: Database; engine: Operat
       createEnvironmentRequestSchema,
     );
     await assertCloudPlacement(db, tenantId, { cloudProvider, region });
-    if (cloudConnectionId)
+    // Without an account an environment is simulated, which containers never are.
+    if (cloudConnectionId || cloudProvider === "CONTAINERS")
       await assertCloudAccount(db, currentOrganization(c).organizationId, cloudProvider, cloudConnectionId);
     const [created] = await db.transaction(async (tx) => {
       await assertRoomForEnvironment(tx, tenantId);

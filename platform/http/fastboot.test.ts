@@ -161,6 +161,29 @@ describe("POST fastboot", () => {
     expect(event?.summary).toMatchObject({ name: "demo", stack: "web-postgres" });
   });
 
+  it("creates the environment on a container host when one is chosen (issue 26)", async () => {
+    const member = await api.createMember({ role: "developer" });
+    const [host] = await api.db
+      .insert(connections)
+      .values({
+        organizationId: member.organization.organizationId,
+        kind: "CONTAINER_HOST",
+        name: "This machine",
+        method: "docker-host",
+        status: "VERIFIED",
+      })
+      .returning();
+    await fastboot(member, {
+      stack: "web-postgres",
+      name: "local",
+      region: "local",
+      cloudConnectionId: host?.id,
+    });
+    expect(await api.environmentsOf(member.organization.tenantId)).toMatchObject([
+      { name: "local", cloudProvider: "CONTAINERS", region: "local", cloudConnectionId: host?.id },
+    ]);
+  });
+
   it("waits at a failed service and goes on once it is retried", async () => {
     const member = await api.createMember({ role: "developer" });
     const { tenantId } = member.organization;

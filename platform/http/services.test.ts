@@ -12,7 +12,14 @@ import {
   type Resource,
 } from "#contract/services";
 import { defaultServiceConfigs } from "#contract/service-configs";
-import { engineJobs, resourceHistory, resourceLogs, resources } from "../db/schema";
+import {
+  connections,
+  engineJobs,
+  environments,
+  resourceHistory,
+  resourceLogs,
+  resources,
+} from "../db/schema";
 import { DEPLOY_JOB_KIND } from "../deployments/deploys";
 import { fakeDriver } from "../testing/driver";
 import { openTestApi, uniqueName, type TestMember } from "../testing/http-harness";
@@ -230,6 +237,48 @@ describe("create and deploy", () => {
     );
     expect(error.fieldErrors).toEqual({ name: [serviceErrorMessages.nameTaken] });
     expect(await api.countRows()).toEqual(before);
+  });
+});
+
+describe("on a container host (issue 26)", () => {
+  it("says at creation that a type without a container form cannot run there, and stores nothing", async () => {
+    const [host] = await api.db
+      .insert(connections)
+      .values({
+        organizationId: member.organization.organizationId,
+        kind: "CONTAINER_HOST",
+        name: "This machine",
+        method: "docker-host",
+        status: "VERIFIED",
+      })
+      .returning();
+    const [onHost] = await api.db
+      .insert(environments)
+      .values({
+        tenantId,
+        name: uniqueName("host"),
+        cloudProvider: "CONTAINERS",
+        region: "local",
+        cloudConnectionId: host?.id,
+      })
+      .returning();
+    const path = servicePaths.list(tenantId, onHost?.id ?? "");
+    const before = await api.countRows();
+    const network = {
+      serviceType: "network",
+      name: uniqueName("net"),
+      config: defaultServiceConfigs.network,
+      launch: true,
+    };
+    const error = await expectError(await call("POST", path, network), 400);
+    expect(error.fieldErrors).toEqual({
+      serviceType: [
+        "A network cannot run on a container host: it has no container form. Create it in an environment on a cloud account.",
+      ],
+    });
+    expect(await api.countRows()).toEqual(before);
+    // A database has one (an official image): it is created.
+    await create({ ...database(), launch: false }, onHost?.id);
   });
 });
 

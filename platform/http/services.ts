@@ -9,6 +9,7 @@ import {
   createResourceRequestSchema,
   defaultServiceSettings,
   estimateResourceCostRequestSchema,
+  noContainerFormMessage,
   resourceListQuerySchema,
   resourceListSchema,
   resourceResponseSchema,
@@ -318,6 +319,10 @@ export function serviceRoutes({
         },
       );
       writable(environment);
+      // Said, not pretended: a container host runs only what has a container form.
+      const noContainerForm =
+        environment.cloudProvider === "CONTAINERS" ? noContainerFormMessage(body.serviceType) : null;
+      if (noContainerForm) throw invalidFields({ serviceType: [noContainerForm] });
       if (body.serviceType === "serverless") await assertUploadIn(tx, environment.id, config);
       if (body.serviceType === "application") {
         await assertApplicationReferences(c, tx, environment, config as ApplicationConfig, body.name);

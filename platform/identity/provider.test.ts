@@ -72,6 +72,7 @@ beforeAll(async () => {
     driftCheckIntervalSeconds: DEFAULT_DRIFT_CHECK_INTERVAL_SECONDS,
     mail: defaultMailConfig,
     outboundAllow: emptyOutboundAllowList,
+    containerSockets: [],
   };
   identity = await createIdentityProvider({ db: database.db, config });
 });

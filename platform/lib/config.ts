@@ -1,6 +1,7 @@
 import path from "node:path";
 import addressparser from "nodemailer/lib/addressparser";
 import * as z from "zod";
+import { parseContainerSockets } from "./container-sockets";
 import { parseOutboundAllowList, type OutboundAllowList } from "./egress";
 
 const url = z.url().transform((value) => value.replace(/\/+$/, ""));
@@ -119,6 +120,18 @@ const schema = z.object({
       for (const message of problems) context.addIssue({ code: "custom", message });
       return allowList;
     }),
+  /**
+   * Unix sockets of container engines a tenant's container host connection may name (issue 26): comma-separated
+   * absolute paths. Empty: none (an engine's socket controls this machine; platform/lib/container-sockets.ts).
+   */
+  CONTAINER_SOCKETS: z
+    .string()
+    .default("")
+    .transform((value, context) => {
+      const { sockets, problems } = parseContainerSockets(value);
+      for (const message of problems) context.addIssue({ code: "custom", message });
+      return sockets;
+    }),
   /** Multiplies every engine step duration: 1 gives a few seconds per clone step, 0 runs steps back to back. */
   ENGINE_TIME_SCALE: z.coerce.number().min(0).max(1000).default(1),
   /** How often the engine looks for due jobs. */
@@ -218,6 +231,8 @@ export type PlatformConfig = {
   costAccrualIntervalMs?: number;
   /** OUTBOUND_ALLOW, read; main.ts applies it to the egress policy (platform/lib/egress.ts). */
   outboundAllow: OutboundAllowList;
+  /** CONTAINER_SOCKETS, read; main.ts applies it (platform/lib/container-sockets.ts). */
+  containerSockets: string[];
 };
 
 /** Reads the platform's configuration from the environment; throws naming every bad variable. */
@@ -266,5 +281,6 @@ export function loadPlatformConfig(env: Record<string, string | undefined> = pro
     mail: { smtpUrl: value.SMTP_URL, from: value.MAIL_FROM },
     costAccrualIntervalMs: value.COST_ACCRUAL_INTERVAL_MS,
     outboundAllow: value.OUTBOUND_ALLOW,
+    containerSockets: value.CONTAINER_SOCKETS,
   };
 }

@@ -59,6 +59,7 @@ export function testPlatformConfig(overrides: Partial<PlatformConfig> = {}): Pla
     driftCheckIntervalSeconds: DEFAULT_DRIFT_CHECK_INTERVAL_SECONDS,
     mail: defaultMailConfig,
     outboundAllow: testOutboundAllowList,
+    containerSockets: [],
     ...overrides,
   };
 }

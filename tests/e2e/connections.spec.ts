@@ -60,10 +60,14 @@ test("ada's Datadog: checked while typing and on save, a refused key saved witho
   const name = uniqueName("Datadog");
   await signIn(page, "ada@example.com");
   await open(page, "/settings/connections");
-  // Azure waits for its flag: the cloud accounts offer AWS and Google Cloud only.
+  // Azure waits for its flag: the cloud accounts offer AWS, Google Cloud and a container host.
   await page.getByRole("link", { name: "Connect Cloud accounts" }).click();
   const kinds = page.getByRole("list", { name: "Kinds" });
-  await expect(kinds.getByRole("listitem")).toHaveText([/^Amazon Web Services/, /^Google Cloud/]);
+  await expect(kinds.getByRole("listitem")).toHaveText([
+    /^Amazon Web Services/,
+    /^Google Cloud/,
+    /^This machine \/ a Docker host/,
+  ]);
 
   await openDatadogForm(page);
   // The form's own checks, with SPEC §5's messages, before anything is sent.

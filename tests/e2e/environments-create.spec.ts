@@ -43,6 +43,7 @@ test("an admin picks a cloud and a region, sees the cost estimate, and finds the
     name,
     "Unspecified",
     "Google Cloud",
+    "Simulated cloud",
     /Belgium\s*europe-west1/,
     "0",
     /^\$\d/,
@@ -54,7 +55,9 @@ test("an admin picks a cloud and a region, sees the cost estimate, and finds the
   await expect(page.getByRole("group", { name: "Region" })).toContainText("europe-west1");
   await expect(page.getByRole("group", { name: "Cloud", exact: true })).toContainText("Google Cloud");
   // No cloud account was chosen: the environment runs in a simulated one.
-  await expect(page.getByRole("group", { name: "Cloud account" })).toContainText("Simulated");
+  await expect(page.getByRole("group", { name: "Cloud account" })).toHaveText(/Simulated cloud/);
+  // Every page of the environment says it, beside the shell's environment picker.
+  await expect(page.getByTestId("environment-target")).toHaveText("Simulated cloud");
 });
 
 test("the name follows the SPEC §5 rule and explains it", async ({ page }) => {

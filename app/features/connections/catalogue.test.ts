@@ -5,7 +5,11 @@ import { agoLabel, offeredCategories, offeredKinds, secretHint, usageLabel } fro
 describe("the kinds a page offers", () => {
   it("leaves out the kinds whose flag is off, and the categories left with none", () => {
     const flags = { ...defaultFeatureFlags(), "notification-connections": false };
-    expect(offeredKinds("cloud-provider", flags).map((kind) => kind.kind)).toEqual(["AWS", "GCP"]);
+    expect(offeredKinds("cloud-provider", flags).map((kind) => kind.kind)).toEqual([
+      "AWS",
+      "GCP",
+      "CONTAINER_HOST",
+    ]);
     expect(offeredCategories(flags)).toEqual([
       "cloud-provider",
       "container-registry",
@@ -23,7 +27,12 @@ describe("the kinds a page offers", () => {
       "version-control-connection": true,
       "notification-connections": true,
     };
-    expect(offeredKinds("cloud-provider", flags).map((kind) => kind.kind)).toEqual(["AWS", "GCP", "AZURE"]);
+    expect(offeredKinds("cloud-provider", flags).map((kind) => kind.kind)).toEqual([
+      "AWS",
+      "GCP",
+      "AZURE",
+      "CONTAINER_HOST",
+    ]);
     expect(offeredKinds("communication-platform", flags).map((kind) => kind.kind)).toEqual([
       "COMMUNICATION_PLATFORM_TYPE_SLACK",
       "COMMUNICATION_PLATFORM_TYPE_TEAMS",

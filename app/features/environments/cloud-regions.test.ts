@@ -4,8 +4,8 @@ import { availableCloudProviders, defaultRegion, regionLabel, regionOptions } fr
 
 describe("cloud providers and regions", () => {
   it("offers Azure only while its flag is on", () => {
-    expect(availableCloudProviders({ azureEnabled: false })).toEqual(["AWS", "GCP"]);
-    expect(availableCloudProviders({ azureEnabled: true })).toEqual(["AWS", "GCP", "AZURE"]);
+    expect(availableCloudProviders({ azureEnabled: false })).toEqual(["AWS", "GCP", "CONTAINERS"]);
+    expect(availableCloudProviders({ azureEnabled: true })).toEqual(["AWS", "GCP", "AZURE", "CONTAINERS"]);
   });
 
   it("shows every region of the provider's catalogue with its label and code", () => {

@@ -4,11 +4,15 @@ export const cloudProviderLabels: Record<CloudProvider, string> = {
   AWS: "AWS",
   GCP: "Google Cloud",
   AZURE: "Azure",
+  CONTAINERS: "Containers",
 };
 
-/** SPEC §3: AWS and GCP always; Azure only while the `azure-connection` flag is on. */
+/**
+ * SPEC §3: AWS and GCP always; Azure only while the `azure-connection` flag is on. Containers on a container host
+ * always (issue 26: beyond SPEC's list, decision 058).
+ */
 export function availableCloudProviders({ azureEnabled }: { azureEnabled: boolean }): CloudProvider[] {
-  return azureEnabled ? ["AWS", "GCP", "AZURE"] : ["AWS", "GCP"];
+  return azureEnabled ? ["AWS", "GCP", "AZURE", "CONTAINERS"] : ["AWS", "GCP", "CONTAINERS"];
 }
 
 /** The provider's catalogue as select options, each shown with its label and its code. */

@@ -6,8 +6,17 @@ import { formatUsd } from "./cost";
 import { environmentPagePaths } from "./paths";
 import { StageBadge } from "./stage-badge";
 
-/** The organization's environments: where each runs, what it holds and what it costs a month. */
-export function EnvironmentsTable({ environments }: { environments: Environment[] }) {
+/**
+ * The organization's environments: where each runs (the provider, and the account or the simulated cloud by
+ * `targets`, environmentTargetLabels), what it holds and what it costs a month.
+ */
+export function EnvironmentsTable({
+  environments,
+  targets,
+}: {
+  environments: Environment[];
+  targets: Record<string, string>;
+}) {
   return (
     <Table striped highlightOnHover aria-label="Environments">
       <Table.Thead>
@@ -15,6 +24,7 @@ export function EnvironmentsTable({ environments }: { environments: Environment[
           <Table.Th>Name</Table.Th>
           <Table.Th>Stage</Table.Th>
           <Table.Th>Cloud</Table.Th>
+          <Table.Th>Runs on</Table.Th>
           <Table.Th>Region</Table.Th>
           <Table.Th ta="right">Services</Table.Th>
           <Table.Th ta="right">Monthly cost estimate</Table.Th>
@@ -39,6 +49,7 @@ export function EnvironmentsTable({ environments }: { environments: Environment[
               <StageBadge stage={environment.stage} />
             </Table.Td>
             <Table.Td>{cloudProviderLabels[environment.cloudProvider]}</Table.Td>
+            <Table.Td>{targets[environment.id]}</Table.Td>
             <Table.Td>
               <Text size="sm">{regionLabel(environment.cloudProvider, environment.region)}</Text>
               <Text size="xs" c="dimmed" ff="monospace">

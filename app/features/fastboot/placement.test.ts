@@ -4,6 +4,7 @@ import { placementOf } from "./placement";
 const accounts = [
   { value: "aws-1", provider: "AWS" as const },
   { value: "gcp-1", provider: "GCP" as const },
+  { value: "host-1", provider: "CONTAINERS" as const },
 ];
 
 describe("where a fastboot runs", () => {
@@ -31,6 +32,14 @@ describe("where a fastboot runs", () => {
       cloudProvider: "AWS",
       region: "eu-west-1",
       cloudConnectionId: "",
+    });
+  });
+
+  it("runs on a container host in its one region, the host itself (issue 26)", () => {
+    expect(placementOf(accounts, { cloudConnectionId: "host-1", region: "us-east-1" })).toEqual({
+      cloudProvider: "CONTAINERS",
+      region: "local",
+      cloudConnectionId: "host-1",
     });
   });
 });

@@ -359,26 +359,35 @@ describe("secret attributes and endpoints", () => {
     expect(driver.secretAttributeNames("network")).toEqual([]);
   });
 
-  it("names endpoints like the provider's managed services, stable per service", () => {
-    expect(driver.endpoint(resourceOf("database"))).toMatch(
-      /^orders-db\.[a-z0-9]{12}\.us-east-1\.rds\.amazonaws\.com$/,
+  it("names endpoints under simulated.invalid (RFC 2606), never a real-looking host, stable per service", () => {
+    expect(driver.endpoint(resourceOf("database"))).toBe("orders-db.production.simulated.invalid");
+    expect(driver.endpoint(resourceOf("cache"))).toBe("web.production.simulated.invalid");
+    expect(driver.endpoint(resourceOf("queue"))).toBe("https://web.production.simulated.invalid");
+    expect(driver.endpoint(resourceOf("file-storage"))).toBe(
+      "https://web.production.simulated.invalid/acme-uploads",
     );
-    expect(driver.endpoint(resourceOf("cache"))).toMatch(
-      /^master\.web\.[a-z0-9]{6}\.use1\.cache\.amazonaws\.com$/,
-    );
-    expect(driver.endpoint(resourceOf("queue"))).toMatch(
-      /^https:\/\/sqs\.us-east-1\.amazonaws\.com\/\d{12}\/web$/,
-    );
-    expect(driver.endpoint(resourceOf("serverless"))).toMatch(
-      /^https:\/\/[a-z0-9]{32}\.lambda-url\.us-east-1\.on\.aws\/$/,
-    );
-    expect(driver.endpoint(resourceOf("kubernetes"))).toMatch(
-      /^https:\/\/[0-9A-F]{32}\.gr7\.us-east-1\.eks\.amazonaws\.com$/,
-    );
+    expect(driver.endpoint(resourceOf("serverless"))).toBe("https://web.production.simulated.invalid");
+    expect(driver.endpoint(resourceOf("kubernetes"))).toBe("https://web.production.simulated.invalid");
     expect(driver.endpoint(resourceOf("network"))).toBeNull();
     expect(driver.endpoint(resourceOf("database", { cloudProvider: "AZURE", region: "westeurope" }))).toBe(
-      "orders-db.postgres.database.azure.com",
+      "orders-db.production.simulated.invalid",
     );
-    expect(driver.endpoint(resourceOf("database"))).toBe(driver.endpoint(resourceOf("database")));
+    const publicApp = resourceOf("application", {
+      settings: {
+        ...defaultServiceSettings,
+        networking: { ...defaultServiceSettings.networking, public: true },
+      },
+    });
+    expect(driver.endpoint(publicApp)).toBe("https://production-pub.simulated.invalid/web");
+    expect(driver.endpoint(resourceOf("application"))).toMatch(/^web\.production\.simulated\.invalid:\d+$/);
+    for (const type of serviceTypes)
+      for (const cloudProvider of ["AWS", "GCP", "AZURE"] as const) {
+        const endpoint = driver.endpoint(resourceOf(type, { cloudProvider }));
+        if (endpoint === null) continue;
+        // A host, or a URL whose host, is the simulated one: nothing the provider could own.
+        expect(new URL(endpoint.includes("://") ? endpoint : `tcp://${endpoint}`).hostname).toMatch(
+          /\.simulated\.invalid$/,
+        );
+      }
   });
 });

@@ -2,6 +2,7 @@ import type { DriverResource, NewLogLine } from "../driver";
 import { configOf } from "../configs";
 import { accountIdOf } from "./resource";
 import { digits, hexDigits, randomFrom, type Random } from "./random";
+import { simulatedDomain } from "./endpoints";
 import {
   commonLogTime,
   epochSeconds,
@@ -386,7 +387,8 @@ const s3Access: EventWriter = (random, at, _pod, resource) => {
     "SigV4",
     "TLS_AES_128_GCM_SHA256",
     "AuthHeader",
-    `${bucketName}.s3.${resource.region}.amazonaws.com`,
+    // The Host header: the simulated endpoint's host, never a real S3 one.
+    `${resource.name}.${resource.environmentName}.${simulatedDomain}`,
     "TLSv1.3",
     "-",
     "-",
