@@ -14,6 +14,7 @@ import {
   destroyUntilDone,
   type Deployed,
 } from "../testing/container-deploys";
+import { setContainerSockets } from "../lib/container-sockets";
 import { containerTelemetry } from "./container-telemetry";
 import { TelemetryUnavailable } from "./telemetry";
 
@@ -107,6 +108,7 @@ describe("a service's telemetry from its container engine", () => {
     ]);
     expect(metrics.series[1]?.points[0]).toEqual({ at: at.toISOString(), value: expect.any(Number) });
 
+    setContainerSockets([engine.socketPath, "/nonexistent/podman.sock"]);
     const gone = containerTelemetry({
       db: api.db,
       engine: () => connectEngine("unix:///nonexistent/podman.sock"),

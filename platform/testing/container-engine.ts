@@ -6,6 +6,7 @@ import { afterAll, beforeAll } from "vitest";
 import { freePort } from "../../tests/setup/moto-server";
 import { connectEngine, type Engine } from "../cloud/container/engine";
 import { LABEL_ORGANIZATION, labelFilter } from "../cloud/container/labels";
+import { setContainerSockets } from "../lib/container-sockets";
 import { testOrganizationId } from "./container-deploys";
 import { tarOf } from "./tar";
 
@@ -52,6 +53,8 @@ export type PrivateRegistry = { host: string; username: string; password: string
 export type ContainerEngine = {
   /** DOCKER_HOST of the engine: unix:///tmp/…/podman.sock. */
   dockerHost: string;
+  /** The engine's socket, listed in CONTAINER_SOCKETS by the set-up (a test that lists others keeps it). */
+  socketPath: string;
   engine: Engine;
   /** host:port of the local registry (plain HTTP on loopback). */
   registry: string;
@@ -256,6 +259,8 @@ export function setUpContainerEngine({
 
     const socket = path.join(dir, "podman.sock");
     const dockerHost = `unix://${socket}`;
+    // As the operator lists it: the driver opens no socket that is not listed.
+    setContainerSockets([socket]);
     const podmanProcess = started(REQUIRED.podman, ["system", "service", "--time=0", dockerHost], {
       CONTAINERS_CONF: path.join(dir, "containers.conf"),
       CONTAINERS_REGISTRIES_CONF: path.join(dir, "registries.conf"),
@@ -303,6 +308,7 @@ export function setUpContainerEngine({
     await forgetNames(engine, imageIds, hosts);
     ready = {
       dockerHost,
+      socketPath: socket,
       engine,
       registry: registryHost,
       images,
@@ -338,6 +344,9 @@ export function setUpContainerEngine({
   return {
     get dockerHost() {
       return handle("dockerHost");
+    },
+    get socketPath() {
+      return handle("socketPath");
     },
     get engine() {
       return handle("engine");

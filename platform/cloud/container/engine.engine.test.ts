@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { setContainerSockets } from "../../lib/container-sockets";
 import { emptyOutboundAllowList, setOutboundAllowList } from "../../lib/egress";
 import { testOutboundAllowList } from "../../testing/egress";
 import { missingEngineTools, setUpContainerEngine } from "../../testing/container-engine";
@@ -6,7 +7,10 @@ import { connectEngine, engineStepError, parseDockerHost } from "./engine";
 
 const engine = setUpContainerEngine();
 
-afterEach(() => setOutboundAllowList(testOutboundAllowList));
+afterEach(() => {
+  setOutboundAllowList(testOutboundAllowList);
+  setContainerSockets([engine.socketPath]);
+});
 
 describe("the container engine's client", () => {
   it("talks to the engine DOCKER_HOST names, with the test images in the local registry", async () => {
@@ -42,6 +46,16 @@ describe("the container engine's client", () => {
     );
   });
 
+  it("opens a unix socket only when CONTAINER_SOCKETS lists it", async () => {
+    setContainerSockets([]);
+    await expect(connectEngine(engine.dockerHost)).rejects.toMatchObject({
+      message: expect.stringContaining(
+        `The platform does not open ${engine.socketPath} for a connection: a container engine's socket controls this machine`,
+      ),
+      transient: false,
+    });
+  });
+
   it("words the engine's refusals with its status and message, transient when it failed on its side", async () => {
     const refused = await engine.engine
       .getContainer("no-such-container")
@@ -53,6 +67,7 @@ describe("the container engine's client", () => {
       ),
       transient: false,
     });
+    setContainerSockets([engine.socketPath, "/nonexistent/podman.sock"]);
     const unanswered = await (await connectEngine("unix:///nonexistent/podman.sock"))
       .version()
       .catch((error: unknown) => engineStepError("Asking the version", error));

@@ -1,4 +1,5 @@
 import Docker from "dockerode";
+import { checkedContainerSocket } from "../../lib/container-sockets";
 import { checkedAddress } from "../../lib/egress";
 import { CloudStepError } from "../driver";
 
@@ -7,7 +8,8 @@ import { CloudStepError } from "../driver";
  * API, Docker on a user's server or Podman's `podman system service` here. DOCKER_HOST names it as Docker's CLI
  * does: `unix:///run/podman/podman.sock` (this machine) or `tcp://host:2375` (a Docker host). A tcp host is an
  * address the tenant typed: it goes through the egress policy like any other (docs/decisions/042), and the client
- * connects to the address the policy checked.
+ * connects to the address the policy checked. A unix socket is opened only when the operator lists it in
+ * CONTAINER_SOCKETS (platform/lib/container-sockets.ts): a socket taken off the list stops deployments too.
  */
 
 /** The Engine API version asked for: Docker 20.10 and Podman 4 both speak it. */
@@ -17,11 +19,20 @@ const CALL_TIMEOUT_MS = 60_000;
 
 export type Engine = Docker;
 
-/** A client of the engine at `dockerHost`; refuses a tcp host the egress policy refuses. */
+/**
+ * A client of the engine at `dockerHost`; refuses a socket the operator has not listed (a failed step, in the
+ * list's words) and a tcp host the egress policy refuses.
+ */
 export async function connectEngine(dockerHost: string): Promise<Engine> {
   const url = parseDockerHost(dockerHost);
   if (url.protocol === "unix:") {
-    return new Docker({ socketPath: url.pathname, version: API_VERSION, timeout: CALL_TIMEOUT_MS });
+    let socketPath: string;
+    try {
+      socketPath = checkedContainerSocket(url.pathname);
+    } catch (error) {
+      throw new CloudStepError(error instanceof Error ? error.message : String(error), { transient: false });
+    }
+    return new Docker({ socketPath, version: API_VERSION, timeout: CALL_TIMEOUT_MS });
   }
   const host = await checkedAddress(url.hostname);
   return new Docker({

@@ -6,10 +6,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Credentials } from "../providers";
 import { setContainerSockets } from "../../lib/container-sockets";
 import { closedPortUrl, providerContext } from "../../testing/provider-servers";
-import { setUpPodmanService } from "../../testing/podman-service";
+import { setUpContainerEngine } from "../../testing/container-engine";
 import { containerHost } from "./container-host";
 
-const podman = setUpPodmanService();
+const podman = setUpContainerEngine();
 const context = providerContext();
 const check = (DOCKER_HOST: string) => {
   const credentials: Credentials = {
