@@ -5,7 +5,9 @@ import type { EnvironmentRow } from "../environments/records";
 import { driverResourceOf, type ResourceRow } from "../services/records";
 import { certificateIdOf } from "../services/certificates";
 import { awsAccountOf, type AwsConnections } from "../connections/aws-accounts";
+import { containerHostOf } from "../connections/container-hosts";
 import { cloudWatchTelemetry } from "./aws-telemetry";
+import type { ContainerHosts } from "./container-hosts";
 import {
   CloudStepError,
   type DeployContext,
@@ -25,25 +27,46 @@ import type { TelemetrySource } from "./telemetry";
 export const STEP_ATTEMPTS = 5;
 
 /**
- * The driver of the environment's cloud: AWS when it runs in an AWS connection (and the engine has the AWS
- * driver), else the simulated cloud (environments without a connection, and clouds without a driver yet).
+ * The driver of the environment's cloud: the container engine of its container host connection, AWS when it runs
+ * in an AWS connection (and the engine has the AWS driver), else the simulated cloud (environments without a
+ * connection, and clouds without a driver yet). An environment on a container host is never simulated: without
+ * the containers driver its steps fail saying so.
  */
 export async function deployDriverOf(
   tx: Database,
   environment: EnvironmentRow,
-  { simulated, aws }: { simulated: DeployDriver; aws?: AwsConnections },
+  {
+    simulated,
+    aws,
+    containers,
+  }: { simulated: DeployDriver; aws?: AwsConnections; containers?: ContainerHosts },
 ): Promise<DeployDriver> {
+  const host = await containerHostOf(tx, environment);
+  if (host) {
+    if (!containers) throw new CloudStepError(NO_CONTAINER_DRIVER, { transient: false });
+    return containers.driverFor(host.dockerHost);
+  }
   if (!aws) return simulated;
   const account = await awsAccountOf(tx, environment);
   return account ? aws.forConnection(account.connection, account.organization) : simulated;
 }
 
+const NO_CONTAINER_DRIVER =
+  "This platform runs no container driver: an environment on a container host cannot deploy here.";
+
 /** Where the environment's services' logs and metrics come from, chosen like its deploy driver. */
 export async function telemetryOf(
   db: Database,
   environment: EnvironmentRow,
-  { simulated, aws, now }: { simulated: TelemetrySource; aws: AwsConnections; now: () => Date },
+  {
+    simulated,
+    aws,
+    containers,
+    now,
+  }: { simulated: TelemetrySource; aws: AwsConnections; containers: ContainerHosts; now: () => Date },
 ): Promise<TelemetrySource> {
+  const host = await containerHostOf(db, environment);
+  if (host) return containers.telemetryFor(host.dockerHost, { db, now });
   const account = await awsAccountOf(db, environment);
   if (!account) return simulated;
   return cloudWatchTelemetry({

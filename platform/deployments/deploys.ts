@@ -20,6 +20,7 @@ import type { SecretCipher } from "../lib/cipher";
 import { deployNumberOf, finishAction, recordAction } from "../services/history";
 import { attributesContextOf, centsOf, driverResourceOf, type ResourceRow } from "../services/records";
 import type { AwsConnections } from "../connections/aws-accounts";
+import type { ContainerHosts } from "./container-hosts";
 import type { ChangePlan } from "../cloud/driver";
 import {
   deployContextOf,
@@ -167,6 +168,7 @@ export function createDeploys({
   settings,
   notify,
   aws,
+  containers,
   db,
   engineContext = {},
 }: {
@@ -180,6 +182,8 @@ export function createDeploys({
   notify?: Notify;
   /** Deploys the services of environments in an AWS connection; without it they deploy simulated. */
   aws?: AwsConnections;
+  /** Deploys the services of environments on a container host; without it their steps fail (never simulated). */
+  containers?: ContainerHosts;
   /** Where steps read what they need outside a transaction (a function's archive). */
   db?: Database;
 }) {
@@ -194,7 +198,7 @@ export function createDeploys({
     timeoutMinutes: () => null,
   };
   const driverOf = (tx: Database, environment: EnvironmentRow) =>
-    deployDriverOf(tx, environment, { simulated, aws });
+    deployDriverOf(tx, environment, { simulated, aws, containers });
 
   async function environmentOf(tx: Database, resource: ResourceRow): Promise<EnvironmentRow> {
     const [environment] = await tx

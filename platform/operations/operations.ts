@@ -8,6 +8,7 @@ import { createTerraformExports, exportFilesFor } from "../terraform-exports/env
 import { createAwsDriver } from "../cloud/aws/driver";
 import { awsConnections, refusalAsStepError } from "../connections/aws-accounts";
 import { awsProvisioners } from "../cloud/aws/provisioners";
+import { containerHosts } from "../deployments/container-hosts";
 import type { Provisioner } from "../cloud/aws/provisioner";
 import { createCloning } from "../deployments/cloning";
 import { createDeploys } from "../deployments/deploys";
@@ -67,12 +68,15 @@ export function createOperations({
     endpoint: config.terraform?.awsEndpoint,
     appUrl: config.appUrl,
   });
+  // The containers driver deploys to the engine a container host connection names (docs/decisions/058).
+  const containers = containerHosts({ timeScale: config.engine.timeScale });
   const deploys = createDeploys({
     driver,
     secrets,
     settings: config.engine,
     notify,
     aws,
+    containers,
     db,
     engineContext: { awsEndpoint: config.terraform?.awsEndpoint, appUrl: config.appUrl },
   });
@@ -136,7 +140,8 @@ export function createOperations({
     fastboots,
     driver,
     /** Where the logs and monitoring tabs of the environment's services read from. */
-    telemetryOf: (environment: EnvironmentRow) => telemetryOf(db, environment, { simulated, aws, now }),
+    telemetryOf: (environment: EnvironmentRow) =>
+      telemetryOf(db, environment, { simulated, aws, containers, now }),
     /** The final snapshots kept of the environment's databases and caches (none outside AWS). */
     finalSnapshotsOf: (environment: EnvironmentRow) => finalSnapshotsOf(db, environment, { aws }),
     now,
