@@ -55,7 +55,7 @@ async function settled(id: string): Promise<{ stage: Stage; endpoint: string | n
   }
 }
 
-it("deploys an application on a container host for real: its endpoint answers the image's page", async () => {
+it("deploys an application on a container host for real: its endpoint answers the image's page; deleting it leaves nothing", async () => {
   const saved = await call("POST", connectionPaths.list(tenantId), {
     kind: "CONTAINER_HOST",
     name: "This machine",
@@ -96,4 +96,22 @@ it("deploys an application on a container host for real: its endpoint answers th
     filters: labelFilter({ [LABEL_ENVIRONMENT]: environmentId }),
   });
   expect(running).toHaveLength(1);
+
+  // Deleting the service tears its container down on the engine: nothing labelled with the environment is left.
+  const path = servicePaths.one(tenantId, environmentId, id);
+  const deleted = await call("DELETE", path);
+  expect([202, 204], await deleted.clone().text()).toContain(deleted.status);
+  const deadline = Date.now() + 30_000;
+  let left = running;
+  while (Date.now() < deadline) {
+    await api.engine.runner.runUntilIdle();
+    left = await engine.engine.listContainers({
+      all: true,
+      filters: labelFilter({ [LABEL_ENVIRONMENT]: environmentId }),
+    });
+    if ((await call("GET", path)).status === 404 && left.length === 0) break;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  expect((await call("GET", path)).status).toBe(404);
+  expect(left).toEqual([]);
 }, 120_000);
