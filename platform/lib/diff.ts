@@ -3,7 +3,20 @@ import type { ConfigDiff } from "#contract/services";
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
-const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+/**
+ * Equal as data, whatever the order of object keys: a value read back from a jsonb column has its keys in
+ * PostgreSQL's order, one a form sent has the form's.
+ */
+function same(a: unknown, b: unknown): boolean {
+  if (Array.isArray(a) && Array.isArray(b)) {
+    return a.length === b.length && a.every((item, index) => same(item, b[index]));
+  }
+  if (isPlainObject(a) && isPlainObject(b)) {
+    const keys = Object.keys(a);
+    return keys.length === Object.keys(b).length && keys.every((key) => key in b && same(a[key], b[key]));
+  }
+  return Object.is(a, b);
+}
 
 /**
  * What changed between two values, as `[{ path, before, after }]` with dotted paths (`config.storageGb`,
@@ -24,13 +37,17 @@ export function diffOf(before: unknown, after: unknown, path = ""): ConfigDiff {
   return [{ path, before, after }];
 }
 
-/** The change of a service's configuration and settings, paths under `config.` and `settings.`. */
+/**
+ * The change of a service's configuration and settings, paths under `config.` and `settings.`. An application's
+ * settings are derived from its configuration (applicationSettingsOf): pass `serviceType` where the change is shown
+ * (a history entry) to list each of its changes once, under `config.`.
+ */
 export function serviceDiff(
   before: { config: Record<string, unknown>; settings: unknown },
   after: { config: Record<string, unknown>; settings: unknown },
+  { serviceType }: { serviceType?: string } = {},
 ): ConfigDiff {
-  return [
-    ...diffOf(before.config, after.config, "config"),
-    ...diffOf(before.settings, after.settings, "settings"),
-  ];
+  const configDiff = diffOf(before.config, after.config, "config");
+  if (serviceType === "application") return configDiff;
+  return [...configDiff, ...diffOf(before.settings, after.settings, "settings")];
 }
