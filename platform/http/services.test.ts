@@ -379,8 +379,8 @@ describe("updates", () => {
     // The form sends the ports and health check in its own key order: an equal value is no change.
     const edited = {
       ...config,
-      ports: [{ public: true, protocol: "HTTP", port: 8080 }],
-      healthCheck: { ...defaultApplicationConfig.healthCheck, path: "/" },
+      ports: [{ public: true, protocol: "HTTP", port: 80 }],
+      healthCheck: { ...defaultApplicationConfig.healthCheck, path: "/status" },
     };
     const response = await call("PUT", servicePaths.one(tenantId, environmentId, application.id), {
       version,
@@ -390,7 +390,7 @@ describe("updates", () => {
     const relaunched = resourceResponseSchema.parse(await response.json()).resource;
     expect(relaunched.history[0]).toMatchObject({
       action: "Relaunch",
-      diff: [{ path: "config.healthCheck.path", before: "/healthz", after: "/" }],
+      diff: [{ path: "config.healthCheck.path", before: "/", after: "/status" }],
     });
   });
 
