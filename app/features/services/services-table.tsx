@@ -59,7 +59,11 @@ export function ServicesTable({
               <td className={`${mantineClasses.td} services-table-cost`}>{formatUsd(service.monthlyCost)}</td>
               <td className={mantineClasses.td}>
                 {service.endpoint ? (
-                  <p className={`${mantineClasses.text} services-table-endpoint`} data-size="sm">
+                  <p
+                    className={`${mantineClasses.text} services-table-endpoint`}
+                    data-size="sm"
+                    data-testid="service-endpoint"
+                  >
                     {service.endpoint}
                   </p>
                 ) : (
