@@ -2,52 +2,32 @@ import { getZodConstraint } from "@conform-to/zod/v4";
 import type * as z from "zod";
 
 type Constraint = ReturnType<typeof getZodConstraint>[string];
-
-// Wrappers that let a value be missing (the field is then never required), and those that only pass it through.
-const optionalWrappers = new Set(["optional", "default", "prefault", "catch"]);
-const transparentWrappers = new Set(["nullable", "readonly", "nonoptional"]);
-
 type Def = {
   type: string;
   innerType?: z.ZodType;
+  options?: z.ZodType[];
   in?: z.ZodType;
   shape?: Record<string, z.ZodType>;
   element?: z.ZodType;
-  options?: z.ZodType[];
-  getter?: () => z.ZodType;
 };
-const defOf = (schema: z.ZodType) => schema._zod.def as unknown as Def;
 
-/** The schemas a field name (`config.ports[].port`) reaches, with whether a wrapper on the way lets it be missing. */
-function fieldsAt(
-  schema: z.ZodType,
-  path: string[],
-  optional = false,
-): { schema: z.ZodType; optional: boolean }[] {
-  const def = defOf(schema);
-  if (optionalWrappers.has(def.type) && def.innerType) return fieldsAt(def.innerType, path, true);
-  if (transparentWrappers.has(def.type) && def.innerType) return fieldsAt(def.innerType, path, optional);
-  if (def.type === "lazy" && def.getter) return fieldsAt(def.getter(), path, optional);
-  if (def.type === "union" && def.options)
-    return def.options.flatMap((each) => fieldsAt(each, path, optional));
+// Wrappers that let a value be missing: a field under one is never required.
+const optionalWrappers = ["optional", "default", "prefault", "catch"];
+
+/**
+ * Whether each schema a field name's path (`config`, `ports`, `[]`, `port`) reaches requires a value: it refuses an
+ * empty text. A switch (a boolean) is off or on, never empty. A union's branches each have their say.
+ */
+function requiredAt(schema: z.ZodType, path: string[], optional = false): boolean[] {
+  const def = schema._zod.def as unknown as Def;
+  if (def.innerType) return requiredAt(def.innerType, path, optional || optionalWrappers.includes(def.type));
+  if (def.options) return def.options.flatMap((branch) => requiredAt(branch, path, optional));
   const [next, ...rest] = path;
-  if (next === undefined) return [{ schema, optional }];
-  // A field's structure is what its pipe reads (`z.string().trim().pipe(z.guid())`).
-  if (def.type === "pipe" && def.in) return fieldsAt(def.in, path, optional);
-  if (def.type === "object" && def.shape) {
-    const field = def.shape[next];
-    return field ? fieldsAt(field, rest, optional) : [];
-  }
-  if (def.type === "array" && def.element && next === "[]") return fieldsAt(def.element, rest, optional);
-  return [];
-}
-
-/** Whether a form must fill the field in: its schema refuses both an empty text and nothing at all. */
-function refusesEmpty({ schema, optional }: { schema: z.ZodType; optional: boolean }): boolean {
-  if (optional) return false;
-  // A switch (a checkbox) is off or on: off is a value, not an empty field.
-  if (fieldsAt(schema, []).some((each) => defOf(each.schema).type === "boolean")) return false;
-  return !schema.safeParse("").success && !schema.safeParse(undefined).success;
+  if (next === undefined) return [!optional && def.type !== "boolean" && !schema.safeParse("").success];
+  // A field's shape is what its pipe reads (`z.string().trim().pipe(z.guid())`).
+  if (def.in) return requiredAt(def.in, path, optional);
+  const child = next === "[]" ? def.element : def.shape?.[next];
+  return child ? requiredAt(child, rest, optional) : [];
 }
 
 /**
@@ -58,8 +38,8 @@ function refusesEmpty({ schema, optional }: { schema: z.ZodType; optional: boole
 export function formConstraint(schema: z.ZodType): Record<string, Constraint> {
   return Object.fromEntries(
     Object.entries(getZodConstraint(schema)).map(([name, rule]) => {
-      const fields = fieldsAt(schema, name.replaceAll("[]", ".[]").split("."));
-      return [name, fields.length ? { ...rule, required: fields.every(refusesEmpty) } : rule];
+      const required = requiredAt(schema, name.replaceAll("[]", ".[]").split("."));
+      return [name, required.length ? { ...rule, required: required.every(Boolean) } : rule];
     }),
   );
 }

@@ -116,7 +116,7 @@ test("stage badges are whole and every endpoint can be read, on a desktop and a 
       }));
       expect(whole, `the badge "${text}" at ${size.width} px`).toBe(true);
     }
-    const endpoints = table.getByTestId("service-endpoint");
+    const endpoints = table.locator(".services-table-endpoint");
     await expect(endpoints.first()).toBeVisible();
     for (const endpoint of await endpoints.all()) {
       // Reachable: scrolled to (the table scrolls sideways on a narrow screen), it shows whole.
