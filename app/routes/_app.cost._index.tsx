@@ -16,6 +16,7 @@ import { requireOrganizationClient } from "~/platform/request.server";
 import { throwRouteError } from "~/platform/route-errors.server";
 import { mantineClasses, stripedHoverRowAttributes } from "~/components/mantine-classes";
 import { formatUsd } from "~/features/environments/cost";
+import { formatDateTime, formatMonth } from "~/components/date-time";
 
 export const meta: MetaFunction = () => [{ title: "Cost · Cloud Console" }];
 
@@ -51,10 +52,7 @@ export default function CostOverviewPage() {
 }
 
 function Overview({ overview, exportSearch }: { overview: CostOverview; exportSearch: string }) {
-  const month = new Date(`${overview.accruedUntil.slice(0, 7)}-01T00:00:00Z`).toLocaleString("en-US", {
-    month: "long",
-    timeZone: "UTC",
-  });
+  const month = formatMonth(overview.accruedUntil);
   const environmentNames = Object.fromEntries(overview.byEnvironment.map(({ key, label }) => [key, label]));
   const serviceTypeNames = Object.fromEntries(overview.byServiceType.map(({ key, label }) => [key, label]));
   return (
@@ -82,7 +80,7 @@ function Overview({ overview, exportSearch }: { overview: CostOverview; exportSe
               </Title>
               <Text size="sm" c="dimmed" data-testid="cost-window-range">
                 {overview.window.from} to {overview.window.to} (UTC), accrued until{" "}
-                {overview.accruedUntil.slice(0, 16).replace("T", " ")}
+                {formatDateTime(overview.accruedUntil)}
               </Text>
             </Stack>
             <Button component="a" href={`${costPagePaths.export}${exportSearch}`} download variant="light">

@@ -1,8 +1,8 @@
 import { Badge, Group, Paper, SimpleGrid, Stack, Table, Text, Title } from "@mantine/core";
 import { MAX_RETRIES, type Resource } from "#contract/services";
 import { StageBadge } from "~/features/environments/stage-badge";
-import { formatTime } from "./format";
 import { EndpointText } from "./service-status";
+import { formatDateTime } from "~/components/date-time";
 
 const podColors = { Running: "teal", Pending: "gray", Terminated: "orange" } as const;
 
@@ -15,9 +15,9 @@ export function OverviewPanel({ service }: { service: Resource }) {
   const facts: [string, React.ReactNode][] = [
     ["Status", <StageBadge key="stage" stage={service.stage} />],
     ["Endpoint", <EndpointText key="endpoint" service={service} />],
-    ["Created", formatTime(service.createdAt)],
-    ["Updated", formatTime(service.updatedAt)],
-    ["Deployed", formatTime(lastDeployedAt(service.history))],
+    ["Created", formatDateTime(service.createdAt)],
+    ["Updated", formatDateTime(service.updatedAt)],
+    ["Deployed", formatDateTime(lastDeployedAt(service.history))],
     ["Retries used", `${service.retries} of ${MAX_RETRIES}`],
   ];
   return (
