@@ -28,6 +28,7 @@ const platformLayers = [
       "notifications",
       "observability",
       "onboarding",
+      "plans",
       "services",
       "team",
       "terraform",

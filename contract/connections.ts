@@ -728,8 +728,13 @@ const connectionBodySchema = z.object({
   name: z.string({ error: messages.required("Name") }),
   method: requiredText("Method", { max: 64 }),
   fields: fieldValuesSchema.default({}),
-  /** false: "Save without verifying" (the connection is marked unverified). */
+  /** false: no check at all (the connection is marked unverified). */
   verify: z.boolean().default(true),
+  /**
+   * When the provider refuses the check: "refuse" answers 422 and stores nothing; "save" ('Save without verifying'
+   * after a refusal) stores the connection as failing, with the refused check recorded (time and message).
+   */
+  ifRefused: z.enum(["refuse", "save"]).default("refuse"),
 });
 
 type ConnectionBody = z.output<typeof connectionBodySchema>;
@@ -812,9 +817,10 @@ export const notificationRulesSchema = z.object({
     .nullable(),
 });
 export type NotificationRules = z.infer<typeof notificationRulesSchema>;
-/** A new Slack or Teams connection posts failures everywhere: what nobody should miss (Coolify #6911). */
+/** A new Slack or Teams connection posts deployments everywhere: failures nobody should miss (Coolify #6911). */
 export const defaultNotificationRules: NotificationRules = {
-  events: ["deployment.failed", "deployment.retry-limit"],
+  // And successes: a first deploy that stays silent looks like a broken connection (issue 25).
+  events: ["deployment.succeeded", "deployment.failed", "deployment.retry-limit"],
   environmentIds: null,
 };
 
@@ -871,7 +877,8 @@ export const connectionCheckListSchema = z.object({ checks: z.array(connectionCh
 
 /** What relies on a connection; deleting it answers 409 while anything does. */
 export const connectionUsageSchema = z.object({
-  type: z.enum(["environment", "observability", "connection"]),
+  /** notifications: a Slack or Teams connection's own rules (an environment, or every one: id is the connection's). */
+  type: z.enum(["environment", "observability", "connection", "notifications"]),
   id: z.string(),
   /** What to call it: an environment's name, a connection's name. */
   name: z.string(),
@@ -916,6 +923,9 @@ export const connectionCheckResponseSchema = z.object({
  * answer, `check` says more, `fieldErrors` points at the field to fix when the answer names one.
  */
 export const CONNECTION_CHECK_FAILED = "CONNECTION_CHECK_FAILED";
+
+/** 503 on the AWS role setup: the operator has not given the platform an AWS identity, so only access keys work. */
+export const AWS_ROLE_ACCESS_NOT_SET_UP = "AWS_ROLE_ACCESS_NOT_SET_UP";
 
 /**
  * The AWS role flow: what the CloudFormation stack of the deploy role needs from us (decision 048; the Terraform

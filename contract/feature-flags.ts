@@ -23,7 +23,8 @@ export const featureFlagDefaults = {
   "schedule-based-autoscaling": false,
   "private-chart-apps": false,
   "global-variables": false,
-  "notification-connections": false,
+  /** Slack and Teams: on, as onboarding's last step offers them to every new organization (decision 055). */
+  "notification-connections": true,
   "document-database": false,
   /** Azure as a cloud provider (SPEC §3: Azure is enabled only by a feature flag). */
   "azure-connection": false,

@@ -5,6 +5,8 @@
  * import these in the browser (contract/onboarding.ts has the schemas).
  */
 
+import type { FeatureFlagName } from "./feature-flags";
+
 /** The walk-through's steps, in order. */
 export const onboardingSteps = [
   "cloud-account",
@@ -14,6 +16,22 @@ export const onboardingSteps = [
   "notifications",
 ] as const;
 export type OnboardingStep = (typeof onboardingSteps)[number];
+
+/**
+ * A step whose feature sits behind a flag is offered only while the flag is on for the organization (decision 055):
+ * the walk-through never sends a user to a page that is not there for them, and the count is of offered steps.
+ */
+export const onboardingStepFlags: Partial<Record<OnboardingStep, FeatureFlagName>> = {
+  notifications: "notification-connections",
+};
+
+/** The steps offered to an organization with these flags, in order. */
+export function offeredOnboardingSteps(flags: Record<string, boolean>): OnboardingStep[] {
+  return onboardingSteps.filter((step) => {
+    const flag = onboardingStepFlags[step];
+    return !flag || flags[flag] === true;
+  });
+}
 
 export const onboardingStepTitles: Record<OnboardingStep, string> = {
   "cloud-account": "Connect a cloud account",
@@ -25,7 +43,7 @@ export const onboardingStepTitles: Record<OnboardingStep, string> = {
 
 /** What ticks each step: said on the overview, so a user knows why a step is (not yet) ticked. */
 export const onboardingStepCriteria: Record<OnboardingStep, string> = {
-  "cloud-account": "An AWS, GCP or Azure account is connected.",
+  "cloud-account": "An AWS, GCP or Azure account is connected and verified.",
   environment: "The organization has an environment.",
   application: "An application has been deployed at least once.",
   team: "A second member has joined, or an invitation has been sent.",

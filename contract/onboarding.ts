@@ -8,7 +8,7 @@ export const onboardingSchema = z.object({
   status: z.enum(onboardingStatuses),
   startedAt: z.string().nullable(),
   endedAt: z.string().nullable(),
-  /** Every step in order, done when the organization's data shows it. */
+  /** Every step offered to the organization (its flags decide), in order, done when its data shows it. */
   checklist: z.array(z.object({ step: onboardingStepSchema, done: z.boolean() })),
 });
 export type Onboarding = z.infer<typeof onboardingSchema>;

@@ -137,12 +137,22 @@ export const customRoleRequestSchema = z.object({
 });
 export type CustomRoleRequest = z.infer<typeof customRoleRequestSchema>;
 
-/** The plans the platform offers; every organization is on Free (there is no billing yet). */
-export const freePlan = {
-  id: "FREE",
-  name: "Free",
-  limits: { members: 10, environments: 3, servicesPerEnvironment: 20 },
+/**
+ * The plans the platform offers and the limits it keeps to (issue 25). A new organization is on Free; there is no
+ * billing yet, so another plan is the operator's to set (organizations.plan). Members count open invitations.
+ */
+export const plans = {
+  FREE: { id: "FREE", name: "Free", limits: { members: 10, environments: 3, servicesPerEnvironment: 20 } },
+  TEAM: { id: "TEAM", name: "Team", limits: { members: 50, environments: 10, servicesPerEnvironment: 50 } },
+  ENTERPRISE: {
+    id: "ENTERPRISE",
+    name: "Enterprise",
+    limits: { members: 1000, environments: 1000, servicesPerEnvironment: 1000 },
+  },
 } as const;
+export type PlanId = keyof typeof plans;
+export type Plan = (typeof plans)[PlanId];
+export const freePlan = plans.FREE;
 export const subscriptionSchema = z.object({
   subscription: z.object({
     plan: z.object({

@@ -1,7 +1,7 @@
 import { Anchor, Badge, Button, Group, List, Paper, Stack, Text, Title } from "@mantine/core";
 import { data, redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { isOnboardingInProgress, onboardingSteps } from "#contract/onboarding-steps";
+import { isOnboardingInProgress } from "#contract/onboarding-steps";
 import { onboardingPages } from "~/features/onboarding/paths";
 import { useOnboardingMirror } from "~/features/onboarding/mirror";
 import { checklistView, firstOpenStep, parseStep, stepGuide } from "~/features/onboarding/steps.server";
@@ -23,7 +23,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   );
   if (!isOnboardingInProgress(onboarding)) throw redirect(onboardingPages.overview, { headers });
   const step =
-    parseStep(new URL(request.url).searchParams.get("step")) ?? firstOpenStep(onboarding.checklist);
+    parseStep(new URL(request.url).searchParams.get("step"), onboarding.checklist) ??
+    firstOpenStep(onboarding.checklist);
   return data(
     {
       organizationName: organization.displayName,
@@ -40,7 +41,6 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export default function OnboardingWalkThrough() {
   const { organizationName, steps, guide } = useLoaderData<typeof loader>();
   useOnboardingMirror(true);
-  const position = onboardingSteps.indexOf(guide.step) + 1;
   return (
     <Stack gap="lg" maw={720}>
       <Stack gap={4}>
@@ -84,7 +84,7 @@ export default function OnboardingWalkThrough() {
           <Group justify="space-between" align="flex-start">
             <Stack gap={2}>
               <Text size="sm" c="dimmed">
-                Step {position} of {onboardingSteps.length}
+                Step {guide.position} of {guide.count}
               </Text>
               <Title order={3}>{guide.title}</Title>
             </Stack>
@@ -121,7 +121,7 @@ export default function OnboardingWalkThrough() {
               <span />
             )}
             <Button component={Link} to={guide.next} variant={guide.done ? "filled" : "subtle"}>
-              {position === onboardingSteps.length
+              {guide.position === guide.count
                 ? "Go to the checklist"
                 : guide.done
                   ? "Next step"

@@ -15,8 +15,9 @@ import {
   connectionPages,
 } from "#contract/connections";
 import { offeredKinds } from "~/features/connections/catalogue";
+import { AwsRoleSetup } from "~/features/connections/aws-role-setup";
 import { ConnectionEditor } from "~/features/connections/connection-editor";
-import { methodOrDefault, type SaveConnectionResult } from "~/features/connections/connection-form";
+import type { SaveConnectionResult } from "~/features/connections/connection-form";
 import { loadEditorData } from "~/features/connections/editor-data.server";
 import { KindChoice, MethodChoice } from "~/features/connections/kind-choice";
 import { saveConnectionAction } from "~/features/connections/save-connection.server";
@@ -48,14 +49,13 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   // A category with one kind to offer starts with it chosen.
   const chosen =
     kinds.find((definition) => definition.kind === asked) ?? (kinds.length === 1 ? kinds[0] : null);
-  const methodId = chosen ? methodOrDefault(chosen.kind, search.get("method")) : null;
-  const editor = chosen && methodId ? await loadEditorData(api, tenantId, chosen.kind, methodId) : null;
+  const editor = chosen ? await loadEditorData(api, tenantId, chosen.kind, search.get("method")) : null;
   return data(
     {
       category: category.data,
       kinds: kinds.map(({ kind, label, description }) => ({ kind, label, description })),
       chosen: chosen?.kind ?? null,
-      methodId,
+      methodId: editor?.methodId ?? null,
       editor,
     },
     { headers },
@@ -85,17 +85,22 @@ export default function CreateConnectionPage() {
       {chosen && methodId && editor ? (
         <Paper withBorder p="lg">
           <Stack gap="md">
-            <MethodChoice kind={chosen} methodId={methodId} />
-            <ConnectionEditor
-              key={`${chosen}-${methodId}`}
-              mode="create"
-              kind={chosen}
-              methodId={methodId}
-              choices={editor.choices}
-              roleSetup={editor.roleSetup}
-              actionData={actionData}
-              cancelTo={connectionPages.index}
-            />
+            <MethodChoice kind={chosen} methodId={methodId} unavailable={editor.unavailableMethods} />
+            {editor.roleSetup?.kind === "unavailable" ? (
+              // The role method cannot work here: say so instead of a form that would fail.
+              <AwsRoleSetup setup={editor.roleSetup} />
+            ) : (
+              <ConnectionEditor
+                key={`${chosen}-${methodId}`}
+                mode="create"
+                kind={chosen}
+                methodId={methodId}
+                choices={editor.choices}
+                roleSetup={editor.roleSetup}
+                actionData={actionData}
+                cancelTo={connectionPages.index}
+              />
+            )}
           </Stack>
         </Paper>
       ) : (

@@ -66,7 +66,7 @@ export default function EditConnectionPage() {
       </Stack>
       <Paper withBorder p="lg">
         <Stack gap="md">
-          <MethodChoice kind={connection.kind} methodId={methodId} />
+          <MethodChoice kind={connection.kind} methodId={methodId} unavailable={editor.unavailableMethods} />
           <ConnectionEditor
             key={methodId}
             mode="edit"

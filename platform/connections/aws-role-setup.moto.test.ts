@@ -133,10 +133,19 @@ describe("awsRoleSetup", () => {
     try {
       const setup = awsRoleSetup(config({ awsRegion: "ap-southeast-2" }), { externalId, organizationId });
       await expect(setup).rejects.toBeInstanceOf(AwsRoleSetupUnavailableError);
+      // In a user's words: the operator's side (AWS_PLATFORM_ACCOUNT_ID, credentials) is in the README.
       await expect(setup).rejects.toThrow(
-        "This platform has no AWS identity of its own, so no role can trust it: connect with access keys, or ask " +
-          "its operator to give it AWS credentials (or set AWS_PLATFORM_ACCOUNT_ID).",
+        "Your administrator has not set up role access yet; use access keys.",
       );
+      // The failed lookup is remembered: the next page does not wait on the credential chain again, even once
+      // credentials appear (they take a restart, as the platform reads its environment at start).
+      process.env.AWS_ACCESS_KEY_ID = motoCredentials.accessKeyId;
+      process.env.AWS_SECRET_ACCESS_KEY = motoCredentials.secretAccessKey;
+      await expect(
+        awsRoleSetup(config({ awsRegion: "ap-southeast-2" }), { externalId, organizationId }),
+      ).rejects.toBeInstanceOf(AwsRoleSetupUnavailableError);
+      delete process.env.AWS_ACCESS_KEY_ID;
+      delete process.env.AWS_SECRET_ACCESS_KEY;
       expect(await aws.check(roleConnection(roleArn(MOTO_ACCOUNT_ID, "AnyRole")), context())).toEqual({
         ok: false,
         message:

@@ -19,7 +19,15 @@ export class AwsRoleSetupUnavailableError extends Error {
   }
 }
 
-/** The platform's account by endpoint and region: read from STS once, as it does not change while it runs. */
+/** Why the role method is off, in a user's words; the operator's side is in the README's configuration table. */
+export const ROLE_ACCESS_NOT_SET_UP = "Your administrator has not set up role access yet; use access keys.";
+
+/**
+ * The platform's account by endpoint and region: read from STS once, as it does not change while it runs. A failed
+ * lookup is remembered too: without credentials the SDK's chain can take seconds (instance metadata time-outs), and
+ * every AWS form would wait that long again. Credentials come from the environment read at start, so a restart
+ * is what changes the answer.
+ */
 const platformAccounts = new Map<string, Promise<string>>();
 
 async function trustedAccountOf(settings: PlatformConfig["terraform"]): Promise<string> {
@@ -29,16 +37,17 @@ async function trustedAccountOf(settings: PlatformConfig["terraform"]): Promise<
   if (!account) {
     account = callerAccountId({ region: settings.awsRegion, endpoint: settings.awsEndpoint });
     platformAccounts.set(key, account);
-    account.catch(() => platformAccounts.delete(key));
+    account.catch((error: unknown) =>
+      console.warn(
+        `platform: the AWS role method is off: the platform has no AWS identity (${String(error)}). ` +
+          "Give it AWS credentials or set AWS_PLATFORM_ACCOUNT_ID, then restart it.",
+      ),
+    );
   }
   try {
     return await account;
   } catch (error) {
-    throw new AwsRoleSetupUnavailableError(
-      "This platform has no AWS identity of its own, so no role can trust it: connect with access keys, or ask " +
-        "its operator to give it AWS credentials (or set AWS_PLATFORM_ACCOUNT_ID).",
-      { cause: error },
-    );
+    throw new AwsRoleSetupUnavailableError(ROLE_ACCESS_NOT_SET_UP, { cause: error });
   }
 }
 

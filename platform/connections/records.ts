@@ -244,6 +244,61 @@ async function lastChecksOf(db: Database, ids: string[]): Promise<Map<string, Co
 
 const isCommunicationPlatform = (kind: string) => kind.startsWith("COMMUNICATION_PLATFORM_TYPE_");
 
+const rulesOf = (row: ConnectionRow) =>
+  isCommunicationPlatform(row.kind) ? ((row.notifications as NotificationRules | null) ?? null) : null;
+
+/**
+ * What a Slack or Teams connection's own rules make it used by: the environments it posts for, or every
+ * environment when its rules cover all (nothing when no event is on). Shown under "Used by"; unlike `usageOf`,
+ * these do not keep it from being deleted, since the rules go with it.
+ */
+async function notificationUsageOf(db: Database, rows: ConnectionRow[]) {
+  const usage = new Map<string, ConnectionUsage[]>();
+  const chosenIds = rows.flatMap(
+    (row) => (rulesOf(row)?.events.length && rulesOf(row)?.environmentIds) || [],
+  );
+  const names = new Map(
+    chosenIds.length
+      ? (
+          await db
+            .select({ id: environments.id, name: environments.name })
+            .from(environments)
+            .where(inArray(environments.id, chosenIds))
+        ).map((environment) => [environment.id, environment.name])
+      : [],
+  );
+  for (const row of rows) {
+    const rules = rulesOf(row);
+    if (!rules?.events.length) continue;
+    usage.set(
+      row.id,
+      rules.environmentIds === null
+        ? [
+            {
+              type: "notifications",
+              id: row.id,
+              name: "Notifications of every environment",
+              environmentName: null,
+            },
+          ]
+        : rules.environmentIds.flatMap((id) => {
+            const name = names.get(id);
+            return name
+              ? [
+                  {
+                    type: "notifications" as const,
+                    id,
+                    name: `Notifications of ${name}`,
+                    environmentName: name,
+                  },
+                ]
+              : [];
+          }),
+    );
+  }
+  return usage;
+}
+
 /**
  * The API's view of connections: secret values never, their last four characters only to those who manage
  * connections (`showHints`).
@@ -256,8 +311,9 @@ export async function describeConnections(
 ): Promise<Connection[]> {
   const ids = rows.map((row) => row.id);
   const creatorIds = [...new Set(rows.map((row) => row.createdBy).filter((id): id is string => !!id))];
-  const [usage, lastChecks, creators] = await Promise.all([
+  const [usage, notificationUsage, lastChecks, creators] = await Promise.all([
     usageOf(db, organizationId, ids),
+    notificationUsageOf(db, rows),
     lastChecksOf(db, ids),
     creatorIds.length
       ? db.select({ id: users.id, name: users.name }).from(users).where(inArray(users.id, creatorIds))
@@ -281,10 +337,8 @@ export async function describeConnections(
       ),
       status: row.status as ConnectionStatus,
       lastCheck: lastChecks.get(row.id) ?? null,
-      usage: usage.get(row.id) ?? [],
-      notifications: isCommunicationPlatform(kind)
-        ? ((row.notifications as NotificationRules | null) ?? null)
-        : null,
+      usage: [...(usage.get(row.id) ?? []), ...(notificationUsage.get(row.id) ?? [])],
+      notifications: rulesOf(row),
       createdBy: row.createdBy
         ? { id: row.createdBy, name: creatorName.get(row.createdBy) ?? row.createdBy }
         : null,

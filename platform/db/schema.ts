@@ -39,6 +39,8 @@ export const organizations = pgTable("organizations", {
   referredBy: text("referred_by"),
   /** How long audit events are kept, in days. */
   auditRetentionDays: integer("audit_retention_days").notNull().default(365),
+  /** The plan whose limits the platform keeps to (contract/users.ts `plans`); set by the operator, no billing yet. */
+  plan: text("plan").notNull().default("FREE"),
   /** What AWS roles created for this organization's connections require AssumeRole to present (issue 13). */
   awsExternalId: text("aws_external_id")
     .notNull()

@@ -10,6 +10,7 @@ import {
 import { apiErrorMessages } from "#contract/errors";
 import { messages } from "#contract/validation";
 import type { Database } from "../db/index";
+import { assertRoomForEnvironment } from "../plans/limits";
 import { environments } from "../db/schema";
 import { cloneJobOf, cloneResourcesOf, cloneStateOf } from "../deployments/cloning";
 import type { Operations } from "../operations/operations";
@@ -58,6 +59,7 @@ export function cloningRoutes({ db, engine }: { db: Database; engine: Operations
         const source = await findEnvironment(tx, tenantId, sourceId, { lock: "share" });
         // A source with work ahead (its own clone still copying, say) has no settled settings to copy yet.
         if (await hasUnfinishedJobs(tx, source.id)) throw conflict(environmentErrorMessages.environmentBusy);
+        await assertRoomForEnvironment(tx, tenantId);
         const [target] = await tx
           .insert(environments)
           .values({

@@ -150,6 +150,74 @@ describe("PUT connections/{id}/notifications", () => {
   });
 });
 
+describe("a new Slack connection", () => {
+  it("posts the first successful deployment: 'Deployment succeeded' is on by default, for every environment", async () => {
+    // An organization of its own: the connections of the other tests would post this deployment too.
+    const owner = await api.createMember({ role: "admin" });
+    const connection = await connectSlack("First deploy", owner);
+    const production = await api.createEnvironment(t(owner), "production");
+    const created = await call(
+      "POST",
+      servicePaths.list(t(owner), production.id),
+      { serviceType: "database", name: "orders", config: defaultServiceConfigs.database, launch: true },
+      owner,
+    );
+    expect(created.status).toBe(201);
+    await api.engine.runner.runUntilIdle();
+    const before = slack.delivered.length;
+    await createDeliveryWorker({
+      db: api.db,
+      secrets: api.secrets,
+      settings: { timeScale: 1, pollIntervalMs: 10 },
+    }).runDue();
+    expect(JSON.stringify(slack.delivered.slice(before))).toContain(
+      "Deployment succeeded: orders in production",
+    );
+    expect(connection.notifications?.environmentIds).toBeNull();
+  });
+
+  it("says what it is used by: the rules' environments, every one when they cover all", async () => {
+    const owner = await api.createMember({ role: "admin" });
+    const connection = await connectSlack("Used", owner);
+    expect(connection.usage).toEqual([
+      {
+        type: "notifications",
+        id: connection.id,
+        name: "Notifications of every environment",
+        environmentName: null,
+      },
+    ]);
+    const staging = await api.createEnvironment(t(owner), "staging");
+    const chosen = await call(
+      "PUT",
+      connectionPaths.notifications(t(owner), connection.id),
+      { events: ["deployment.failed"], environmentIds: [staging.id] },
+      owner,
+    );
+    const { connection: saved } = connectionResponseSchema.parse(await chosen.json());
+    expect(saved.usage).toEqual([
+      { type: "notifications", id: staging.id, name: "Notifications of staging", environmentName: "staging" },
+    ]);
+    const silent = await call(
+      "PUT",
+      connectionPaths.notifications(t(owner), connection.id),
+      { events: [], environmentIds: null },
+      owner,
+    );
+    expect(connectionResponseSchema.parse(await silent.json()).connection.usage).toEqual([]);
+    // Its own rules do not stop it from being deleted.
+    await call(
+      "PUT",
+      connectionPaths.notifications(t(owner), connection.id),
+      { events: ["deployment.failed"], environmentIds: null },
+      owner,
+    );
+    expect(
+      (await call("DELETE", connectionPaths.one(t(owner), connection.id), undefined, owner)).status,
+    ).toBe(204);
+  });
+});
+
 describe("GET connections/{id}/deliveries", () => {
   it("lists a failed deployment's message with each attempt, newest first, to any member", async () => {
     // An organization of its own: the connections of the other tests would post this failure too.

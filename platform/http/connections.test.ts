@@ -152,6 +152,34 @@ describe("saving a connection", () => {
     expect(connection.lastCheck).toBeNull();
   });
 
+  it("saves a refused connection when asked, as failing with the refused check recorded (time and message)", async () => {
+    const { response } = await create(
+      datadogConnection({
+        fields: { DD_URL: datadogUrl, DD_API_KEY: WRONG_KEY },
+        ifRefused: "save",
+      }),
+    );
+    expect(response.status).toBe(201);
+    const { connection } = connectionResponseSchema.parse(await response.json());
+    expect(connection.status).toBe("FAILING");
+    expect(connection.lastCheck).toMatchObject({ ok: false, at: expect.any(String) });
+    expect(connection.lastCheck?.message).toMatch(/Datadog refused the API key/);
+
+    // An edit saved the same way records its refused check too.
+    const edited = await api.call("PUT", connectionPaths.one(t(), connection.id), {
+      token: admin.user.token,
+      json: {
+        ...datadogConnection({ name: connection.name, ifRefused: "save" }),
+        fields: { DD_URL: datadogUrl, DD_API_KEY: `${WRONG_KEY}2` },
+      },
+    });
+    expect(edited.status).toBe(200);
+    const checks = await api.call("GET", connectionPaths.checks(t(), connection.id), {
+      token: admin.user.token,
+    });
+    expect(connectionCheckListSchema.parse(await checks.json()).checks).toHaveLength(2);
+  });
+
   it("answers 400 with field errors for bad input, and stores nothing", async () => {
     const before = await api.db.select().from(connections);
     const cases: [unknown, string, string][] = [
@@ -214,6 +242,7 @@ describe("saving a connection", () => {
       fields: { WEBHOOK_URL: "http://127.0.0.1:9/hook" },
       verify: false,
     };
+    await api.setFeatureFlag(t(), "notification-connections", false);
     const { response } = await create(slack);
     expect(response.status).toBe(400);
     expect(apiErrorSchema.parse(await response.json()).fieldErrors?.kind).toEqual([

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { and, asc, eq } from "drizzle-orm";
 import { Hono, type Context } from "hono";
 import {
+  AWS_ROLE_ACCESS_NOT_SET_UP,
   awsRoleSetupSchema,
   branchListSchema,
   CONNECTION_CHECK_FAILED,
@@ -40,6 +41,7 @@ import {
   pointsElsewhere,
   recordCheck,
   sealSecrets,
+  statusAfter,
   splitFields,
   unsealSecrets,
   usageOf,
@@ -184,7 +186,8 @@ export function connectionRoutes({ db, config, secrets, now = () => new Date() }
         await awsRoleSetup(config, { externalId: awsExternalId, organizationId }),
       );
     } catch (error) {
-      if (error instanceof AwsRoleSetupUnavailableError) throw new HttpError(503, { message: error.message });
+      if (error instanceof AwsRoleSetupUnavailableError)
+        throw new HttpError(503, { message: error.message, code: AWS_ROLE_ACCESS_NOT_SET_UP });
       throw error;
     }
   });
@@ -218,7 +221,8 @@ export function connectionRoutes({ db, config, secrets, now = () => new Date() }
     const result = body.verify
       ? await check(c, { id, kind: body.kind, method: body.method, fields: plain, secrets: secret })
       : null;
-    if (result && !result.ok) throw checkFailed(result);
+    if (result && !result.ok && body.ifRefused === "refuse") throw checkFailed(result);
+    const status = result ? statusAfter(result) : "UNVERIFIED";
     const at = now();
     const created = await db.transaction(async (tx) => {
       const [row] = await tx
@@ -231,7 +235,7 @@ export function connectionRoutes({ db, config, secrets, now = () => new Date() }
           method: body.method,
           fields: plain,
           ...sealSecrets(secrets, id, secret),
-          status: result ? "VERIFIED" : "UNVERIFIED",
+          status,
           notifications: body.kind.startsWith("COMMUNICATION_PLATFORM_TYPE_")
             ? defaultNotificationRules
             : null,
@@ -242,7 +246,7 @@ export function connectionRoutes({ db, config, secrets, now = () => new Date() }
         .returning();
       if (!row) throw new Error("the connection was not created");
       if (result) await recordCheck(tx, id, result, currentUser(c).id, at);
-      return { ...row, status: result ? "VERIFIED" : "UNVERIFIED" };
+      return { ...row, status };
     });
     return sendJson(c, connectionResponseSchema, { connection: await describeOne(c, created) }, 201);
   });
@@ -278,10 +282,10 @@ export function connectionRoutes({ db, config, secrets, now = () => new Date() }
     const result = body.verify
       ? await check(c, { id: row.id, kind: body.kind, method: body.method, fields: plain, secrets: secret })
       : null;
-    if (result && !result.ok) throw checkFailed(result);
+    if (result && !result.ok && body.ifRefused === "refuse") throw checkFailed(result);
     const at = now();
     // Renaming without verifying keeps the status the credentials earned; new credentials start unverified.
-    const status = result ? "VERIFIED" : credentialsChanged ? "UNVERIFIED" : row.status;
+    const status = result ? statusAfter(result) : credentialsChanged ? "UNVERIFIED" : row.status;
     const updated = await db.transaction(async (tx) => {
       const [saved] = await tx
         .update(connections)

@@ -23,6 +23,7 @@ import { apiErrorMessages } from "#contract/errors";
 import type { Stage } from "#contract/stages";
 import { findConnection } from "../connections/records";
 import type { Database } from "../db/index";
+import { assertRoomForEnvironment } from "../plans/limits";
 import { engineJobs, environments } from "../db/schema";
 import { CLONE_JOB_KIND } from "../deployments/cloning";
 import type { Operations } from "../operations/operations";
@@ -190,8 +191,9 @@ export function environmentRoutes({ db, engine }: { db: Database; engine: Operat
     await assertCloudPlacement(db, tenantId, { cloudProvider, region });
     if (cloudConnectionId)
       await assertCloudAccount(db, currentOrganization(c).organizationId, cloudProvider, cloudConnectionId);
-    const [created] = await db.transaction((tx) =>
-      tx
+    const [created] = await db.transaction(async (tx) => {
+      await assertRoomForEnvironment(tx, tenantId);
+      return tx
         .insert(environments)
         .values({
           tenantId,
@@ -202,8 +204,8 @@ export function environmentRoutes({ db, engine }: { db: Database; engine: Operat
           cloudConnectionId: cloudConnectionId ?? null,
         })
         .onConflictDoNothing({ target: [environments.tenantId, environments.name] })
-        .returning(),
-    );
+        .returning();
+    });
     if (!created) throw conflictOn("name", apiErrorMessages.environmentNameTaken);
     return sendJson(c, environmentResponseSchema, { environment: toEnvironment(created) }, 201);
   });

@@ -16,6 +16,7 @@ import {
 import { permissionsFor } from "#contract/permissions";
 import { findConnection } from "../connections/records";
 import type { Database } from "../db/index";
+import { assertRoomForEnvironment } from "../plans/limits";
 import { environments } from "../db/schema";
 import type { Operations } from "../operations/operations";
 import { estimateStack, findFastboot, toFastboot } from "../deployments/fastboots";
@@ -87,6 +88,7 @@ export function fastbootRoutes({ db, engine }: { db: Database; engine: Operation
     const now = engine.now();
     const actor = currentUser(c).name;
     const job = await db.transaction(async (tx) => {
+      await assertRoomForEnvironment(tx, organization.tenantId);
       const [environment] = await tx
         .insert(environments)
         .values({

@@ -2,7 +2,9 @@ import type { Hono } from "hono";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiErrorSchema } from "#contract/error-body";
 import { invitationPaths } from "#contract/invitations";
-import { invitationSends } from "../db/schema";
+import { eq } from "drizzle-orm";
+import { plans } from "#contract/users";
+import { invitationSends, organizations } from "../db/schema";
 import { openTestApi, type TestApi, type TestMember } from "../testing/http-harness";
 import { createApiApp } from "./app";
 
@@ -17,6 +19,16 @@ afterAll(async () => {
 });
 
 const HOUR_S = 60 * 60;
+
+/** An admin of an organization whose plan's members (open invitations count) are not what these tests reach. */
+async function adminOnEnterprise(): Promise<TestMember> {
+  const admin = await api.createMember({ role: "admin" });
+  await api.db
+    .update(organizations)
+    .set({ plan: plans.ENTERPRISE.id })
+    .where(eq(organizations.id, admin.organization.organizationId));
+  return admin;
+}
 
 /** Addresses no other test uses: the per-address limit counts across organizations. */
 function addresses(prefix: string, count: number): string[] {
@@ -58,7 +70,7 @@ async function sentBefore(admin: TestMember, emails: string[], ago: number) {
 
 describe("invitation limits per organization", () => {
   it("takes 50 invitations in an hour and refuses the 51st with 429, Retry-After and when to try again", async () => {
-    const admin = await api.createMember({ role: "admin" });
+    const admin = await adminOnEnterprise();
     expect((await invite(admin, addresses("hour", 50))).status).toBe(201);
 
     const [late] = addresses("hour-late", 1);
@@ -79,7 +91,7 @@ describe("invitation limits per organization", () => {
   });
 
   it("refuses a batch that would pass the hour's limit as a whole, and takes what fits", async () => {
-    const admin = await api.createMember({ role: "admin" });
+    const admin = await adminOnEnterprise();
     await sentBefore(admin, addresses("earlier", 45), 10 * 60);
     const { message, retryAfter } = await refusal(await invite(admin, addresses("batch", 10)));
     expect(message).toContain("This organization has sent 45 invitations in the last hour");
@@ -90,7 +102,7 @@ describe("invitation limits per organization", () => {
   });
 
   it("refuses more than 200 invitations in a day, naming the day's limit and when the oldest drops out", async () => {
-    const admin = await api.createMember({ role: "admin" });
+    const admin = await adminOnEnterprise();
     await sentBefore(admin, addresses("morning", 100), 20 * HOUR_S);
     await sentBefore(admin, addresses("noon", 100), 5 * HOUR_S);
     const { message, retryAfter } = await refusal(await invite(admin, addresses("evening", 1)));
@@ -102,7 +114,7 @@ describe("invitation limits per organization", () => {
   });
 
   it("counts from the database: a second platform process on it sees the first one's invitations", async () => {
-    const admin = await api.createMember({ role: "admin" });
+    const admin = await adminOnEnterprise();
     expect((await invite(admin, addresses("first", 50))).status).toBe(201);
     const second = createApiApp({ db: api.db, config: api.config, jwks: api.tokens.jwks });
     expect((await invite(admin, addresses("second", 1), second)).status).toBe(429);
@@ -113,10 +125,10 @@ describe("invitation limits per address", () => {
   it("sends one address at most 3 invitations a day across organizations, then names it and when to try again", async () => {
     const [target = ""] = addresses("target", 1);
     for (let index = 0; index < 3; index += 1) {
-      const admin = await api.createMember({ role: "admin" });
+      const admin = await adminOnEnterprise();
       expect((await invite(admin, [target])).status).toBe(201);
     }
-    const fourth = await api.createMember({ role: "admin" });
+    const fourth = await adminOnEnterprise();
     const others = addresses("other", 2);
     const { message, retryAfter } = await refusal(await invite(fourth, [...others, target]));
     expect(message).toBe(
@@ -131,7 +143,7 @@ describe("invitation limits per address", () => {
   });
 
   it("counts re-sends: the invitation and two re-sends go out, the third re-send is refused", async () => {
-    const admin = await api.createMember({ role: "admin" });
+    const admin = await adminOnEnterprise();
     const [invitee = ""] = addresses("resent", 1);
     expect((await invite(admin, [invitee])).status).toBe(201);
     expect((await resend(admin, invitee)).status).toBe(200);

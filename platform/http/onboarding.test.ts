@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiErrorCodes } from "#contract/errors";
 import { onboardingResponseSchema, type Onboarding } from "#contract/onboarding";
 import { onboardingPaths, onboardingSteps, type OnboardingStep } from "#contract/onboarding-steps";
+import { connectionPaths } from "#contract/connections";
 import { tenantPaths, tenantResponseSchema } from "#contract/tenants";
 import { auditEvents, connections, invitations, onboardingStates, resources } from "../db/schema";
 import { openTestApi, uniqueName, type TestApi, type TestUser } from "../testing/http-harness";
@@ -42,13 +43,17 @@ function end(tenantId: string, token: string, json: unknown) {
 const doneSteps = (onboarding: Onboarding): OnboardingStep[] =>
   onboarding.checklist.filter((item) => item.done).map((item) => item.step);
 
-async function addConnection(organizationId: string, kind: string) {
+async function addConnection(
+  organizationId: string,
+  kind: string,
+  status: "VERIFIED" | "UNVERIFIED" | "FAILING" = "VERIFIED",
+) {
   await api.db.insert(connections).values({
     organizationId,
     kind,
     name: uniqueName(kind.toLowerCase().replace(/_/g, "-")),
     method: "token",
-    status: "VERIFIED",
+    status,
   });
 }
 
@@ -115,6 +120,48 @@ describe("GET /v2/organizations/:tenantId/onboarding", () => {
 
     await addInvitation(organizationId, { cancelled: false });
     expect(doneSteps(await onboardingOf(tenantId, creator.token))).toEqual([...onboardingSteps]);
+  });
+
+  it("ticks the cloud account only for a verified connection, not one saved without verifying", async () => {
+    const { creator, tenantId, organizationId } = await createdThroughTheForm();
+    await addConnection(organizationId, "AWS", "UNVERIFIED");
+    await addConnection(organizationId, "GCP", "FAILING");
+    expect(doneSteps(await onboardingOf(tenantId, creator.token))).toEqual([]);
+    await addConnection(organizationId, "AWS", "VERIFIED");
+    expect(doneSteps(await onboardingOf(tenantId, creator.token))).toEqual(["cloud-account"]);
+  });
+
+  it("offers Slack or Teams to a new organization: the step's connections can be made", async () => {
+    const { creator, tenantId } = await createdThroughTheForm();
+    expect((await onboardingOf(tenantId, creator.token)).checklist.map((item) => item.step)).toContain(
+      "notifications",
+    );
+    const response = await api.call("POST", connectionPaths.list(tenantId), {
+      token: creator.token,
+      json: {
+        kind: "COMMUNICATION_PLATFORM_TYPE_SLACK",
+        name: "Slack",
+        method: "webhook",
+        fields: { WEBHOOK_URL: "http://127.0.0.1:9/hook" },
+        verify: false,
+      },
+    });
+    expect(response.status).toBe(201);
+  });
+
+  it("offers only the steps whose feature is on, and counts those: Slack or Teams switched off", async () => {
+    const { creator, tenantId, organizationId } = await createdThroughTheForm();
+    await api.setFeatureFlag(tenantId, "notification-connections", false);
+    const onboarding = await onboardingOf(tenantId, creator.token);
+    expect(onboarding.checklist.map((item) => item.step)).toEqual(
+      onboardingSteps.filter((step) => step !== "notifications"),
+    );
+    const environment = await api.createEnvironment(tenantId, "production");
+    await addApplication(environment.id, new Date());
+    await addConnection(organizationId, "AWS");
+    await addInvitation(organizationId, { cancelled: false });
+    const done = await onboardingOf(tenantId, creator.token);
+    expect(done.checklist.every((item) => item.done)).toBe(true);
   });
 
   it("counts a second member as the team step", async () => {

@@ -9,7 +9,6 @@ import {
 } from "#contract/permissions";
 import {
   customRoleRequestSchema,
-  freePlan,
   includeRolesQuerySchema,
   memberByEmailRequestSchema,
   memberListSchema,
@@ -27,6 +26,7 @@ import {
   type Member,
 } from "#contract/users";
 import type { Database } from "../db/index";
+import { planOf } from "../plans/limits";
 import { environments } from "../db/schema";
 import {
   addOrganizationRoles,
@@ -231,8 +231,10 @@ export function userRoutes({ db }: { db: Database }) {
     return c.body(null, 204);
   });
 
-  routes.get("/subscription", permit("organization.view"), (c) =>
-    sendJson(c, subscriptionSchema, { subscription: { plan: freePlan } }),
+  routes.get("/subscription", permit("organization.view"), async (c) =>
+    sendJson(c, subscriptionSchema, {
+      subscription: { plan: await planOf(db, currentOrganization(c).organizationId) },
+    }),
   );
 
   routes.post("/referral", permit("users.manage"), async (c) => {

@@ -2,12 +2,13 @@ import { and, eq, isNotNull, isNull, sql } from "drizzle-orm";
 import { kindsOfCategory } from "#contract/connections";
 import type { Onboarding } from "#contract/onboarding";
 import {
-  onboardingSteps,
+  offeredOnboardingSteps,
   type OnboardingEnding,
   type OnboardingStatus,
   type OnboardingStep,
 } from "#contract/onboarding-steps";
 import type { Database } from "../db/index";
+import { flagsOfTenant } from "../feature-flags/flags";
 import {
   connections,
   environments,
@@ -36,7 +37,9 @@ export async function startOnboarding(db: Database, organizationId: string): Pro
 }
 
 /**
- * Which steps the organization's data shows done, in one query: a cloud account connected, an environment, an
+ * The steps offered to the organization (a step behind a flag that is off is left out, decision 055), each done when
+ * the organization's data shows it, read in one query: a verified cloud account (one saved without verifying, or
+ * failing its checks, does not work yet), an environment, an
  * application deployed at least once (its first deployment set `deployed_at`), a second member or an invitation
  * that was not cancelled, a Slack or Teams connection.
  */
@@ -44,52 +47,56 @@ export async function onboardingChecklist(
   db: Database,
   { organizationId, tenantId }: OnboardingOrganization,
 ): Promise<Onboarding["checklist"]> {
-  const [row] = await db
-    .select({
-      cloudAccount: sql<boolean>`exists (${db
-        .select({ one: sql`1` })
-        .from(connections)
-        .where(
-          and(
-            eq(connections.organizationId, organizationId),
-            sql`${connections.kind} in (${kindList(cloudAccountKinds)})`,
-          ),
-        )})`,
-      environment: sql<boolean>`exists (${db
-        .select({ one: sql`1` })
-        .from(environments)
-        .where(eq(environments.tenantId, tenantId))})`,
-      application: sql<boolean>`exists (${db
-        .select({ one: sql`1` })
-        .from(resources)
-        .innerJoin(environments, eq(environments.id, resources.environmentId))
-        .where(
-          and(
-            eq(environments.tenantId, tenantId),
-            eq(resources.serviceType, "application"),
-            isNotNull(resources.deployedAt),
-          ),
-        )})`,
-      members: sql<number>`(${db
-        .select({ value: sql`count(*)::int` })
-        .from(memberships)
-        .where(eq(memberships.organizationId, organizationId))})`,
-      invitation: sql<boolean>`exists (${db
-        .select({ one: sql`1` })
-        .from(invitations)
-        .where(and(eq(invitations.organizationId, organizationId), isNull(invitations.cancelledAt)))})`,
-      notifications: sql<boolean>`exists (${db
-        .select({ one: sql`1` })
-        .from(connections)
-        .where(
-          and(
-            eq(connections.organizationId, organizationId),
-            sql`${connections.kind} in (${kindList(notificationKinds)})`,
-          ),
-        )})`,
-    })
-    .from(organizations)
-    .where(eq(organizations.id, organizationId));
+  const [[row], flags] = await Promise.all([
+    db
+      .select({
+        cloudAccount: sql<boolean>`exists (${db
+          .select({ one: sql`1` })
+          .from(connections)
+          .where(
+            and(
+              eq(connections.organizationId, organizationId),
+              eq(connections.status, "VERIFIED"),
+              sql`${connections.kind} in (${kindList(cloudAccountKinds)})`,
+            ),
+          )})`,
+        environment: sql<boolean>`exists (${db
+          .select({ one: sql`1` })
+          .from(environments)
+          .where(eq(environments.tenantId, tenantId))})`,
+        application: sql<boolean>`exists (${db
+          .select({ one: sql`1` })
+          .from(resources)
+          .innerJoin(environments, eq(environments.id, resources.environmentId))
+          .where(
+            and(
+              eq(environments.tenantId, tenantId),
+              eq(resources.serviceType, "application"),
+              isNotNull(resources.deployedAt),
+            ),
+          )})`,
+        members: sql<number>`(${db
+          .select({ value: sql`count(*)::int` })
+          .from(memberships)
+          .where(eq(memberships.organizationId, organizationId))})`,
+        invitation: sql<boolean>`exists (${db
+          .select({ one: sql`1` })
+          .from(invitations)
+          .where(and(eq(invitations.organizationId, organizationId), isNull(invitations.cancelledAt)))})`,
+        notifications: sql<boolean>`exists (${db
+          .select({ one: sql`1` })
+          .from(connections)
+          .where(
+            and(
+              eq(connections.organizationId, organizationId),
+              sql`${connections.kind} in (${kindList(notificationKinds)})`,
+            ),
+          )})`,
+      })
+      .from(organizations)
+      .where(eq(organizations.id, organizationId)),
+    flagsOfTenant(db, tenantId),
+  ]);
   if (!row) throw new Error(`organization ${organizationId} not found for its onboarding checklist`);
   const done: Record<OnboardingStep, boolean> = {
     "cloud-account": row.cloudAccount,
@@ -98,7 +105,7 @@ export async function onboardingChecklist(
     team: Number(row.members) > 1 || row.invitation,
     notifications: row.notifications,
   };
-  return onboardingSteps.map((step) => ({ step, done: done[step] }));
+  return offeredOnboardingSteps(flags).map((step) => ({ step, done: done[step] }));
 }
 
 /** The organization's onboarding: its state and the checklist read from its data. */

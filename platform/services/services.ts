@@ -1,5 +1,6 @@
 import type { ResourceAction, ServiceSettings, ServiceType } from "#contract/services";
 import type { Database } from "../db/index";
+import { assertRoomForService } from "../plans/limits";
 import { resources } from "../db/schema";
 import type { EnvironmentRow } from "../environments/records";
 import { serviceDiff } from "../lib/diff";
@@ -31,6 +32,7 @@ export async function createService(
   },
   now: Date,
 ): Promise<{ resource: ResourceRow; history: HistoryRow } | null> {
+  await assertRoomForService(tx, environment);
   const [resource] = await tx
     .insert(resources)
     .values({

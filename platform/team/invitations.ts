@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import { and, desc, eq, inArray, isNull, sql } from "drizzle-orm";
+import { and, desc, eq, gt, inArray, isNull, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import {
   INVITATION_TTL_DAYS,
@@ -11,6 +11,7 @@ import type { RoleGrant } from "#contract/permissions";
 import type { Database } from "../db/index";
 import { customRoles, environments, invitations, memberships, organizations, users } from "../db/schema";
 import { DomainError, conflict, invalidFields, notFound } from "../lib/errors";
+import { assertRoomForInvitations } from "../plans/limits";
 import { takeInvitationSends } from "./invitation-limits";
 import { addMember } from "./members";
 
@@ -127,6 +128,23 @@ export async function inviteAll(
       });
       throw conflict(Object.values(fieldErrors)[0]?.[0] ?? "Already a member", fieldErrors);
     }
+    // An address whose invitation is still open and unexpired is re-sent: it adds no one to the plan's count.
+    const pending = await tx
+      .select({ email: invitations.email })
+      .from(invitations)
+      .where(
+        and(
+          eq(invitations.organizationId, organization),
+          inArray(invitations.email, addresses),
+          isOpen,
+          gt(invitations.expiresAt, now),
+        ),
+      );
+    await assertRoomForInvitations(tx, {
+      organizationId: organization,
+      adding: addresses.length - pending.length,
+      now,
+    });
     await takeInvitationSends(tx, { organizationId: organization, emails: addresses, now });
     const stored: StoredGrant[] = grants.map(storedGrant);
     const issued: IssuedInvitation[] = [];

@@ -75,9 +75,13 @@ test("ada connects a Slack webhook for one environment; a failed deployment's me
   expect(postsAbout("Connection test")).not.toHaveLength(0);
   await expect(page.getByTestId("field-WEBHOOK_URL")).toHaveText(/^Set, ends with ····path$/);
 
-  // Failures everywhere by default; narrowed to the new environment, with its successes too.
+  // Deployments everywhere by default, successes too; narrowed to the new environment.
   await waitForHydration(page);
   const rules = page.getByRole("region", { name: "Notifications" });
+  await expect(page.getByRole("region", { name: "Used by" })).toContainText(
+    "Notifications of every environment",
+  );
+  await expect(rules.getByLabel("Deployment succeeded")).toBeChecked();
   await expect(rules.getByLabel("Deployment failed")).toBeChecked();
   await expect(rules.getByLabel("Retry limit reached")).toBeChecked();
   await expect(rules.getByRole("radio", { name: "All environments" })).toBeChecked();
@@ -88,6 +92,9 @@ test("ada connects a Slack webhook for one environment; a failed deployment's me
   await page.reload();
   await expect(rules.getByRole("radio", { name: "Chosen environments" })).toBeChecked();
   await expect(rules.getByLabel(environment, { exact: true })).toBeChecked();
+  await expect(page.getByRole("region", { name: "Used by" })).toContainText(
+    `Notifications of ${environment}`,
+  );
   const connectionPage = new URL(page.url()).pathname;
 
   // The deployment fails; Slack refuses the first post, the retry gets through.

@@ -98,7 +98,9 @@ test("ada's Datadog: checked while typing and on save, a refused key saved witho
   await expect(page.getByLabel("Datadog site")).toHaveValue(datadog.url);
   await page.getByRole("button", { name: "Save without verifying" }).click();
   await expect(page.getByTestId("connection-name")).toHaveText(name);
-  await expect(page.getByTestId("connection-status")).toHaveText("Unverified");
+  // The refusal is recorded with the save: failing, with when and why, never "Never checked".
+  await expect(page.getByTestId("connection-status")).toHaveText("Failing");
+  await expect(page.getByText(`Just now · Failed: ${refusal}`, { exact: false })).toBeVisible();
   await expect(page.getByTestId("field-DD_API_KEY")).toHaveText("Set, ends with ····9876");
   await expect(page.getByTestId("field-DD_URL")).toHaveText(datadog.url);
   await expect(page.locator("body")).not.toContainText(WRONG_KEY);
@@ -108,7 +110,7 @@ test("ada's Datadog: checked while typing and on save, a refused key saved witho
   await page.getByRole("button", { name: "Test connection" }).click();
   await expect(page.getByTestId("test-result")).toContainText(refusal);
   await expect(page.getByTestId("connection-status")).toHaveText("Failing");
-  await expect(page.getByRole("table", { name: "Checks" }).getByRole("row")).toHaveCount(2);
+  await expect(page.getByRole("table", { name: "Checks" }).getByRole("row")).toHaveCount(3);
   await expect(page.getByRole("table", { name: "Checks" })).toContainText("Failed");
   await expect(page.getByRole("table", { name: "Checks" })).toContainText("Ada Lovelace");
 

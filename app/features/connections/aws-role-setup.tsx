@@ -1,13 +1,33 @@
 import { Alert, Anchor, Code, CopyButton, Group, List, Paper, Stack, Text, Title } from "@mantine/core";
+import { Link } from "@remix-run/react";
+import { connectionKindSlugs } from "#contract/connections";
 import { Button } from "~/components/button";
 
 /** The AWS role flow's setup, or why it could not be loaded. */
 export type RoleSetup =
   | { kind: "ok"; externalId: string; trustedAccountId: string; launchStackUrl: string }
+  /** The operator has not set up role access: access keys are the way in. */
+  | { kind: "unavailable"; message: string }
   | { kind: "error"; message: string };
 
 /** The AWS role method: the external id to trust and the CloudFormation stack that creates the role. */
 export function AwsRoleSetup({ setup }: { setup: RoleSetup }) {
+  if (setup.kind === "unavailable") {
+    return (
+      <Alert color="gray" title="Role access is not set up">
+        <Stack gap="xs" align="flex-start">
+          <Text size="sm">{setup.message}</Text>
+          <Anchor
+            component={Link}
+            to={`?${new URLSearchParams({ kind: connectionKindSlugs.AWS, method: "keys" })}`}
+            size="sm"
+          >
+            Connect with access keys
+          </Anchor>
+        </Stack>
+      </Alert>
+    );
+  }
   if (setup.kind === "error") {
     return (
       <Alert color="red" title="The role setup could not be loaded">

@@ -4,7 +4,7 @@ import { agoLabel, offeredCategories, offeredKinds, secretHint, usageLabel } fro
 
 describe("the kinds a page offers", () => {
   it("leaves out the kinds whose flag is off, and the categories left with none", () => {
-    const flags = defaultFeatureFlags();
+    const flags = { ...defaultFeatureFlags(), "notification-connections": false };
     expect(offeredKinds("cloud-provider", flags).map((kind) => kind.kind)).toEqual(["AWS", "GCP"]);
     expect(offeredCategories(flags)).toEqual([
       "cloud-provider",
@@ -12,6 +12,8 @@ describe("the kinds a page offers", () => {
       "observability",
       "ticket-manager",
     ]);
+    // Slack and Teams are on by default (decision 055).
+    expect(offeredCategories(defaultFeatureFlags())).toContain("communication-platform");
   });
 
   it("offers Azure, GitHub and Slack or Teams once their flags are on", () => {
@@ -43,6 +45,14 @@ describe("the words for a connection", () => {
     expect(usageLabel({ type: "environment", id: "w1", name: "production", environmentName: null })).toBe(
       "Environment production",
     );
+    expect(
+      usageLabel({
+        type: "notifications",
+        id: "c1",
+        name: "Notifications of every environment",
+        environmentName: null,
+      }),
+    ).toBe("Notifications of every environment");
     const now = new Date("2026-01-02T00:00:00Z");
     expect(agoLabel("2026-01-01T23:59:30Z", now)).toBe("Just now");
     expect(agoLabel("2026-01-01T23:55:00Z", now)).toBe("5 minutes ago");

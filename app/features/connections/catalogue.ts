@@ -37,6 +37,8 @@ export function usageLabel(usage: ConnectionUsage): string {
       return `Observability of ${usage.environmentName ?? usage.name}`;
     case "connection":
       return `Connection ${usage.name}`;
+    case "notifications":
+      return usage.name;
   }
 }
 

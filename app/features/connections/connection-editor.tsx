@@ -107,7 +107,7 @@ export function ConnectionEditor({
         {offerUnverified ? (
           <Text size="sm" data-testid="check-failed-help">
             Fix what the provider refused and save again, or save without verifying: the connection is then
-            marked unverified until a test succeeds.
+            saved with the refused check and marked failing until a test succeeds.
           </Text>
         ) : null}
         <input {...getInputProps(fields.kind, { type: "hidden" })} key={fields.kind.key} />

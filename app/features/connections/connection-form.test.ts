@@ -25,7 +25,7 @@ const awsKeys: [string, string][] = [
 ];
 
 describe("the connection form", () => {
-  it("sends the platform's request: dashes removed, verified unless saved without verifying", () => {
+  it("sends the platform's request: dashes removed, refused unless saved without verifying", () => {
     const checked = submit("create", [...awsKeys, ["intent", "save"]]);
     if (checked.status !== "success") throw new Error(JSON.stringify(checked.error));
     expect(checked.value).toEqual({
@@ -39,9 +39,11 @@ describe("the connection form", () => {
         REGION: "eu-west-1",
       },
       verify: true,
+      ifRefused: "refuse",
     });
-    const unchecked = submit("create", [...awsKeys, ["intent", "save-unverified"]]);
-    expect(unchecked.status === "success" && unchecked.value.verify).toBe(false);
+    // 'Save without verifying' (offered after a refusal) still checks, so the refusal is recorded with the save.
+    const anyway = submit("create", [...awsKeys, ["intent", "save-unverified"]]);
+    expect(anyway.status === "success" && anyway.value).toMatchObject({ verify: true, ifRefused: "save" });
   });
 
   it("reports each empty or malformed field on its input with SPEC §5's messages", () => {

@@ -32,7 +32,9 @@ export function connectionFormSchema(mode: "create" | "edit") {
     const { intent, ...rest } = (typeof submitted === "object" && submitted ? submitted : {}) as {
       intent?: unknown;
     };
-    const value = { ...rest, verify: intent !== "save-unverified" };
+    // 'Save without verifying' is offered after a refusal: it checks again and saves whatever the provider says,
+    // so the connection shows the refused check rather than "Never checked".
+    const value = { ...rest, verify: true, ifRefused: intent === "save-unverified" ? "save" : "refuse" };
     const parsed = request.safeParse(value);
     if (parsed.success) return parsed.data;
     for (const { path, message } of parsed.error.issues) context.addIssue({ code: "custom", path, message });
@@ -53,9 +55,19 @@ export function secretInputNames(kind: ConnectionKind, methodId: string): string
 }
 
 /** The method a form starts with: the one asked for when the kind has it, else the kind's first. */
-export function methodOrDefault(kind: ConnectionKind, asked: string | null | undefined): string {
+/** The method asked for, else the first one that can work on this platform (`unavailable` cannot). */
+export function methodOrDefault(
+  kind: ConnectionKind,
+  asked: string | null | undefined,
+  unavailable: readonly string[] = [],
+): string {
   const { methods } = connectionKindDefinitions[kind];
-  return methods.find((method) => method.id === asked)?.id ?? methods[0]?.id ?? "";
+  return (
+    methods.find((method) => method.id === asked)?.id ??
+    methods.find((method) => !unavailable.includes(method.id))?.id ??
+    methods[0]?.id ??
+    ""
+  );
 }
 
 /** A field chosen from a list (a select) rather than typed: regions and other connections. */

@@ -40,13 +40,24 @@ export function KindChoice({
 }
 
 /** The ways to authenticate a kind that has several, as links (`?method=`). */
-export function MethodChoice({ kind, methodId }: { kind: ConnectionKind; methodId: string }) {
+export function MethodChoice({
+  kind,
+  methodId,
+  unavailable = {},
+}: {
+  kind: ConnectionKind;
+  methodId: string;
+  /** Methods that cannot work on this platform: offered last, marked, and saying why once opened. */
+  unavailable?: Record<string, string>;
+}) {
   const { methods } = connectionKindDefinitions[kind];
   if (methods.length < 2) return null;
+  const usable = methods.filter((method) => !(method.id in unavailable));
+  const offered = [...usable, ...methods.filter((method) => method.id in unavailable)];
   return (
     <Tabs value={methodId}>
       <Tabs.List aria-label="Methods">
-        {methods.map((method) => (
+        {offered.map((method) => (
           <Tabs.Tab
             key={method.id}
             value={method.id}
@@ -58,7 +69,9 @@ export function MethodChoice({ kind, methodId }: { kind: ConnectionKind; methodI
               />
             )}
           >
-            {method.label}
+            {method.id in unavailable
+              ? `${method.label.replace(/ \(recommended\)$/, "")} (not set up)`
+              : method.label}
           </Tabs.Tab>
         ))}
       </Tabs.List>

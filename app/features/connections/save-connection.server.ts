@@ -59,7 +59,11 @@ export async function saveConnectionAction(request: Request, target: { connectio
       { status: error.status || 502, headers },
     );
   }
-  const how = saved.status === "VERIFIED" ? "verified" : "saved without verifying";
+  const how = {
+    VERIFIED: "verified",
+    FAILING: "saved, failing its check",
+    UNVERIFIED: "saved without verifying",
+  }[saved.status];
   throw await redirectWithToast(
     connectionPages.view(saved.kind, saved.id),
     { variant: "success", message: `${saved.name} ${how}` },

@@ -13,9 +13,20 @@ describe("the onboarding walk-through's steps", () => {
   });
 
   it("reads only known steps from the address", () => {
-    expect(parseStep("team")).toBe("team");
-    expect(parseStep("billing")).toBeNull();
-    expect(parseStep(null)).toBeNull();
+    expect(parseStep("team", checklistWith())).toBe("team");
+    expect(parseStep("billing", checklistWith())).toBeNull();
+    expect(parseStep(null, checklistWith())).toBeNull();
+  });
+
+  it("walks only the steps offered: without Slack or Teams, the team step is the last of four", () => {
+    const offered = checklistWith().filter((item) => item.step !== "notifications");
+    expect(parseStep("notifications", offered)).toBeNull();
+    expect(stepGuide("team", { checklist: offered, environmentName: null })).toMatchObject({
+      position: 4,
+      count: 4,
+      previous: "/onboarding?step=application",
+      next: "/onboarding/overview",
+    });
   });
 
   it("links the environment step into the create form and fastboot, both coming back to the next step", () => {
@@ -55,7 +66,7 @@ describe("the onboarding walk-through's steps", () => {
       checklist: checklistWith("notifications"),
       environmentName: null,
     });
-    expect(guide).toMatchObject({ done: true, next: "/onboarding/overview" });
+    expect(guide).toMatchObject({ done: true, next: "/onboarding/overview", position: 5, count: 5 });
     expect(guide.links[0]?.to).toBe(
       "/settings/connections/create/communication-platform?returnTo=%2Fonboarding%2Foverview",
     );

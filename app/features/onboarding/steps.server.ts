@@ -26,6 +26,9 @@ export type StepGuide = {
   links: StepLink[];
   /** Why the step cannot be done yet, when it cannot. */
   blocked: string | null;
+  /** Its place among the steps offered to the organization (1-based), and how many are offered. */
+  position: number;
+  count: number;
   /** Where "Back" and "Skip this step" go. */
   previous: string | null;
   next: string;
@@ -44,21 +47,26 @@ const descriptions: Record<OnboardingStep, string> = {
 
 /** The step a walk-through without `?step=` opens: the first one not done yet. */
 export function firstOpenStep(checklist: Onboarding["checklist"]): OnboardingStep {
-  return checklist.find((item) => !item.done)?.step ?? onboardingSteps[0];
+  return checklist.find((item) => !item.done)?.step ?? checklist[0]?.step ?? onboardingSteps[0];
 }
 
-export function parseStep(value: string | null): OnboardingStep | null {
-  return onboardingSteps.find((step) => step === value) ?? null;
+/** The step the address names, if the platform offers it to the organization (its checklist has it). */
+export function parseStep(value: string | null, checklist: Onboarding["checklist"]): OnboardingStep | null {
+  return checklist.find((item) => item.step === value)?.step ?? null;
 }
 
-/** The guide of `step`: its links carry `returnTo` the next step (the last step's, the overview). */
+/**
+ * The guide of `step`, one of the checklist's (the steps offered): its links carry `returnTo` the next offered step
+ * (the last step's, the overview).
+ */
 export function stepGuide(
   step: OnboardingStep,
   { checklist, environmentName }: { checklist: Onboarding["checklist"]; environmentName: string | null },
 ): StepGuide {
-  const index = onboardingSteps.indexOf(step);
-  const nextStep = onboardingSteps[index + 1];
-  const previousStep = index > 0 ? onboardingSteps[index - 1] : undefined;
+  const offered = checklist.map((item) => item.step);
+  const index = offered.indexOf(step);
+  const nextStep = offered[index + 1];
+  const previousStep = index > 0 ? offered[index - 1] : undefined;
   const next = nextStep ? onboardingPages.step(nextStep) : onboardingPages.overview;
   const back = (path: string) => withReturnTo(path, next);
   const links: Record<OnboardingStep, StepLink[]> = {
@@ -94,6 +102,8 @@ export function stepGuide(
       step === "application" && !environmentName
         ? "Create an environment first: applications run in one."
         : null,
+    position: index + 1,
+    count: offered.length,
     previous: previousStep ? onboardingPages.step(previousStep) : null,
     next,
   };

@@ -1,0 +1,1 @@
+ALTER TABLE "organizations" ADD COLUMN "plan" text DEFAULT 'FREE' NOT NULL;
