@@ -4,29 +4,26 @@
  * in an organization reads the same moment the same way, as the API, the logs and the date pickers give it.
  */
 
-const TIME_ZONE = "UTC";
-
-const parse = (iso: string) => {
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? null : date;
-};
+/** `value` in ISO 8601, UTC, cut to `length` characters, "T" as a space; null when it is no date. */
+function utc(value: string, length: number): string | null {
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? null : date.toISOString().slice(0, length).replace("T", " ");
+}
 
 /** "2025-01-31T08:30:12Z" → "2025-01-31 08:30 UTC"; "—" for none; a value that is no date as it is. */
 export function formatDateTime(iso: string | null | undefined): string {
   if (!iso) return "—";
-  const date = parse(iso);
-  return date ? `${date.toISOString().slice(0, 16).replace("T", " ")} ${TIME_ZONE}` : iso;
+  const text = utc(iso, 16);
+  return text ? `${text} UTC` : iso;
 }
 
 /** "2025-01-31T08:30:12Z" → "2025-01-31" (the day in UTC). */
 export function formatDate(iso: string): string {
-  return parse(iso)?.toISOString().slice(0, 10) ?? iso;
+  return utc(iso, 10) ?? iso;
 }
-
-const month = new Intl.DateTimeFormat("en-US", { month: "long", year: "numeric", timeZone: TIME_ZONE });
 
 /** "2026-11-27T10:00:00Z" → "November 2026" (the month in UTC). */
 export function formatMonth(iso: string): string {
-  const date = parse(iso);
-  return date ? month.format(date) : iso;
+  const month = new Intl.DateTimeFormat("en-US", { month: "long", year: "numeric", timeZone: "UTC" });
+  return utc(iso, 10) ? month.format(new Date(iso)) : iso;
 }
