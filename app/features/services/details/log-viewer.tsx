@@ -22,8 +22,13 @@ const levelColors: Record<LogLine["level"], string> = {
   debug: "var(--mantine-color-gray-6)",
 };
 
-// Scrollable by keyboard: the box is a region a user reads by scrolling.
-const viewportProps = { tabIndex: 0, "data-testid": "log-viewport" };
+// Scrollable by keyboard: the box is a region a user reads by scrolling. The browser's scroll anchoring is off:
+// the viewer keeps the lines in place itself when the oldest drop off (it would move them twice).
+const viewportProps = {
+  tabIndex: 0,
+  style: { overflowAnchor: "none" },
+  "data-testid": "log-viewport",
+} as const;
 
 const neverChanges = () => () => {};
 const inBrowser = () => true;
