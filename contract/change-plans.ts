@@ -1,13 +1,14 @@
 import * as z from "zod";
-import { servicePaths, serviceSettingsSchema, type ServiceType } from "./services";
+import { configDiffSchema, servicePaths, serviceSettingsSchema, type ServiceType } from "./services";
 
 /**
- * The plan of a configuration change (issue 24 §1): how the service's cloud applies it, and what a replacement
- * loses, asked for before saving. A replacement that deletes data (a database's, a cache's, a table's, a bucket's
- * or a queue's messages) is saved or launched only with the service's name typed as `confirmation`.
+ * The plan of a configuration change (issue 24 §1): how the service's cloud applies it, and what it loses, asked
+ * for before saving. A change that loses something (a replacement's data, a database's, a cache's, a table's, a
+ * bucket's or a queue's messages; or the address others reach the service at) is saved or launched only with the
+ * service's name typed as `confirmation` (decision 054).
  */
 
-/** What replacing a service of each type loses: `data` needs the typed name; `address` is said, not asked. */
+/** What replacing a service of each type loses: its `data`, and the `address` others reach it at. */
 export const replacementLosses: Record<ServiceType, { data?: string; address?: string }> = {
   database: { data: "data", address: "endpoint" },
   cache: { data: "data", address: "endpoint" },
@@ -22,12 +23,25 @@ export const replacementLosses: Record<ServiceType, { data?: string; address?: s
   application: { address: "address" },
 };
 
+/**
+ * Changed paths (as in the history diff) that give a deployed service a new address while it stays in place: an
+ * application's domain is where its users reach it.
+ */
+export const addressPaths: Partial<Record<ServiceType, readonly string[]>> = {
+  application: ["config.domain.host"],
+};
+
 /** "Replaces the service and deletes its data": what a replacement of `serviceType` means, in the plan's words. */
 export function replacementSummary(serviceType: ServiceType): string {
   const { data, address } = replacementLosses[serviceType];
   if (data) return `Replaces the service and deletes its ${data}`;
-  return address ? `Replaces the service: it gets a new ${address}` : "Replaces the service";
+  if (!address) return "Replaces the service";
+  // "VPC and subnet ids" are several: "new VPC and subnet ids", not "a new".
+  return `Replaces the service, which gets ${address.endsWith("ids") ? "new" : "a new"} ${address}`;
 }
+
+/** What an in-place change of a service's address means, in the plan's words. */
+export const ADDRESS_CHANGE_SUMMARY = "Gives the service a new address";
 
 /** POST infrastructure/{id}/plan: the proposed configuration and settings (parts left out stay as they are). */
 export const changePlanRequestSchema = z.object({
@@ -46,11 +60,16 @@ export const changePlanSchema = z.object({
    * say (the simulated one), and every change of a service never deployed (nothing there to replace).
    */
   other: z.array(z.string()),
-  /** What the replacement loses, in words ("its data", "its endpoint"); empty without a replacement. */
+  /** Each changed path with its value before and after (as in the history diff), for the plan to show. */
+  changes: configDiffSchema,
+  /**
+   * What the change loses, in words: a replacement's ("its data", "its endpoint"), or "its address" when an
+   * application's domain changes; empty when nothing is lost.
+   */
   loses: z.array(z.string()),
   /** "Replaces the service and deletes its data", "Updates the service in place", ...: the plan in one line. */
   summary: z.string(),
-  /** Whether deploying the change needs the service's name typed as `confirmation`. */
+  /** Whether deploying the change needs the service's name typed as `confirmation`: it loses something. */
   confirmationRequired: z.boolean(),
 });
 export type ChangePlan = z.infer<typeof changePlanSchema>;
@@ -63,7 +82,7 @@ export const changePlanPaths = {
   plan: (t: string, w: string, id: string) => `${servicePaths.one(t, w, id)}/plan`,
 };
 
-/** The refusal of a deployment that replaces data without the typed name (400, field `confirmation`). */
-export function confirmationRequiredMessage(serviceType: ServiceType, serviceName: string): string {
-  return `This change ${replacementSummary(serviceType).toLowerCase()}: type ${serviceName} to confirm`;
+/** The refusal of a deployment that loses something without the typed name (400, field `confirmation`). */
+export function confirmationRequiredMessage(plan: Pick<ChangePlan, "summary">, serviceName: string): string {
+  return `This change ${plan.summary.toLowerCase()}: type ${serviceName} to confirm`;
 }

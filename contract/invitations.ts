@@ -17,6 +17,8 @@ export const invitationPaths = {
   reinvite: (tenantId: string) => `${organization(tenantId)}/users/v2/invites/reinvite`,
   /** POST { token }: what the invitation's holder may know before joining (signed in as the invited address). */
   lookup: () => "/v2/invitations/lookup",
+  /** POST { token }, no sign-in: the same preview for the link's holder before signing in or up. */
+  preview: () => "/v2/invitations/preview",
   /** POST { token }: joins the organization. */
   accept: () => "/v2/invitations/accept",
 };
@@ -102,11 +104,16 @@ export const invitationTokenSchema = z.object({
     .regex(/^[A-Za-z0-9_-]{43}$/, "This invitation link is not valid. Ask for a new invitation."),
 });
 
-/** What the link's holder, signed in as the invited address, learns before joining. */
+/**
+ * What the link's holder learns before joining: what the mail says (who invites which address to what, until
+ * when) and the roles, without naming the environments they cover (those stay inside the organization).
+ */
 export const invitationPreviewSchema = z.object({
   email: z.string(),
   organization: z.object({ displayName: z.string() }),
   invitedBy: z.string().nullable(),
+  /** "admin", "developer on 2 environments". */
+  roles: z.array(z.string()),
   expiresAt: z.iso.datetime(),
 });
 export type InvitationPreview = z.infer<typeof invitationPreviewSchema>;

@@ -282,12 +282,49 @@ export const historyEntrySchema = z.object({
 });
 export type HistoryEntry = z.infer<typeof historyEntrySchema>;
 
+/**
+ * What each type runs as units its cloud reports, by the name the cloud gives them: an application's ECS tasks
+ * (Fargate), a database's RDS instances, a cache's ElastiCache nodes, a cluster's EKS nodes. A type absent here
+ * runs none a user could see (AWS runs a queue, a bucket, a table, a function, a certificate, a network and a
+ * control plane without nodes for them).
+ */
+export const serviceUnitLabels: Partial<Record<ServiceType, "Tasks" | "Instances" | "Nodes">> = {
+  application: "Tasks",
+  database: "Instances",
+  cache: "Nodes",
+  kubernetes: "Nodes",
+};
+
+/** One unit as the cloud reports it: its id or name, and its status in the cloud's word (RUNNING, available). */
+export const serviceUnitSchema = z.object({ name: z.string(), status: z.string() });
+export type ServiceUnit = z.infer<typeof serviceUnitSchema>;
+
+/**
+ * GET resources/{id}/units: the units the service runs now (none for a type without them), asked of its cloud;
+ * `simulated` when the simulated cloud made them up (an environment without a cloud account).
+ */
+export const serviceUnitsSchema = z.object({ simulated: z.boolean(), units: z.array(serviceUnitSchema) });
+export type ServiceUnits = z.infer<typeof serviceUnitsSchema>;
+
+/**
+ * What a busy service's running deployment or teardown waits for, in the cloud's words ("Waiting for the DB instance
+ * orders-db to become available"), and since when that wait began.
+ */
+export const serviceProgressSchema = z.object({ step: z.string(), since: z.string() });
+export type ServiceProgress = z.infer<typeof serviceProgressSchema>;
+
 export const resourceSchema = resourceSummarySchema.extend({
   config: z.record(z.string(), z.unknown()),
   settings: serviceSettingsSchema,
   /** The saved, not yet launched configuration and settings. */
   draft: z.object({ config: z.record(z.string(), z.unknown()), settings: serviceSettingsSchema }).nullable(),
+  /**
+   * The names its deployments' log lines carry (the simulated cloud's made-up pods, whatever the type); what the
+   * service really runs is GET resources/{id}/units.
+   */
   pods: z.array(podSchema),
+  /** While a deployment or teardown runs a step that waits: what for and since when; null otherwise. */
+  progress: serviceProgressSchema.nullable(),
   /** Names of the secret attributes GET attributes/{attribute} reveals. */
   secretAttributes: z.array(z.string()),
   /** Newest first. */
@@ -598,6 +635,8 @@ export const servicePaths = {
   serverlessUpload: (t: string, w: string) => `${environmentLevel(t, w)}/infrastructure/serverless/upload`,
   logs: (t: string, w: string, id: string, logQuery: LogQuery = {}) =>
     `${environmentLevel(t, w)}/resources/${encodeURIComponent(id)}/logs${query(logQuery)}`,
+  units: (t: string, w: string, id: string) =>
+    `${environmentLevel(t, w)}/resources/${encodeURIComponent(id)}/units`,
   metrics: (t: string, w: string, id: string, metricsQuery: { range?: MetricRange; step?: number } = {}) =>
     `${environmentLevel(t, w)}/resources/${encodeURIComponent(id)}/metrics${query(metricsQuery)}`,
   alarms: (t: string, w: string, id: string, metricsQuery: { range?: MetricRange; step?: number } = {}) =>

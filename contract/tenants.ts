@@ -28,13 +28,20 @@ export const tenantPaths = {
   one: (tenantId: string) => `/tenant/${encodeURIComponent(tenantId)}`,
 };
 
-/** "Acme Corp, Inc." → "acme-corp-inc": a suggested identifier for a display name. */
+/**
+ * "Acme Corp, Inc." → "acme-corp-inc": the identifier made from an organization's name, as the form fills it in
+ * while the user types the name and as the app takes it when the identifier is left empty.
+ */
 export function suggestTenantName(displayName: string): string {
-  return displayName
-    .toLowerCase()
-    .normalize("NFKD")
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-+|-+$/g, "")
-    .slice(0, 40)
-    .replace(/-+$/, "");
+  return (
+    displayName
+      .normalize("NFKD")
+      // Decomposed, "è" is "e" and a combining accent: the accent goes, the letter stays.
+      .replace(/\p{M}/gu, "")
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, "-")
+      .replace(/^-+|-+$/g, "")
+      .slice(0, 40)
+      .replace(/-+$/, "")
+  );
 }

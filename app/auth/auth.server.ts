@@ -15,7 +15,7 @@ import {
   type SessionTokens,
   type SessionUser,
 } from "./session.server";
-import { DiscoveredAuth0Strategy, SCREEN_HINT, discover, nonceForState } from "./strategy.server";
+import { DiscoveredAuth0Strategy, LOGIN_HINT, SCREEN_HINT, discover, nonceForState } from "./strategy.server";
 
 const STRATEGY = "auth0";
 const STATE_COOKIE = "__auth_state";
@@ -104,6 +104,25 @@ function loginPath(request: Request): string {
 }
 
 export type SignedInSession = SignedIn & { session: AppSession };
+
+/** Whether the request carries a signed-in session, for the pages that also speak to visitors. */
+export async function isSignedIn(request: Request): Promise<boolean> {
+  const session = await getSession(request);
+  return Boolean(session.get("user") && session.get("tokens"));
+}
+
+/**
+ * Where a visitor goes to sign in (or sign up) and come back to `returnTo`; `email` starts the identity provider's
+ * screen with that address (Auth0's login_hint).
+ */
+export function signInPath(
+  returnTo: string,
+  { screen, email }: { screen?: "signup"; email?: string } = {},
+): string {
+  const query = new URLSearchParams({ returnTo });
+  if (email) query.set(LOGIN_HINT, email);
+  return `/auth/${screen ?? "login"}?${query}`;
+}
 
 /** The signed-in user's session, or a redirect to sign-in that remembers where the visitor was going. */
 export async function requireUser(request: Request): Promise<SignedInSession> {

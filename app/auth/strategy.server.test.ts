@@ -76,6 +76,23 @@ describe("the Auth0 strategy against an https issuer (real Auth0)", () => {
     );
   });
 
+  it("passes an invited address on as Auth0's login_hint, so the sign-in and sign-up screens start with it", async () => {
+    const paramsOf = async (url: string) => {
+      const response = await redirectOf(createStrategy().authenticate(new Request(url)));
+      return new URL(response.headers.get("Location") ?? "").searchParams;
+    };
+    const signUp = await paramsOf(
+      "https://console.example/auth/signup?screen_hint=signup&login_hint=erin%40example.com",
+    );
+    expect(signUp.get("login_hint")).toBe("erin@example.com");
+    expect(signUp.get("screen_hint")).toBe("signup");
+    expect((await paramsOf("https://console.example/auth/login")).has("login_hint")).toBe(false);
+    const tooLong = `${"a".repeat(250)}@example.com`;
+    expect(
+      (await paramsOf(`https://console.example/auth/login?login_hint=${tooLong}`)).has("login_hint"),
+    ).toBe(false);
+  });
+
   it("exchanges the code at the issuer's https token endpoint with the client's credentials and PKCE verifier", async () => {
     const strategy = createStrategy();
     const start = await redirectOf(strategy.authenticate(new Request("https://console.example/auth/login")));

@@ -43,6 +43,10 @@ export function nonceForState(state: string, secret: string): string {
 
 /** Auth0's authorization parameter that picks the Universal Login screen. */
 export const SCREEN_HINT = "screen_hint";
+/** The OpenID parameter that starts the sign-in (and Auth0's sign-up) screen with an address filled in. */
+export const LOGIN_HINT = "login_hint";
+/** An address is at most 254 characters; anything longer is not one and is dropped. */
+const MAX_LOGIN_HINT_LENGTH = 254;
 
 export type DiscoveredAuth0StrategyOptions = Omit<Auth0Strategy.ConstructorOptions, "domain"> & {
   discovery: Discovery;
@@ -92,7 +96,11 @@ export class DiscoveredAuth0Strategy<User> extends Auth0Strategy<User> {
     if (state) extended.set("nonce", nonceForState(state, this.nonceSecret));
     // Forwarded from the request as the Auth0 strategy forwards `invitation`: Auth0 (and the embedded
     // provider) then open the sign-up screen instead of the login screen.
-    if (new URL(request.url).searchParams.get(SCREEN_HINT) === "signup") extended.set(SCREEN_HINT, "signup");
+    const asked = new URL(request.url).searchParams;
+    if (asked.get(SCREEN_HINT) === "signup") extended.set(SCREEN_HINT, "signup");
+    // An invitation's page knows the invited address: the screen opens with it filled in.
+    const loginHint = asked.get(LOGIN_HINT)?.trim();
+    if (loginHint && loginHint.length <= MAX_LOGIN_HINT_LENGTH) extended.set(LOGIN_HINT, loginHint);
     return extended;
   }
 

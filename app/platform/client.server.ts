@@ -50,6 +50,7 @@ export type PlatformRequestLogEntry = {
 export type PlatformClientOptions = {
   /** PLATFORM_API_URL, e.g. http://localhost:4000; requests go to `${baseUrl}/api${path}`. */
   baseUrl: string;
+  /** The bearer token; an empty one sends no Authorization header. */
   getAccessToken: () => Promise<string>;
   /** Called once on a 401: a fresh token repeats the call once with it; null gives up with PlatformError 401. */
   onUnauthorized?: () => Promise<string | null>;
@@ -101,11 +102,9 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
 
   async function attempt(plan: RequestPlan, token: string): Promise<AttemptResult> {
     const requestId = crypto.randomUUID();
-    const headers = new Headers({
-      Accept: "application/json",
-      Authorization: `Bearer ${token}`,
-      "X-Request-ID": requestId,
-    });
+    const headers = new Headers({ Accept: "application/json", "X-Request-ID": requestId });
+    // No token: one of the few calls the platform answers before sign-in (an invitation's preview).
+    if (token) headers.set("Authorization", `Bearer ${token}`);
     let body: BodyInit | undefined;
     if (plan.payload.kind === "form") {
       body = plan.payload.form;

@@ -33,6 +33,11 @@ export async function cancelInvitation(api: PlatformClient, tenantId: string, em
   return invitation;
 }
 
+/** The invitation behind a link, for a visitor not signed in yet (`api` carries no token). */
+export async function previewInvitation(api: PlatformClient, token: string) {
+  return api.post(invitationPaths.preview(), invitationPreviewSchema, { token });
+}
+
 export async function lookUpInvitation(api: PlatformClient, token: string) {
   return api.post(invitationPaths.lookup(), invitationPreviewSchema, { token });
 }

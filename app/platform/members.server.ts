@@ -24,6 +24,12 @@ export async function getMember(api: PlatformClient, tenantId: string, userId: s
   return userDetail;
 }
 
+/** The organization's member with this address (compared without case), or undefined. */
+export async function findMemberByEmail(api: PlatformClient, tenantId: string, email: string) {
+  const address = email.toLowerCase();
+  return (await listMembers(api, tenantId)).find((member) => member.email.toLowerCase() === address);
+}
+
 /** Replaces the member's grants; 409 when it would leave the organization without an admin. */
 export async function updateMemberRoles(
   api: PlatformClient,

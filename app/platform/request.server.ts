@@ -41,6 +41,11 @@ export async function requirePlatformClient(request: Request) {
   };
 }
 
+/** A client without a token, for the few calls answered before sign-in (an invitation link's preview). */
+export function anonymousPlatformClient() {
+  return createPlatformClient({ baseUrl: getEnv().platformApiUrl, getAccessToken: async () => "" });
+}
+
 /**
  * requirePlatformClient for pages that work inside an organization, resolved as SPEC §4 orders it; the choice
  * is remembered in the session. A user without an organization is sent to create one.

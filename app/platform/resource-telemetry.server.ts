@@ -3,13 +3,15 @@ import {
   logListSchema,
   metricsSchema,
   servicePaths,
+  serviceUnitsSchema,
   type LogQuery,
   type MetricRange,
 } from "#contract/services";
 import type { PlatformClient } from "./client.server";
 
 /**
- * What the platform observes of a running service (SPEC §7 "resources/{id}/..."): its logs, metrics and alarms.
+ * What the platform observes of a running service (SPEC §7 "resources/{id}/..."): its units, logs, metrics and
+ * alarms.
  * The infrastructure calls themselves live in services.server.ts.
  */
 
@@ -45,4 +47,14 @@ export async function getServiceAlarms(
 ) {
   const { alarms } = await api.get(servicePaths.alarms(tenantId, environmentId, id, query), alarmListSchema);
   return alarms;
+}
+
+/** GET resources/{id}/units: the tasks, instances or nodes the service runs now, as its cloud reports them. */
+export async function getServiceUnits(
+  api: PlatformClient,
+  tenantId: string,
+  environmentId: string,
+  id: string,
+) {
+  return api.get(servicePaths.units(tenantId, environmentId, id), serviceUnitsSchema);
 }

@@ -59,6 +59,7 @@ const resource = {
   settings: defaultServiceSettings,
   draft: null,
   pods: [],
+  progress: null,
   secretAttributes: ["password"],
   history: [],
 };

@@ -19,7 +19,7 @@ import { FormErrors, NumberField, SelectField } from "~/components/forms";
 import { budgetFormSchema, scopeLabel } from "~/features/cost/budget-forms";
 import { costPagePaths } from "~/features/cost/cost-search";
 import { useCan } from "~/features/permissions/permissions";
-import { ConfirmDialog } from "~/features/team/confirm-dialog";
+import { ConfirmDialog } from "~/components/confirm-dialog";
 import { rejectSubmission } from "~/platform/action-errors.server";
 import { isPlatformError } from "~/platform/client.server";
 import { createBudget, deleteBudget, listBudgets, updateBudget } from "~/platform/cost.server";

@@ -42,7 +42,12 @@ import { isPlatformError, type PlatformClient } from "~/platform/client.server";
 import { createTicket, listConnections } from "~/platform/connections.server";
 import { dashboardLinks } from "~/features/connections/connection-links.server";
 import { rotateDeployOnPushSecret, setDeployOnPush } from "~/platform/applications.server";
-import { getServiceAlarms, getServiceLogs, getServiceMetrics } from "~/platform/resource-telemetry.server";
+import {
+  getServiceAlarms,
+  getServiceLogs,
+  getServiceMetrics,
+  getServiceUnits,
+} from "~/platform/resource-telemetry.server";
 import { throwRouteError } from "~/platform/route-errors.server";
 import {
   cancelService,
@@ -89,10 +94,14 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const view = readDetailsView(search);
   const at = { api, tenantId, environmentId: environment.id, serviceId };
   // The tab's data does not depend on the service, except the cost estimate (of its configuration).
-  const [service, telemetry, logs, dashboards] = await Promise.all([
+  const [service, units, telemetry, logs, dashboards] = await Promise.all([
     getService(api, tenantId, environment.id, serviceId).catch((error: unknown) =>
       throwRouteError(error, errorCodes.resourceListFetch, headers),
     ),
+    // What it runs now, asked of its cloud: the overview's tasks, instances or nodes.
+    view.tab === "overview"
+      ? loadPart(() => getServiceUnits(api, tenantId, environment.id, serviceId))
+      : null,
     view.tab === "monitoring" || view.tab === "monitor" ? loadTelemetry(at, view.range) : null,
     view.tab === "logs" ? loadLogs(at, view.logType, search) : null,
     // The environment's Datadog or Middleware, where its metrics are also forwarded; without them, no links.
@@ -142,6 +151,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
       deletion: deletionConsequences(service, { inCloudAccount: environment.cloudConnectionId !== null }),
       service,
       view,
+      units,
       telemetry,
       logs,
       cost,
@@ -150,6 +160,8 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
       deployOnPush,
       applicationEditing,
       snapshots,
+      // What the header counts a running step's wait to (the same on the server and in the browser).
+      now: new Date().toISOString(),
     },
     { headers },
   );
@@ -516,6 +528,7 @@ export default function ServiceDetailsPage() {
         actionData={actionData}
         ticketManagers={loaded.ticketManagers}
         deletion={loaded.deletion}
+        now={loaded.now}
       />
       {/*
         The tabs are links, and only the shown tab's panel is rendered: it sits outside Mantine's Tabs, whose context
@@ -540,7 +553,9 @@ export default function ServiceDetailsPage() {
         id={`${SERVICE_TABS_ID}-panel-${view.tab}`}
         aria-labelledby={`${SERVICE_TABS_ID}-tab-${view.tab}`}
       >
-        {view.tab === "overview" ? <OverviewPanel service={service} /> : null}
+        {view.tab === "overview" && loaded.units ? (
+          <OverviewPanel service={service} units={loaded.units} />
+        ) : null}
         {view.tab === "config" && service.serviceType !== "application" ? (
           <ConfigPanel service={service} actionData={actionData} />
         ) : null}

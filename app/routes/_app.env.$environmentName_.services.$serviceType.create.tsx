@@ -3,7 +3,13 @@ import { getZodConstraint } from "@conform-to/zod/v4";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { parseSubmission } from "~/components/parse-submission.server";
 import { Anchor, Breadcrumbs, Group, Paper, Stack, Text, Title } from "@mantine/core";
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import {
+  data,
+  redirect,
+  type ActionFunctionArgs,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from "@remix-run/node";
 import {
   Form,
   Link,
@@ -47,10 +53,13 @@ export const meta: MetaFunction<typeof loader> = ({ data: loaded, params }) => [
   },
 ];
 
-/** The type in the address, or 404 for one without a create page. */
+/**
+ * The type in the address; one without a create page (an application has its own) goes to the 404 page, as every
+ * unknown address does: a thrown 404 would land in the error boundary's "Something went wrong".
+ */
 function serviceTypeOf(value: string | undefined) {
   const serviceType = parseCreatableServiceType(value);
-  if (!serviceType) throw data({ message: "Page not found" }, { status: 404 });
+  if (!serviceType) throw redirect("/404");
   return serviceType;
 }
 

@@ -1,11 +1,11 @@
 import { Anchor, Button, Group, Paper, Stack, Text, Title } from "@mantine/core";
-import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { data, redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { lastActiveLabel } from "~/features/team/member-roles";
 import { MemberRoles } from "~/features/team/members-table";
-import { teamPagePaths } from "~/features/team/paths";
+import { isEmailAddress, teamPagePaths } from "~/features/team/paths";
 import { listEnvironmentSummaries } from "~/platform/environments.server";
-import { getMember } from "~/platform/members.server";
+import { findMemberByEmail, getMember } from "~/platform/members.server";
 import { requireOrganizationClient } from "~/platform/request.server";
 import { throwRouteError } from "~/platform/route-errors.server";
 import { formatDate } from "~/components/date-time";
@@ -14,10 +14,21 @@ export const meta: MetaFunction<typeof loader> = ({ data: loaded }) => [
   { title: `${loaded?.member.name ?? "Member"} · Users · Cloud Console` },
 ];
 
+/**
+ * The member's page, by user id; an e-mail address in its place (SPEC §2.2 /settings/users/{email}) opens the
+ * page of the organization's member with that address, and any other address is not found.
+ */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { api, tenantId, headers } = await requireOrganizationClient(request);
+  const userId = params.userId ?? "";
+  if (isEmailAddress(userId)) {
+    const member = await findMemberByEmail(api, tenantId, userId).catch((error: unknown) =>
+      throwRouteError(error, undefined, headers),
+    );
+    throw redirect(member ? teamPagePaths.member(member.id) : "/404", { headers });
+  }
   const [member, environments] = await Promise.all([
-    getMember(api, tenantId, params.userId ?? ""),
+    getMember(api, tenantId, userId),
     listEnvironmentSummaries(api, tenantId),
   ]).catch((error: unknown) => throwRouteError(error, undefined, headers));
   return data(

@@ -8,7 +8,7 @@ import { useEffect, useState } from "react";
 import * as z from "zod";
 import { Button } from "~/components/button";
 import { FormErrors, SelectField } from "~/components/forms";
-import { ConfirmDialog } from "~/features/team/confirm-dialog";
+import { ConfirmDialog } from "~/components/confirm-dialog";
 import { describeGrant, memberRoleFormSchema, roleChoiceOf, roleOptions } from "~/features/team/member-roles";
 import { teamPagePaths } from "~/features/team/paths";
 import { rejectSubmission } from "~/platform/action-errors.server";

@@ -18,7 +18,7 @@ import { renameOrganizationRequestSchema } from "#contract/users";
 import { refreshSessionTokens } from "~/auth/auth.server";
 import { Button } from "~/components/button";
 import { FormErrors, TextField } from "~/components/forms";
-import { ConfirmDialog } from "~/features/team/confirm-dialog";
+import { ConfirmDialog } from "~/components/confirm-dialog";
 import { membersPerRole } from "~/features/team/member-roles";
 import { teamPagePaths } from "~/features/team/paths";
 import { rejectSubmission } from "~/platform/action-errors.server";

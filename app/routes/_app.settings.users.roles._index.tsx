@@ -8,7 +8,7 @@ import * as z from "zod";
 import { errorMessages } from "#contract/errors";
 import { canDo } from "#contract/permissions";
 import { Button } from "~/components/button";
-import { ConfirmDialog } from "~/features/team/confirm-dialog";
+import { ConfirmDialog } from "~/components/confirm-dialog";
 import { teamPagePaths } from "~/features/team/paths";
 import { holdersPerRole } from "~/features/team/roles/role-form";
 import { RolesTable } from "~/features/team/roles/roles-table";

@@ -11,9 +11,11 @@ import {
   type MetaFunction,
 } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { useState } from "react";
 import * as z from "zod";
 import { onboardingPages } from "~/features/onboarding/paths";
 import {
+  suggestTenantName,
   tenantDisplayNameSchema,
   tenantNameSchema,
   tenantPaths,
@@ -26,8 +28,11 @@ import { requirePlatformClient } from "~/platform/request.server";
 
 export const meta: MetaFunction = () => [{ title: "Create organization · Cloud Console" }];
 
-/** The form's fields are flat; the platform receives them as `{ tenant: { name, displayName } }`. */
-const schema = z.object({ displayName: tenantDisplayNameSchema, name: tenantNameSchema });
+/**
+ * The form's fields are flat; the platform receives them as `{ tenant: { name, displayName } }`. The identifier
+ * may be left empty: it is then made from the name, by the rule the form follows as the user types.
+ */
+const schema = z.object({ displayName: tenantDisplayNameSchema, name: tenantNameSchema.optional() });
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { user, headers } = await requirePlatformClient(request);
@@ -40,8 +45,9 @@ export async function action({ request }: ActionFunctionArgs) {
   if (submission.status !== "success") return data(submission.reply(), { status: 400, headers });
   let organizationId: string;
   try {
+    const { displayName, name } = submission.value;
     const { tenant } = await api.post(tenantPaths.create(), tenantResponseSchema, {
-      tenant: submission.value,
+      tenant: { displayName, name: name ?? suggestTenantName(displayName) },
     });
     organizationId = tenant.organizationId;
   } catch (error) {
@@ -67,6 +73,11 @@ export default function CreateOrganization() {
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
   });
+  // The identifier follows the name until the user writes one of their own (emptying it lets it follow again).
+  const [identifierOwn, setIdentifierOwn] = useState(() => {
+    const identifier = fields.name.initialValue ?? "";
+    return identifier !== "" && identifier !== suggestTenantName(fields.displayName.initialValue ?? "");
+  });
   return (
     <Stack gap="md">
       <SignedInAs user={user} />
@@ -75,12 +86,21 @@ export default function CreateOrganization() {
       <Form method="post" {...getFormProps(form)}>
         <Stack gap="md">
           <FormErrors errors={form.errors} id={form.errorId} />
-          <TextField field={fields.displayName} label="Organization name" autoComplete="organization" />
+          <TextField
+            field={fields.displayName}
+            label="Organization name"
+            autoComplete="organization"
+            onChange={(event) => {
+              if (identifierOwn) return;
+              form.update({ name: fields.name.name, value: suggestTenantName(event.currentTarget.value) });
+            }}
+          />
           <TextField
             field={fields.name}
             label="Identifier"
-            description="Lowercase letters, digits and hyphens; it names your organization in addresses."
+            description="Lowercase letters, digits and hyphens; it names your organization in addresses. Left empty, it is made from the name."
             autoComplete="off"
+            onChange={(event) => setIdentifierOwn(event.currentTarget.value !== "")}
           />
           <Button type="submit" loading={navigation.state === "submitting"}>
             Create organization

@@ -1,6 +1,13 @@
 import type { CloudProvider } from "#contract/cloud-providers";
 import type { CostEstimate } from "#contract/environments";
-import type { Alarm, Metrics, MetricRange, ServiceSettings, ServiceType } from "#contract/services";
+import type {
+  Alarm,
+  Metrics,
+  MetricRange,
+  ServiceSettings,
+  ServiceType,
+  ServiceUnit,
+} from "#contract/services";
 
 /**
  * The cloud seam: what the platform asks of a cloud, in plain data (no driver imports a domain module, nor another
@@ -106,6 +113,11 @@ export type DeployContext = {
   secretsSealed: boolean;
   /** The uploaded archive of a serverless service, when it has one. */
   archive?: () => Promise<Uint8Array>;
+  /**
+   * The TLS certificate service an application's domain is served with (its Domain field's certificate): its name
+   * (null when it is no longer in the environment) and its certificate's ARN in the cloud, null until deployed.
+   */
+  certificate?: TlsCertificate;
   /** What an application's source reaches outside (its connections, the environment's chart repositories). */
   sources?: ApplicationSources;
   /** The pods the deployment replaces, in order (a rolling update stops one per new pod). */
@@ -114,6 +126,8 @@ export type DeployContext = {
   pushedCommit?: { sha: string; message: string };
   now: Date;
 };
+
+export type TlsCertificate = { name: string | null; arn: string | null };
 
 /** Not there yet: the engine persists `state` and calls again after `waitMs`; `progress` says what it waits for. */
 export type PendingStep = {
@@ -172,6 +186,11 @@ export interface DeployDriver {
    * something was changed outside the platform. Absent when nothing can be (the simulated cloud).
    */
   observe?(context: DeployContext): Promise<Observation>;
+  /**
+   * The units the deployed service runs now, as the cloud reports them (none for a type without units); absent
+   * when the cloud has none to ask (the simulated cloud: its deployments record made-up pods instead).
+   */
+  units?(context: DeployContext): Promise<ServiceUnit[]>;
   /** The names of the secret attributes a deployment of `resource` answers (what GET attributes lists). */
   secretAttributeNames(resource: DriverResource): readonly string[];
   /** How long a deployment or teardown of the type may take before it fails; null: its steps always end. */

@@ -30,6 +30,8 @@ const readActions = [
   "dynamodb:Scan",
   "ec2:DescribeAddresses",
   "ec2:DescribeAvailabilityZones",
+  // The overview's units: the instances of a cluster's node group (decision 052).
+  "ec2:DescribeInstances",
   "ec2:DescribeInternetGateways",
   "ec2:DescribeNatGateways",
   "ec2:DescribeRouteTables",
@@ -43,9 +45,12 @@ const readActions = [
   "ecs:DescribeClusters",
   "ecs:DescribeServices",
   "ecs:DescribeTaskDefinition",
+  // The overview's units: an application's tasks (decision 052).
+  "ecs:DescribeTasks",
   "ecs:ListClusters",
   "ecs:ListServices",
   "ecs:ListTaskDefinitions",
+  "ecs:ListTasks",
   "eks:DescribeCluster",
   "eks:DescribeNodegroup",
   "eks:ListNodegroups",
@@ -53,6 +58,7 @@ const readActions = [
   "elasticache:DescribeCacheSubnetGroups",
   "elasticache:DescribeReplicationGroups",
   "elasticache:DescribeSnapshots",
+  "elasticloadbalancing:DescribeListenerCertificates",
   "elasticloadbalancing:DescribeListeners",
   "elasticloadbalancing:DescribeLoadBalancers",
   "elasticloadbalancing:DescribeRules",
@@ -150,14 +156,18 @@ const changeActions = [
   "elasticache:IncreaseReplicaCount",
   "elasticache:ModifyCacheCluster",
   "elasticache:ModifyReplicationGroup",
+  // The HTTPS listener's certificates: one per domain served there (decision 053).
+  "elasticloadbalancing:AddListenerCertificates",
   "elasticloadbalancing:CreateListener",
   "elasticloadbalancing:CreateLoadBalancer",
   "elasticloadbalancing:CreateRule",
   "elasticloadbalancing:CreateTargetGroup",
   "elasticloadbalancing:DeleteRule",
   "elasticloadbalancing:DeleteTargetGroup",
+  "elasticloadbalancing:ModifyListener",
   "elasticloadbalancing:ModifyRule",
   "elasticloadbalancing:ModifyTargetGroup",
+  "elasticloadbalancing:RemoveListenerCertificates",
   "elasticloadbalancing:SetSecurityGroups",
   "iam:CreateRole",
   "iam:DeleteRole",
@@ -172,6 +182,10 @@ const changeActions = [
   "logs:DeleteLogGroup",
   "logs:PutRetentionPolicy",
   "rds:CreateDBInstance",
+  // DeleteDBInstance with FinalDBSnapshotIdentifier: AWS authorizes the final snapshot as rds:CreateDBSnapshot
+  // too (a dependent action in its Service Authorization Reference). Not scoped by tag: the request also names the
+  // new snapshot, which has no tags yet when AWS decides (it gets the instance's with CopyTagsToSnapshot after).
+  "rds:CreateDBSnapshot",
   "rds:CreateDBSubnetGroup",
   "rds:DeleteDBSubnetGroup",
   "rds:ModifyDBInstance",
@@ -211,6 +225,8 @@ const ownedDeleteActions = [
   "ec2:ReleaseAddress",
   "eks:DeleteCluster",
   "eks:DeleteNodegroup",
+  // The HTTPS listener once no domain is served on it: created with the environment's tags.
+  "elasticloadbalancing:DeleteListener",
   "elasticloadbalancing:DeleteLoadBalancer",
   "lambda:DeleteFunction",
   "rds:DeleteDBInstance",

@@ -19,14 +19,34 @@ describe("telemetryFailure", () => {
     );
   });
 
-  it("says when CloudWatch could not be reached, and passes the connection's refusal on as it is", () => {
+  it("says in words when CloudWatch did not answer and what shows once it does, with the code for support", () => {
+    // As Node's socket reports it, with the SDK's $metadata added.
     const unreachable = Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:1"), {
       code: "ECONNREFUSED",
+      syscall: "connect",
+      address: "127.0.0.1",
+      port: 1,
       $metadata: { attempts: 2 },
     });
     expect(telemetryFailure("CloudWatch", unreachable).message).toBe(
-      "Could not reach CloudWatch: ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:1",
+      "AWS CloudWatch could not be reached at 127.0.0.1:1 (the connection was refused); the metrics show " +
+        "once it answers. Code for support: ECONNREFUSED",
     );
+    expect(telemetryFailure("CloudWatch Logs", unreachable).message).toBe(
+      "AWS CloudWatch Logs could not be reached at 127.0.0.1:1 (the connection was refused); new log lines " +
+        "show once it answers. Code for support: ECONNREFUSED",
+    );
+    const slow = Object.assign(new Error("Connection timed out after 5000 ms"), {
+      name: "TimeoutError",
+      $metadata: { attempts: 2 },
+    });
+    expect(telemetryFailure("CloudWatch", slow).message).toBe(
+      "AWS CloudWatch could not be reached (it did not answer in time); the metrics show once it answers. " +
+        "Code for support: TimeoutError",
+    );
+  });
+
+  it("passes the connection's refusal on as it is", () => {
     const refused = new ProviderRefusal("These access keys belong to AWS account 1, not 2.");
     expect(telemetryFailure("CloudWatch", refused)).toMatchObject({
       name: "TelemetryUnavailable",

@@ -8,6 +8,7 @@ import type { NewLogLine } from "../cloud/driver";
 import { lockedResource, TelemetryUnavailable, writesRuntimeLogs, type TelemetrySource } from "./telemetry";
 import { logGroupsOf } from "../cloud/aws/log-groups";
 import { cloudWatchMetrics } from "../cloud/aws/metrics";
+import { unansweredFailureOf } from "../cloud/aws/aws-errors";
 
 /**
  * The logs and metrics of a service in an AWS connection, from CloudWatch (issue 14; docs/decisions/030).
@@ -33,10 +34,18 @@ const PAGES_PER_READ = 5;
 
 type Connection = () => Promise<AwsConnection>;
 
+/** Who each read asks, and what it shows once that service answers: said when it does not. */
+const reads = {
+  CloudWatch: { who: "AWS CloudWatch", meanwhile: "the metrics show once it answers" },
+  "CloudWatch Logs": { who: "AWS CloudWatch Logs", meanwhile: "new log lines show once it answers" },
+  AWS: { who: "AWS", meanwhile: "the final snapshots show once it answers" },
+} as const;
+type CloudWatchService = keyof typeof reads;
+
 /** The connection's clients for one read, closed after it; CloudWatch's failures read as AWS words them. */
 export async function withCloudWatch<Result>(
   connection: Connection,
-  service: string,
+  service: CloudWatchService,
   read: (aws: AwsClients) => Promise<Result>,
 ): Promise<Result> {
   let aws: AwsClients | undefined;
@@ -53,13 +62,21 @@ export async function withCloudWatch<Result>(
 
 type SdkError = Error & { $fault?: unknown; $metadata?: { httpStatusCode?: unknown }; code?: unknown };
 
-/** What the user reads when CloudWatch refused or did not answer. */
-export function telemetryFailure(service: string, error: unknown): Error {
+/**
+ * What the user reads when CloudWatch refused or did not answer: AWS's words for a refusal; for no answer, what
+ * happened and what shows once it answers, with the code for support (`unansweredFailureOf`).
+ */
+export function telemetryFailure(service: CloudWatchService, error: unknown): Error {
   if (error instanceof TelemetryUnavailable) return error;
   if (error instanceof ProviderRefusal) return new TelemetryUnavailable(error.message);
   if (!(error instanceof Error)) return new Error(String(error));
   const { $fault, $metadata, code } = error as SdkError;
   const answered = $fault !== undefined || typeof $metadata?.httpStatusCode === "number";
+  const unanswered = unansweredFailureOf(error, {
+    service: reads[service].who,
+    meanwhile: reads[service].meanwhile,
+  });
+  if (unanswered) return new TelemetryUnavailable(unanswered.charAt(0).toUpperCase() + unanswered.slice(1));
   if (answered) return new TelemetryUnavailable(`${service} answered ${error.name}: ${error.message}`);
   // Not the SDK's failure to get an answer (a socket error, a time-out): a bug, reported as one.
   if ($metadata === undefined && typeof code !== "string" && error.name !== "TimeoutError") return error;

@@ -3,9 +3,16 @@ import type { Database } from "../db/index";
 import { organizations, resourceLogs, resources, serverlessUploads } from "../db/schema";
 import type { EnvironmentRow } from "../environments/records";
 import { driverResourceOf, type ResourceRow } from "../services/records";
+import { certificateIdOf } from "../services/certificates";
 import { awsAccountOf, type AwsConnections } from "../connections/aws-accounts";
 import { cloudWatchTelemetry } from "./aws-telemetry";
-import { CloudStepError, type DeployContext, type DeployDriver, type NewLogLine } from "../cloud/driver";
+import {
+  CloudStepError,
+  type DeployContext,
+  type DeployDriver,
+  type NewLogLine,
+  type TlsCertificate,
+} from "../cloud/driver";
 import type { TelemetrySource } from "./telemetry";
 
 /**
@@ -86,6 +93,7 @@ export async function deployContextOf(
             ),
           )
           .limit(1);
+  const certificate = await certificateOfApplication(tx, resource, environment);
   const uploadId = resource.serviceType === "serverless" ? resource.config.uploadId : undefined;
   return {
     resource: driverResourceOf(resource, environment),
@@ -99,8 +107,29 @@ export async function deployContextOf(
     podNames,
     secretsSealed: resource.sealedAttributes !== null,
     ...(typeof uploadId === "string" && db ? { archive: () => archiveOf(db, uploadId) } : {}),
+    ...(certificate ? { certificate } : {}),
     now,
   };
+}
+
+/**
+ * The TLS certificate service an application's domain is served with, as the driver needs it: its name and the
+ * certificate's ARN its deployment output (null before); undefined without a domain and certificate.
+ */
+async function certificateOfApplication(
+  tx: Database,
+  resource: ResourceRow,
+  environment: EnvironmentRow,
+): Promise<TlsCertificate | undefined> {
+  if (resource.serviceType !== "application") return undefined;
+  const domain = (resource.config as { domain?: { host?: unknown; certificateId?: unknown } }).domain;
+  if (!domain?.host || typeof domain.certificateId !== "string" || !domain.certificateId) return undefined;
+  const certificates = await tx
+    .select({ id: resources.id, name: resources.name, outputs: resources.cloudOutputs })
+    .from(resources)
+    .where(and(eq(resources.environmentId, environment.id), eq(resources.serviceType, "tls")));
+  const service = certificates.find((row) => certificateIdOf(row, environment) === domain.certificateId);
+  return { name: service?.name ?? null, arn: service?.outputs?.certificateArn || null };
 }
 
 /** A serverless service's uploaded archive, read when the step needs it (outside any transaction). */
@@ -159,4 +188,15 @@ export function failureOf(
   if (!lastAttempt) return null;
   const message = error instanceof Error ? error.message : String(error);
   return `The ${work} stopped unexpectedly: ${message}`;
+}
+
+/** When a wait that says `progress` began: the same wait asked again keeps its start, a new one starts `now`. */
+export function progressSinceOf(
+  previous: { progress: string | null; progressSince?: string | null },
+  progress: string,
+  now: Date,
+): string {
+  return previous.progress === progress && previous.progressSince
+    ? previous.progressSince
+    : now.toISOString();
 }

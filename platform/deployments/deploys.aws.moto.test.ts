@@ -33,6 +33,8 @@ import { createService } from "../services/services";
 import { TAG_ENVIRONMENT, TAG_ORGANIZATION, TAG_SERVICE, type Provisioner } from "../cloud/aws/provisioner";
 import { testQueueProvisioner } from "../testing/aws";
 import { DEPLOY_JOB_KIND } from "./deploys";
+import { deployProgressOf } from "./progress";
+import { STEP_ATTEMPTS } from "./cloud-steps";
 import { createOperations, type Operations } from "../operations/operations";
 import { JOB_LEASE_MS } from "../engine/jobs";
 
@@ -249,7 +251,7 @@ describe("the AWS driver", () => {
       .where(eq(resourceHistory.resourceId, resourceId))
       .orderBy(resourceHistory.at)
       .offset(1);
-    expect(entry?.message).toBe("Updates in place: config.visibilityTimeoutSeconds.");
+    expect(entry?.message).toBe("Updates in place: Visibility timeout (seconds).");
     await engine.runner.runUntilIdle();
     expect((await observe(db, resourceId)).row).toMatchObject({
       stage: "STAGE_COMPLETED",
@@ -262,7 +264,7 @@ describe("the AWS driver", () => {
     expect(Attributes?.VisibilityTimeout).toBe("120");
     const [relaunchPod] = relaunch.job.payload.podNames as string[];
     expect(await logsOf(db, resourceId)).toContain(
-      `${relaunchPod} info Updates in place: config.visibilityTimeoutSeconds.`,
+      `${relaunchPod} info Updates in place: Visibility timeout (seconds).`,
     );
     expect(await queuesOf(environment)).toEqual([queueUrl]);
 
@@ -478,6 +480,73 @@ describe("the AWS driver", () => {
     expect(row).toMatchObject({ stage: "STAGE_FAILED", message });
     expect(job).toMatchObject({ status: "failed", details: message });
     expect(await logsOf(db, resourceId)).toContain(`${podNameOf(job)} error ${message}`);
+  });
+});
+
+describe("what a waiting deployment waits for", () => {
+  let database: OpenDatabase;
+  beforeAll(async () => {
+    database = await openTestDb();
+  });
+  afterAll(() => database.close());
+
+  it("says what the running step waits for and since when, also while AWS does not answer", async () => {
+    const { db } = database;
+    const environment = await awsEnvironment(db);
+    const queue = testQueueProvisioner();
+    let resourceId = "";
+    let answering = true;
+    // What the service said it waits for each time the engine tried the step while AWS did not answer.
+    const saidWhileSilent: unknown[] = [];
+    const slow: Provisioner = {
+      ...queue,
+      apply: async (context) => {
+        if (!answering) {
+          saidWhileSilent.push(await deployProgressOf(db, resourceId));
+          throw Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:1"), {
+            code: "ECONNREFUSED",
+            address: "127.0.0.1",
+            port: 1,
+            $metadata: { attempts: 2 },
+          });
+        }
+        return {
+          done: false,
+          state: { ...context.state },
+          waitMs: 30_000,
+          progress: "Waiting for the queue orders to become available",
+        };
+      },
+    };
+    const engine = engineOn(db, { queue: slow });
+    resourceId = await deployQueue(db, engine, environment);
+    expect(await deployProgressOf(db, resourceId)).toBeNull();
+
+    advance(1_000);
+    const waitingSince = clock.toISOString();
+    await engine.runner.runDue();
+    const waiting = { step: "Waiting for the queue orders to become available", since: waitingSince };
+    expect(await deployProgressOf(db, resourceId)).toEqual(waiting);
+
+    // The same wait, asked again: it is still the one that began then.
+    advance(30_000);
+    await engine.runner.runDue();
+    expect(await deployProgressOf(db, resourceId)).toEqual(waiting);
+
+    // AWS stops answering: each time the engine tries the step again, the service still says what it waits for.
+    answering = false;
+    advance(30_000);
+    const errors = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    await engine.runner.runDue();
+    errors.mockRestore();
+    expect(saidWhileSilent).toEqual(Array.from({ length: STEP_ATTEMPTS }, () => waiting));
+    // Once the engine gave up, the service is failed, in words, and waits for nothing.
+    expect((await observe(db, resourceId)).row).toMatchObject({
+      stage: "STAGE_FAILED",
+      message:
+        "AWS could not be reached at 127.0.0.1:1 (the connection was refused). Code for support: ECONNREFUSED",
+    });
+    expect(await deployProgressOf(db, resourceId)).toBeNull();
   });
 });
 

@@ -7,6 +7,7 @@ import {
   type ConfigDiff,
   type ServiceType,
 } from "#contract/services";
+import { changeLabel } from "#contract/change-words";
 import type { Stage } from "#contract/stages";
 import type { EngineConfig } from "../lib/config";
 import { pushedCommitOf } from "./pushed-commits";
@@ -24,6 +25,7 @@ import {
   deployContextOf,
   deployDriverOf,
   failureOf,
+  progressSinceOf,
   STEP_ATTEMPTS,
   timedOut,
   timeoutMessage,
@@ -99,6 +101,8 @@ const deployPayloadSchema = z.object({
   startedAt: z.string().nullable().default(null),
   /** What the driver's last step said it waits for. */
   progress: z.string().nullable().default(null),
+  /** When the driver's steps began saying `progress` (the same wait asked again keeps it): "since when". */
+  progressSince: z.string().nullable().default(null),
 });
 export type DeployPayload = z.infer<typeof deployPayloadSchema>;
 
@@ -453,7 +457,12 @@ export function createDeploys({
         state: job.state === "SYNCING" ? "SYNCING" : phaseState(steps - 1),
         status: "queued",
         delayMs: result.waitMs,
-        payload: { ...payload, steps, progress: result.progress },
+        payload: {
+          ...payload,
+          steps,
+          progress: result.progress,
+          progressSince: progressSinceOf(payload, result.progress, now),
+        },
       };
     }
     if (job.state === "SYNCING") return completeSync(tx, resource, environment, payload, result, now);
@@ -603,6 +612,7 @@ export function createDeploys({
       failInjected: !sync && settings.failureInjection && resource.name.includes(DEPLOY_FAILURE_MARKER),
       startedAt: null,
       progress: null,
+      progressSince: null,
     };
     if (!sync && resource.serviceType === "application") await recordRelease(tx, historyId, resource);
     let stage: Stage;
@@ -677,6 +687,7 @@ export function createDeploys({
               driverResourceOf({ ...resource, ...previous }, environment),
               driverResourceOf(resource, environment),
             ),
+            resource.serviceType as ServiceType,
           )
         : null;
     const history = await recordAction(tx, { resourceId: resource.id, action, actor, diff, message }, now);
@@ -742,6 +753,7 @@ export function createDeploys({
       failInjected: false,
       startedAt: null,
       progress: null,
+      progressSince: null,
     };
     if (resource.serviceType === "application") await recordRelease(tx, historyId, resource);
     let at = startedAt;
@@ -767,11 +779,15 @@ export function createDeploys({
 
 export type Deploys = ReturnType<typeof createDeploys>;
 
-/** How a configuration change lands, in the words of the history entry and the deployment's logs. */
-export function changePlanMessage({ inPlace, replace }: ChangePlan): string | null {
+/**
+ * How a configuration change lands, in the words of the history entry and the deployment's logs: the settings in
+ * the words of the form that changed them ("Storage (GB)"), as the plan before saving says them.
+ */
+export function changePlanMessage({ inPlace, replace }: ChangePlan, serviceType: ServiceType): string | null {
+  const words = (paths: string[]) => paths.map((path) => changeLabel(serviceType, path)).join(", ");
   const parts = [
-    inPlace.length ? `Updates in place: ${inPlace.join(", ")}.` : "",
-    replace.length ? `Replaces the service: ${replace.join(", ")}.` : "",
+    inPlace.length ? `Updates in place: ${words(inPlace)}.` : "",
+    replace.length ? `Replaces the service: ${words(replace)}.` : "",
   ].filter(Boolean);
   return parts.length ? parts.join(" ") : null;
 }

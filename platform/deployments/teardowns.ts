@@ -5,7 +5,14 @@ import type { Database } from "../db/index";
 import { environments, resourceLogs, resources } from "../db/schema";
 import type { EnvironmentRow } from "../environments/records";
 import type { ResourceRow } from "../services/records";
-import { deployContextOf, failureOf, timedOut, timeoutMessage, writeLines } from "./cloud-steps";
+import {
+  deployContextOf,
+  failureOf,
+  progressSinceOf,
+  timedOut,
+  timeoutMessage,
+  writeLines,
+} from "./cloud-steps";
 import type { Deploys } from "./deploys";
 import { CloudStepError, type DeployDriver, type TeardownStep } from "../cloud/driver";
 import { wakeEnvironmentTeardown } from "./environment-teardowns";
@@ -40,6 +47,8 @@ const teardownPayloadSchema = z.object({
   steps: z.number().int(),
   startedAt: z.string().nullable(),
   progress: z.string().nullable(),
+  /** When the steps began saying `progress`: "since when" (progress.ts). */
+  progressSince: z.string().nullable().default(null),
 });
 type TeardownPayload = z.infer<typeof teardownPayloadSchema>;
 
@@ -117,7 +126,12 @@ export function createTeardowns({ deploys, db }: { deploys: Deploys; db?: Databa
       state: "TEARING_DOWN",
       status: "queued",
       delayMs: result.waitMs,
-      payload: { ...payload, steps: payload.steps + 1, progress: result.progress },
+      payload: {
+        ...payload,
+        steps: payload.steps + 1,
+        progress: result.progress,
+        progressSince: progressSinceOf(payload, result.progress, now),
+      },
     };
   }
 
@@ -208,6 +222,7 @@ export function createTeardowns({ deploys, db }: { deploys: Deploys; db?: Databa
       steps: 0,
       startedAt: null,
       progress: null,
+      progressSince: null,
     };
     await enqueueJob(
       tx,

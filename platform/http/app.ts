@@ -23,7 +23,7 @@ import { handleError, handleNotFound } from "./errors";
 import { fastbootRoutes } from "./fastboot";
 import { featureFlagRoutes } from "./feature-flags";
 import { healthRoutes } from "./health";
-import { invitationAcceptanceRoutes, invitationRoutes } from "./invitations";
+import { invitationAcceptanceRoutes, invitationPreviewRoutes, invitationRoutes } from "./invitations";
 import { onboardingRoutes } from "./onboarding";
 import { resourceTelemetryRoutes } from "./resource-telemetry";
 import { auditTrail } from "./audit-trail";
@@ -78,6 +78,8 @@ export function createApiApp(given: ApiDependencies): Hono {
   app.route("/", healthRoutes());
   // GitHub's deliveries carry no token: the hook's signature is their authentication.
   app.route("/", webhookRoutes({ db: given.db, secrets, engine }));
+  // An invitation link is opened before its holder has an account to sign in with.
+  app.route("/", invitationPreviewRoutes({ db: given.db }));
 
   app.use(authenticate(given));
   // Around the organization guard, so refused writes (non-members, missing permissions) are recorded too.

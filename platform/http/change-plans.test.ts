@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { changePlanPaths, changePlanResponseSchema } from "#contract/change-plans";
 import { defaultServiceSettings, resourceResponseSchema, servicePaths } from "#contract/services";
 import { defaultServiceConfigs } from "#contract/service-configs";
+import { defaultApplicationConfig } from "#contract/application-config";
 import { resources } from "../db/schema";
 import { openTestApi, type TestApi, type TestMember } from "../testing/http-harness";
 
@@ -31,10 +32,21 @@ afterAll(() => api?.close());
 const call = (method: string, path: string, json?: unknown) =>
   api.call(method, path, { token: member.user.token, json });
 
+/** An application answering at app.example.com, with the certificate that covers it. */
+const applicationWithDomain = {
+  ...defaultApplicationConfig,
+  source: { kind: "image", image: "nginx:1.27" },
+  domain: { host: "app.example.com", certificateId: "arn:aws:acm:us-west-2:123456789012:certificate/app" },
+};
+
 /** A service deployed and running, as the engine leaves it. */
 async function deployedService(
-  serviceType: "database" | "queue",
-  { environmentId = awsEnvironmentId, deployed = true } = {},
+  serviceType: "database" | "queue" | "network" | "application",
+  {
+    environmentId = awsEnvironmentId,
+    deployed = true,
+    config,
+  }: { environmentId?: string; deployed?: boolean; config?: Record<string, unknown> } = {},
 ) {
   const [row] = await api.db
     .insert(resources)
@@ -44,9 +56,12 @@ async function deployedService(
       serviceType,
       // 30 GB: the issue's database, which a typo shrank to 20.
       config:
-        serviceType === "database"
+        config ??
+        (serviceType === "database"
           ? { ...defaultServiceConfigs.database, storageGb: 30 }
-          : defaultServiceConfigs[serviceType],
+          : serviceType === "application"
+            ? applicationWithDomain
+            : defaultServiceConfigs[serviceType]),
       settings: defaultServiceSettings,
       stage: deployed ? "STAGE_COMPLETED" : "STAGE_DRAFT",
       deployedAt: deployed ? new Date("2026-01-10T12:00:00.000Z") : null,
@@ -60,7 +75,7 @@ async function planOf(service: { id: string; environmentId: string }, config: Re
   const response = await call("POST", changePlanPaths.plan(tenantId, service.environmentId, service.id), {
     config,
   });
-  expect(response.status).toBe(200);
+  expect(response.status, await response.clone().text()).toBe(200);
   return changePlanResponseSchema.parse(await response.json()).plan;
 }
 
@@ -91,6 +106,56 @@ describe("POST infrastructure/{id}/plan", () => {
     });
   });
 
+  it("says what each change sets, from what it was", async () => {
+    const database = await deployedService("database");
+    const plan = await planOf(database, { ...defaultServiceConfigs.database, storageGb: 20, multiAz: true });
+    expect(plan.changes).toEqual([
+      { path: "config.multiAz", before: false, after: true },
+      { path: "config.storageGb", before: 30, after: 20 },
+    ]);
+  });
+
+  it("says that a replacement that only changes an address gives the service a new one, and asks for its name", async () => {
+    const network = await deployedService("network");
+    const plan = await planOf(network, { ...defaultServiceConfigs.network, cidrBlock: "10.1.0.0/16" });
+    expect(plan).toMatchObject({
+      replace: ["config.cidrBlock"],
+      loses: ["its VPC and subnet ids"],
+      summary: "Replaces the service, which gets new VPC and subnet ids",
+      confirmationRequired: true,
+    });
+  });
+
+  it("says that changing a deployed application's domain changes its address, and asks for its name", async () => {
+    const application = await deployedService("application");
+    const plan = await planOf(application, {
+      ...applicationWithDomain,
+      domain: { host: "", certificateId: "" },
+    });
+    expect(plan).toMatchObject({
+      loses: ["its address"],
+      summary: "Gives the service a new address",
+      confirmationRequired: true,
+    });
+    expect(plan.changes).toContainEqual({
+      path: "config.domain.host",
+      before: "app.example.com",
+      after: "",
+    });
+    // Without a domain, scaling it changes no address.
+    const withoutDomain = { ...applicationWithDomain, domain: { host: "", certificateId: "" } };
+    const scaled = await planOf(await deployedService("application", { config: withoutDomain }), {
+      ...withoutDomain,
+      scaling: { mode: "fixed", replicas: 3 },
+    });
+    expect(scaled.inPlace).toContain("config.scaling.replicas");
+    expect(scaled).toMatchObject({
+      loses: [],
+      summary: "Updates the service in place",
+      confirmationRequired: false,
+    });
+  });
+
   it("says that a queue's retention changes in place, losing nothing", async () => {
     const queue = await deployedService("queue");
     const plan = await planOf(queue, { ...defaultServiceConfigs.queue, messageRetentionDays: 7 });
@@ -98,6 +163,7 @@ describe("POST infrastructure/{id}/plan", () => {
       inPlace: ["config.messageRetentionDays"],
       replace: [],
       other: [],
+      changes: [{ path: "config.messageRetentionDays", before: 4, after: 7 }],
       loses: [],
       summary: "Updates the service in place",
       confirmationRequired: false,
@@ -158,6 +224,23 @@ describe("saving a change that replaces the service and deletes its data", () =>
     const { resource } = resourceResponseSchema.parse(await confirmed.json());
     expect(resource.config.storageGb).toBe(20);
     expect(resource.stage).not.toBe("STAGE_COMPLETED");
+  });
+
+  it("so is a change of a deployed application's address", async () => {
+    const application = await deployedService("application");
+    const path = servicePaths.one(tenantId, application.environmentId, application.id);
+    const change = {
+      version: application.version,
+      config: { ...applicationWithDomain, domain: { host: "", certificateId: "" } },
+    };
+    const refused = await call("PUT", path, change);
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toMatchObject({
+      fieldErrors: {
+        confirmation: [`This change gives the service a new address: type ${application.name} to confirm`],
+      },
+    });
+    expect((await call("PUT", path, { ...change, confirmation: application.name })).status).toBe(200);
   });
 
   it("launching a draft that deletes data is refused without the confirmation too", async () => {

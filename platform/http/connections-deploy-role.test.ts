@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { awsRoleSetupSchema, connectionPaths } from "#contract/connections";
 import { defaultTerraformConfig } from "../lib/config";
@@ -23,6 +24,22 @@ const connectionCode = [
   "platform/connections/providers/aws.ts",
   "platform/connections/providers/aws-ecr.ts",
 ];
+/**
+ * Request parameters that make AWS authorize a second action besides the call's own (the "Dependent actions" of
+ * AWS's Service Authorization Reference): a DB instance deleted with a final snapshot also needs
+ * rds:CreateDBSnapshot; an ElastiCache group or cluster deleted with one, elasticache:CreateSnapshot.
+ */
+const dependentActionsOf: Record<string, string> = {
+  FinalDBSnapshotIdentifier: "rds:CreateDBSnapshot",
+  FinalSnapshotIdentifier: "elasticache:CreateSnapshot",
+};
+/** The dependent actions the connection code's requests ask for, by the parameters they pass. */
+const dependentActions = () => {
+  const code = connectionCode.map((file) => readFileSync(file, "utf8")).join("\n");
+  return Object.entries(dependentActionsOf)
+    .filter(([parameter]) => new RegExp(`\\b${parameter}:`).test(code))
+    .map(([, action]) => action);
+};
 /** Calls in those files made with the platform's own credentials, not the connection's. */
 const platformOwnCalls = new Set(["sts:AssumeRole"]);
 
@@ -92,9 +109,16 @@ describe("the role an AWS connection deploys through", () => {
       "iam:DetachRolePolicy",
       "iam:PassRole",
       "iam:CreateServiceLinkedRole",
+      ...dependentActions(),
     ]);
     const granted = statementsOf(template).flatMap(actionsOf);
     expect(granted.filter((action) => !called.has(action) && !besides.has(action))).toEqual([]);
+  });
+
+  it("allows what AWS authorizes besides a call: the final snapshot a DB instance is deleted with", () => {
+    const allowed = new Set(statementsOf(template).flatMap(actionsOf));
+    expect(dependentActions()).toContain("rds:CreateDBSnapshot");
+    expect(dependentActions().filter((action) => !allowed.has(action))).toEqual([]);
   });
 
   it("may tag what it creates, in every service it creates in", () => {

@@ -318,6 +318,42 @@ describe("re-sending and cancelling", () => {
   });
 });
 
+describe("opening a link before signing in", () => {
+  it("shows the link's holder what the mail says, with the role, and says in words why a dead link is dead", async () => {
+    const admin = await adminWithEnvironments(withoutMail);
+    const token = await inviteForLink(withoutMail, admin, "Frank@Example.com", [admin.staging.id]);
+    const preview = (json: unknown) => withoutMail.call("POST", invitationPaths.preview(), { json });
+
+    const shown = await preview({ token });
+    expect(shown.status).toBe(200);
+    expect(invitationPreviewSchema.parse(await shown.json())).toEqual({
+      email: "frank@example.com",
+      organization: { displayName: `Organization ${admin.organization.name}` },
+      invitedBy: `Test ${admin.user.id}`,
+      // The environments' names stay inside the organization until the invitee joins.
+      roles: ["developer on 1 environment"],
+      expiresAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
+    });
+
+    await withoutMail.call(
+      "DELETE",
+      invitationPaths.cancel(admin.organization.tenantId, "frank@example.com"),
+      {
+        token: admin.user.token,
+      },
+    );
+    const cancelled = await preview({ token });
+    expect(cancelled.status).toBe(410);
+    expect(((await cancelled.json()) as { message: string }).message).toBe(
+      "This invitation was cancelled. Ask the person who invited you for a new one.",
+    );
+    const unknown = await preview({ token: "A".repeat(43) });
+    expect(unknown.status).toBe(404);
+    expect(JSON.stringify(await unknown.json())).not.toContain(admin.organization.name);
+    expect((await preview({ token: "short" })).status).toBe(400);
+  });
+});
+
 describe("accepting", () => {
   it("makes the invited address a member with the invitation's grants, once", async () => {
     const admin = await adminWithEnvironments(withoutMail);

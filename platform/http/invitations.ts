@@ -136,6 +136,20 @@ async function withinLimits<T>(issue: () => Promise<T>): Promise<T> {
   }
 }
 
+/**
+ * Opening a link before signing in: its holder sees who invites which address to what, so they know whether to
+ * sign in or sign up, and as whom. The token, 32 random bytes, is the only key; the answer holds no more than the
+ * mail does, with the roles.
+ */
+export function invitationPreviewRoutes({ db }: { db: Database }) {
+  const routes = new Hono();
+  routes.post("/v2/invitations/preview", async (c) => {
+    const { token } = await readJsonBody(c, invitationTokenSchema);
+    return sendJson(c, invitationPreviewSchema, await previewInvitation(db, { token }));
+  });
+  return routes;
+}
+
 /** Opening and accepting an invitation link: outside any organization, for the signed-in invited address. */
 export function invitationAcceptanceRoutes({ db }: { db: Database }) {
   const routes = new Hono<AuthenticatedEnv>();

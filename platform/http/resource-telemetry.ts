@@ -9,6 +9,7 @@ import {
   metricsQuerySchema,
   metricsSchema,
   serviceErrorMessages,
+  serviceUnitsSchema,
   type LogLine,
   type Metrics,
 } from "#contract/services";
@@ -16,6 +17,8 @@ import type { Database } from "../db/index";
 import { resourceHistory, resourceLogs, resources } from "../db/schema";
 import type { Operations } from "../operations/operations";
 import { TelemetryUnavailable } from "../deployments/telemetry";
+import { unitsOf } from "../deployments/units";
+import { CloudStepError } from "../cloud/driver";
 import { driverResourceOf, type ResourceRow } from "../services/records";
 import { HttpError } from "./errors";
 import { notFound } from "../lib/errors";
@@ -59,7 +62,7 @@ export function resourceTelemetryRoutes({
   engine,
 }: {
   db: Database;
-  engine: Pick<Operations, "driver" | "telemetryOf" | "now">;
+  engine: Pick<Operations, "driver" | "telemetryOf" | "now" | "deploys">;
 }) {
   const routes = new Hono<OrganizationEnv>();
 
@@ -172,6 +175,23 @@ export function resourceTelemetryRoutes({
     }));
     return { row, resource, at, metrics: { ...metrics, series } };
   }
+
+  /** The units the service runs now (ECS tasks, RDS instances, nodes), as its cloud reports them. */
+  routes.get("/resources/:resourceId/units", permit("organization.view"), async (c) => {
+    const { tenantId } = currentOrganization(c);
+    const environment = await findEnvironment(db, tenantId, c.req.param("environmentId") ?? "");
+    const row = await findResource(db, environment.id, c.req.param("resourceId") ?? "");
+    try {
+      return sendJson(
+        c,
+        serviceUnitsSchema,
+        await unitsOf(db, engine.deploys, { row, environment }, engine.now()),
+      );
+    } catch (error) {
+      if (error instanceof CloudStepError) throw new HttpError(502, { message: error.message });
+      throw error;
+    }
+  });
 
   routes.get("/resources/:resourceId/metrics", permit("organization.view"), async (c) => {
     const { metrics } = await metricsOf(c);

@@ -4,6 +4,7 @@ import {
   resourceResponseSchema,
   serviceErrorMessages,
   servicePaths,
+  serviceUnitsSchema,
   type Resource,
 } from "#contract/services";
 import { defaultServiceConfigs } from "#contract/service-configs";
@@ -89,7 +90,7 @@ it("deploys a queue in AWS, says how a change lands, and deletes it once AWS tor
   const relaunched = resourceResponseSchema.parse(await changed.json()).resource;
   expect(relaunched.history[0]).toMatchObject({
     action: "Relaunch",
-    message: "Updates in place: config.messageRetentionDays, config.visibilityTimeoutSeconds.",
+    message: "Updates in place: Message retention (days), Visibility timeout (seconds).",
   });
   // Entries without a cloud's word have none.
   expect(relaunched.history[1]).toMatchObject({ action: "Create", message: null });
@@ -123,4 +124,20 @@ it("deletes a service that never reached AWS at once", async () => {
   const { id } = resourceResponseSchema.parse(await response.json()).resource;
   expect((await call("DELETE", servicePaths.one(tenantId, environmentId, id))).status).toBe(204);
   expect((await call("GET", servicePaths.one(tenantId, environmentId, id))).status).toBe(404);
+});
+
+it("answers no units for a queue in AWS, and does not call them simulated", async () => {
+  const response = await call("POST", servicePaths.list(tenantId, environmentId), {
+    serviceType: "queue",
+    name: "units-queue",
+    config: defaultServiceConfigs.queue,
+    launch: true,
+  });
+  const { id } = resourceResponseSchema.parse(await response.json()).resource;
+  await api.engine.runner.runUntilIdle();
+  expect((await get(id)).stage).toBe("STAGE_COMPLETED");
+  // The units of the types that have them are asked of AWS: platform/cloud/aws/units.moto.test.ts.
+  const units = await call("GET", servicePaths.units(tenantId, environmentId, id));
+  expect(units.status).toBe(200);
+  expect(serviceUnitsSchema.parse(await units.json())).toEqual({ simulated: false, units: [] });
 });

@@ -33,6 +33,7 @@ import type { CloudProvider } from "#contract/cloud-providers";
 import { NUL_CHARACTER_MESSAGE } from "#contract/validation";
 import type { Database } from "../db/index";
 import { activeDeployOf } from "../deployments/deploys";
+import { deployProgressOf } from "../deployments/progress";
 import type { Operations } from "../operations/operations";
 import { SecretDecryptionError, type SecretCipher } from "../lib/cipher";
 import {
@@ -188,7 +189,13 @@ export function serviceRoutes({
 
   async function viewOf(tx: Database, resourceId: string) {
     const { row, environment, history } = await serviceWithHistory(tx, resourceId);
-    return toResource(row, environment, history, await secretAttributeNamesOf(tx, row, environment));
+    return toResource(
+      row,
+      environment,
+      history,
+      await secretAttributeNamesOf(tx, row, environment),
+      await deployProgressOf(tx, row.id),
+    );
   }
 
   /**

@@ -258,12 +258,12 @@ it("answers 502 at once, saying what failed, when CloudWatch cannot be reached",
   const logsResponse = await call("GET", servicePaths.logs(tenantId, environmentId, id));
   expect(logsResponse.status).toBe(502);
   expect(((await logsResponse.json()) as { message: string }).message).toMatch(
-    /^Could not reach CloudWatch Logs: .*ECONNREFUSED/,
+    /^AWS CloudWatch Logs could not be reached at 127\.0\.0\.1:\d+ \(the connection was refused\); new log lines show once it answers\. Code for support: ECONNREFUSED$/,
   );
   const metricsResponse = await call("GET", servicePaths.metrics(tenantId, environmentId, id));
   expect(metricsResponse.status).toBe(502);
   expect(((await metricsResponse.json()) as { message: string }).message).toMatch(
-    /^Could not reach CloudWatch: /,
+    /^AWS CloudWatch could not be reached at 127\.0\.0\.1:\d+ \(the connection was refused\); the metrics show once it answers\. Code for support: ECONNREFUSED$/,
   );
   // Two attempts each, no minutes-long retries: well within the provider time-out.
   expect(Date.now() - started).toBeLessThan(10_000);

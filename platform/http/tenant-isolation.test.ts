@@ -53,9 +53,13 @@ const tenantWriteEndpoints = casesOf(
       !route.path.endsWith("/estimate-cost"),
   ),
 );
-// The health check, and GitHub's webhook, which signatures authenticate (deploy-on-push.test.ts).
+// The health check, GitHub's webhook, which signatures authenticate (deploy-on-push.test.ts), and an invitation's
+// preview, opened before sign-in with the link's token as its key (invitations.test.ts, decision 056).
+const unauthenticatedPaths = new Set(["/api/healthz", "/api/v2/invitations/preview"]);
 const authenticatedRoutes = casesOf(
-  api.app.routes.filter((route) => route.path !== "/api/healthz" && !route.path.startsWith("/api/webhooks/")),
+  api.app.routes.filter(
+    (route) => !unauthenticatedPaths.has(route.path) && !route.path.startsWith("/api/webhooks/"),
+  ),
 );
 
 let attacker: TestMember;

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { EC2Client } from "@aws-sdk/client-ec2";
 import {
+  DescribeAddressesCommand,
   DescribeInternetGatewaysCommand,
   DescribeNatGatewaysCommand,
   DescribeRouteTablesCommand,
@@ -94,13 +95,14 @@ async function exportOf(response: Response): Promise<TerraformExport> {
 /** What the platform created for the environment, as EC2 lists it by the environment's tag. */
 async function taggedNetwork() {
   const Filters = [{ Name: `tag:${TAG_ENVIRONMENT}`, Values: [environmentId] }];
-  const [vpcs, subnets, gateways, nats, tables, groups] = await Promise.all([
+  const [vpcs, subnets, gateways, nats, tables, groups, addresses] = await Promise.all([
     ec2.send(new DescribeVpcsCommand({ Filters })),
     ec2.send(new DescribeSubnetsCommand({ Filters })),
     ec2.send(new DescribeInternetGatewaysCommand({ Filters })),
     ec2.send(new DescribeNatGatewaysCommand({ Filter: Filters })),
     ec2.send(new DescribeRouteTablesCommand({ Filters })),
     ec2.send(new DescribeSecurityGroupsCommand({ Filters })),
+    ec2.send(new DescribeAddressesCommand({ Filters })),
   ]);
   const ids = <Item>(items: Item[] | undefined, id: (item: Item) => string | undefined) =>
     (items ?? []).map((item) => id(item) ?? "").sort();
@@ -109,6 +111,7 @@ async function taggedNetwork() {
     aws_subnet: ids(subnets.Subnets, (subnet) => subnet.SubnetId),
     aws_internet_gateway: ids(gateways.InternetGateways, (gateway) => gateway.InternetGatewayId),
     aws_nat_gateway: ids(nats.NatGateways, (gateway) => gateway.NatGatewayId),
+    aws_eip: ids(addresses.Addresses, (address) => address.AllocationId),
     aws_route_table: ids(tables.RouteTables, (table) => table.RouteTableId),
     aws_route_table_association: (tables.RouteTables ?? [])
       .flatMap((table) =>

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import type { ServerResponse } from "node:http";
+import { FONT_WEIGHTS, fontPath } from "./fonts";
 import { PASSWORD_POLICY, type SignUpErrors } from "./sign-up";
 
 export const PRODUCT_NAME = "Cloud Console";
@@ -25,27 +26,38 @@ export function signUpLockedMessage(seconds: number): string {
   return `Too many sign-ups and sign-in attempts from your network. Try again in ${waitOf(seconds)}.`;
 }
 
+/*
+ * The app's look (SPEC §9): Inter, the primary purple #6E27D5 and the error red #E91F04, radius 4. Error text is a
+ * darker shade of that red, since #E91F04 on white falls just short of the 4.5:1 contrast small text needs.
+ */
 const STYLE = `
-:root { color-scheme: light; font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; }
-body { margin: 0; min-height: 100vh; display: grid; place-items: center; background: #f1f3f5; color: #212529; }
-main { width: min(22rem, calc(100vw - 2rem)); padding: 2rem; background: #fff; border-radius: 8px;
-  box-shadow: 0 1px 3px rgb(0 0 0 / 0.12); }
-h1 { margin: 0 0 0.25rem; font-size: 1.5rem; }
+${FONT_WEIGHTS.map(
+  (
+    weight,
+  ) => `@font-face { font-family: Inter; font-style: normal; font-weight: ${weight}; font-display: swap;
+  src: url("${fontPath(weight)}") format("woff2"); }`,
+).join("\n")}
+:root { color-scheme: light; font-family: Inter, system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; }
+body { margin: 0; min-height: 100vh; display: grid; place-items: center; background: #f8f9fa; color: #212529; }
+main { width: min(22rem, calc(100vw - 2rem)); padding: 2rem; background: #fff; border-radius: 4px;
+  border: 1px solid #dee2e6; box-shadow: 0 1px 3px rgb(0 0 0 / 0.08); }
+h1 { margin: 0 0 0.25rem; font-size: 1.5rem; font-weight: 600; color: #6E27D5; }
 p { margin: 0 0 1.25rem; line-height: 1.5; }
-.error { padding: 0.75rem; border-radius: 4px; background: #fff5f5; color: #c92a2a; border: 1px solid #ffc9c9; }
+.error { padding: 0.75rem; border-radius: 4px; background: #fdecea; color: #b01703; border: 1px solid #E91F04; }
 .field-error, .hint { margin: -0.75rem 0 1rem; font-size: 0.875rem; }
-.field-error { color: #c92a2a; }
+.field-error { color: #b01703; }
 .hint { color: #495057; }
 .switch { margin: 1.25rem 0 0; text-align: center; font-size: 0.875rem; }
-a { color: #1971c2; }
+a { color: #6E27D5; font-weight: 600; }
 label { display: block; margin-bottom: 0.25rem; font-weight: 600; font-size: 0.875rem; }
 input { box-sizing: border-box; width: 100%; margin-bottom: 1rem; padding: 0.6rem 0.75rem; font: inherit;
   border: 1px solid #adb5bd; border-radius: 4px; }
-input[aria-invalid="true"] { border-color: #c92a2a; }
-button { width: 100%; padding: 0.7rem; font: inherit; font-weight: 600; color: #fff; background: #1c7ed6;
+input:focus { border-color: #6E27D5; }
+input[aria-invalid="true"] { border-color: #E91F04; }
+button { width: 100%; padding: 0.7rem; font: inherit; font-weight: 600; color: #fff; background: #6E27D5;
   border: 0; border-radius: 4px; cursor: pointer; }
-button:hover { background: #1971c2; }
-input:focus-visible, button:focus-visible, a:focus-visible { outline: 3px solid #74c0fc; outline-offset: 2px; }
+button:hover { background: #5a1fb0; }
+input:focus-visible, button:focus-visible, a:focus-visible { outline: 2px solid #6E27D5; outline-offset: 2px; }
 `;
 
 const STYLE_HASH = createHash("sha256").update(STYLE).digest("base64");
@@ -215,6 +227,7 @@ export function htmlSecurityHeaders(formTargets: readonly string[]): Record<stri
     "Content-Security-Policy": [
       "default-src 'none'",
       `style-src 'sha256-${STYLE_HASH}'`,
+      "font-src 'self'",
       `form-action 'self' ${formTargets.join(" ")}`.trim(),
       "frame-ancestors 'none'",
       "base-uri 'none'",

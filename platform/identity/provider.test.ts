@@ -293,6 +293,31 @@ describe("sign-in with the authorization code flow", () => {
     expect(html).not.toContain("<script");
   });
 
+  it("dresses the sign-in and sign-up pages as the app: Inter, served by the provider itself, and the SPEC palette", async () => {
+    const jar = new CookieJar();
+    const login = await follow(jar, await browse(jar, authorizationRequest().url));
+    const html = await login.text();
+    expect(login.headers.get("content-security-policy")).toContain("font-src 'self'");
+    expect(html).toMatch(/font-family: Inter, /);
+    // SPEC §9: primary purple for the button and links, the error red for errors; no stray blue.
+    expect(html).toContain("#6E27D5");
+    expect(html).toContain("#E91F04");
+    expect(html).not.toMatch(/#1c7ed6|#1971c2/i);
+    const fonts = [...html.matchAll(/url\("([^"]+\.woff2)"\)/g)].map((match) => match[1] ?? "");
+    expect(fonts).toHaveLength(2);
+    for (const font of fonts) {
+      const response = await browse(jar, font);
+      expect(response.status).toBe(200);
+      expect(response.headers.get("content-type")).toBe("font/woff2");
+      const body = new Uint8Array(await response.arrayBuffer());
+      expect(new TextDecoder().decode(body.slice(0, 4))).toBe("wOF2");
+      // The latin subset only: light enough for a page that must show at once.
+      expect(body.byteLength).toBeLessThan(30_000);
+    }
+    const signUp = await browse(jar, `${new URL(login.url).pathname}/signup`);
+    expect(await signUp.text()).toMatch(/font-family: Inter, /);
+  });
+
   it("shows the page again with an error and the typed e-mail after a wrong password", async () => {
     const page = await follow(jar, await browse(jar, request.url));
     const action = new URL(page.url).pathname;

@@ -10,6 +10,7 @@ import { BodyTooLargeError, mediaType, sendJson } from "./http";
 import { createInteractionHandler, interactionPath, interactionRouteOf } from "./interactions";
 import { jsonTokenRequestAsForm } from "./json-token-request";
 import { loadOrCreateIdentityKeys } from "./keys";
+import { serveFont } from "./fonts";
 import { createLogoutHandler } from "./logout";
 import { htmlSecurityHeaders, renderMessagePage, sendHtml } from "./pages";
 import { createUserinfoHandler } from "./userinfo";
@@ -190,6 +191,7 @@ export async function createIdentityProvider({
     if (interactionRoute) return interaction(req, res, interactionRoute);
     if (url.pathname === "/v2/logout" && req.method === "GET") return logout(req, res, url);
     if (url.pathname === "/userinfo") return userinfo(req, res);
+    if (req.method === "GET" && (await serveFont(url.pathname, res))) return;
     if (url.pathname === "/oauth/token" && req.method === "POST" && mediaType(req) === "application/json") {
       const replay = await jsonTokenRequestAsForm(req, res);
       if (replay) await oidcCallback(replay, res);

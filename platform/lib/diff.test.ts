@@ -61,6 +61,14 @@ describe("diffOf", () => {
   });
 });
 
+it("finds no change in a list whose objects only list their keys in another order", () => {
+  // A stored application's ports, read back from JSON, and the same ports as the form sends them.
+  const stored = { ports: [{ port: 8080, public: true, protocol: "HTTP" }] };
+  const submitted = { ports: [{ port: 8080, protocol: "HTTP", public: true }] };
+  expect(diffOf(stored, submitted)).toEqual([]);
+  expect(diffOf(stored, { ports: [{ port: 8080, protocol: "HTTP", public: false }] })).toHaveLength(1);
+});
+
 describe("stage rules", () => {
   it("saves drafts, syncs settings of deployed services and redeploys the rest", () => {
     expect(applyModeOf({ stage: "STAGE_DRAFT", deployed: false, configChanged: true })).toBe("save");

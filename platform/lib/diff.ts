@@ -3,20 +3,15 @@ import type { ConfigDiff } from "#contract/services";
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
-/**
- * Equal as data, whatever the order of object keys: a value read back from a jsonb column has its keys in
- * PostgreSQL's order, one a form sent has the form's.
- */
-function same(a: unknown, b: unknown): boolean {
-  if (Array.isArray(a) && Array.isArray(b)) {
-    return a.length === b.length && a.every((item, index) => same(item, b[index]));
-  }
-  if (isPlainObject(a) && isPlainObject(b)) {
-    const keys = Object.keys(a);
-    return keys.length === Object.keys(b).length && keys.every((key) => key in b && same(a[key], b[key]));
-  }
-  return Object.is(a, b);
-}
+/** A value as JSON with every object's keys sorted: objects that differ only in their keys' order are the same. */
+const canonical = (value: unknown): string =>
+  JSON.stringify(value, (_key, inner: unknown) =>
+    isPlainObject(inner)
+      ? Object.fromEntries(Object.entries(inner).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : inner,
+  );
+
+const same = (a: unknown, b: unknown) => canonical(a) === canonical(b);
 
 /**
  * What changed between two values, as `[{ path, before, after }]` with dotted paths (`config.storageGb`,

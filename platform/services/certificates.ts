@@ -9,6 +9,11 @@ import type { EnvironmentRow } from "../environments/records";
 export type Certificate = NonNullable<z.input<typeof certificateResponseSchema>["certificate"]>;
 type ServiceRow = typeof resources.$inferSelect;
 
+/** A tls service's id as a certificate, which an application's Domain field names (config.domain.certificateId). */
+export function certificateIdOf(row: Pick<ServiceRow, "id">, environment: EnvironmentRow): string {
+  return `arn:aws:acm:${environment.region}:${accountIdOf(environment.name)}:certificate/${row.id}`;
+}
+
 /** How long a public ACM certificate is valid. */
 export const CERTIFICATE_VALIDITY_DAYS = 395;
 
@@ -29,7 +34,7 @@ export function certificateOf(row: ServiceRow, environment: EnvironmentRow): Cer
       ? new Date(row.deployedAt.getTime() + CERTIFICATE_VALIDITY_DAYS * 86_400_000).toISOString()
       : null;
   return {
-    id: `arn:aws:acm:${environment.region}:${accountIdOf(environment.name)}:certificate/${row.id}`,
+    id: certificateIdOf(row, environment),
     resourceId: row.id,
     domain: config.domain ?? "",
     subjectAlternativeNames: config.subjectAlternativeNames ?? [],

@@ -107,6 +107,7 @@ export function toResource(
   environment: EnvironmentRow,
   history: HistoryRow[],
   secretAttributeNames: string[],
+  progress: Resource["progress"],
 ): Resource {
   const newestFirst = [...history].sort((a, b) => b.at.getTime() - a.at.getTime());
   return {
@@ -117,6 +118,7 @@ export function toResource(
       ? { config: row.draft.config, settings: serviceSettingsSchema.parse(row.draft.settings) }
       : null,
     pods: row.pods as Resource["pods"],
+    progress,
     secretAttributes: secretAttributeNames,
     history: newestFirst.map(toHistoryEntry),
   };

@@ -4,6 +4,7 @@ import { alias } from "drizzle-orm/pg-core";
 import {
   INVITATION_TTL_DAYS,
   type Invitation,
+  type InvitationPreview,
   type InvitationStatus,
   invitationErrorCodes,
 } from "#contract/invitations";
@@ -285,11 +286,17 @@ const invitationMessages = {
 };
 
 /**
- * The invitation behind a token, usable by `invitee`: 404 for an unknown token, 410 for one accepted,
- * cancelled or expired, 403 naming the invited address when signed in as another one (the link's holder knows
- * that much; the organization is only shown to the invited address).
+ * The invitation behind a token, usable by `invitee` (anyone holding the link when none is given): 404 for an
+ * unknown token, 410 for one accepted, cancelled or expired, 403 naming the invited address when signed in as
+ * another one (the link's holder knows that much, as the mail says it).
  */
-async function usableInvitation(db: Database, token: string, invitee: Invitee, now: Date, lock: boolean) {
+async function usableInvitation(
+  db: Database,
+  token: string,
+  invitee: Invitee | undefined,
+  now: Date,
+  lock: boolean,
+) {
   const query = db
     .select({ invitation: invitations, organization: organizations, inviterName: inviters.name })
     .from(invitations)
@@ -305,7 +312,7 @@ async function usableInvitation(db: Database, token: string, invitee: Invitee, n
     throw gone("gone", invitationErrorCodes.cancelled, invitationMessages.cancelled);
   if (status === "expired")
     throw gone("gone", invitationErrorCodes.expired, invitationMessages.expired(invitation.expiresAt));
-  if (invitee.email.trim().toLowerCase() !== invitation.email)
+  if (invitee && invitee.email.trim().toLowerCase() !== invitation.email)
     throw gone(
       "forbidden",
       invitationErrorCodes.otherAddress,
@@ -318,18 +325,48 @@ function gone(kind: "forbidden" | "not-found" | "gone", code: string, message: s
   return new DomainError(kind, { message, code });
 }
 
-/** What the invited user sees before joining. */
+/**
+ * What the link's holder sees before joining, signed in as `invitee` or not signed in yet: what the mail says,
+ * and the roles.
+ */
 export async function previewInvitation(
   db: Database,
-  { token, invitee, now = new Date() }: { token: string; invitee: Invitee; now?: Date },
-) {
+  { token, invitee, now = new Date() }: { token: string; invitee?: Invitee; now?: Date },
+): Promise<InvitationPreview> {
   const { invitation, organization, inviterName } = await usableInvitation(db, token, invitee, now, false);
   return {
     email: invitation.email,
     organization: { displayName: organization.displayName },
     invitedBy: inviterName,
+    roles: await describeInvitedRoles(db, organization.id, invitation.grants),
     expiresAt: invitation.expiresAt.toISOString(),
   };
+}
+
+/**
+ * "admin", "developer on 2 environments": the environments are counted, not named, since their names are the
+ * organization's business until the invitee joins. A custom role deleted since is left out, as accepting does.
+ */
+async function describeInvitedRoles(db: Database, organizationId: string, grants: StoredGrant[]) {
+  const customRoleIds = grants.flatMap((grant) => (grant.customRoleId ? [grant.customRoleId] : []));
+  const customRoleNames = new Map(
+    customRoleIds.length
+      ? (
+          await db
+            .select({ id: customRoles.id, name: customRoles.name })
+            .from(customRoles)
+            .where(
+              and(eq(customRoles.organizationId, organizationId), inArray(customRoles.id, customRoleIds)),
+            )
+        ).map((role) => [role.id, role.name])
+      : [],
+  );
+  return grants.flatMap((grant) => {
+    const role = grant.customRoleId ? customRoleNames.get(grant.customRoleId) : grant.role;
+    if (!role) return [];
+    const count = grant.environmentIds?.length;
+    return [count === undefined ? role : `${role} on ${count} environment${count === 1 ? "" : "s"}`];
+  });
 }
 
 /**

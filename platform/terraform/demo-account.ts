@@ -83,6 +83,14 @@ export function demoRawInventory(accountId: string, region: string): RawInventor
           Tags: tags("demo-nat"),
         },
       ],
+      addresses: [
+        {
+          AllocationId: "eipalloc-0demo0000000001",
+          Domain: "vpc",
+          PublicIp: "203.0.113.10",
+          Tags: tags("demo-nat-ip"),
+        },
+      ],
       routeTables: [
         {
           RouteTableId: "rtb-0demo0000000main1",

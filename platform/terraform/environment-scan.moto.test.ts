@@ -228,5 +228,17 @@ describe("the export of an environment with every type", () => {
     expect(archive[`${folder}/eks/eks_node_group.tf`]).toMatch(
       /cluster_name\s*=\s*aws_eks_cluster\.[a-z0-9_]+\.name/,
     );
+    // The NAT gateway's Elastic IP, the application's log group, autoscaling target and CPU policy.
+    expect(archive[`${folder}/vpc/nat_gateway.tf`]).toMatch(/allocation_id\s*=\s*aws_eip\.[a-z0-9_]+\.id/);
+    expect(archive[`${folder}/vpc/eip.tf`]).toMatch(/domain\s*=\s*"vpc"/);
+    expect(archive[`${folder}/ecs/ecs_task_definition.tf`]).toMatch(
+      /awslogs-group"?\s*=\s*aws_cloudwatch_log_group\.[a-z0-9_]+\.name/,
+    );
+    expect(archive[`${folder}/ecs/cloudwatch_log_group.tf`]).toMatch(/retention_in_days\s*=\s*30/);
+    expect(archive[`${folder}/lambda/cloudwatch_log_group.tf`]).toMatch(/name\s*=\s*"\/aws\/lambda\//);
+    expect(archive[`${folder}/ecs/appautoscaling_target.tf`]).toMatch(/max_capacity\s*=\s*\d+/);
+    expect(archive[`${folder}/ecs/appautoscaling_policy.tf`]).toMatch(
+      /resource_id\s*=\s*aws_appautoscaling_target\.[a-z0-9_]+\.resource_id/,
+    );
   });
 });

@@ -20,6 +20,7 @@ const ec2ArnKinds: Record<string, string> = {
   aws_subnet: "subnet",
   aws_internet_gateway: "internet-gateway",
   aws_nat_gateway: "natgateway",
+  aws_eip: "elastic-ip",
   aws_route_table: "route-table",
   aws_security_group: "security-group",
   aws_instance: "instance",
@@ -42,6 +43,8 @@ export function arnOf(resource: Pick<ScannedResource, "type" | "awsId">, scope: 
       return `${prefix("elasticache")}:subnetgroup:${resource.awsId}`;
     case "aws_db_instance":
       return `${prefix("rds")}:db:${resource.awsId}`;
+    case "aws_cloudwatch_log_group":
+      return `${prefix("logs")}:log-group:${resource.awsId}`;
     case "aws_dynamodb_table":
       return `${prefix("dynamodb")}:table/${resource.awsId}`;
     case "aws_elasticache_cluster":

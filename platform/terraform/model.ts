@@ -22,6 +22,7 @@ export const serviceNames = [
   "route53",
   "acm",
   "secretsmanager",
+  "logs",
 ] as const;
 export type ServiceName = (typeof serviceNames)[number];
 

@@ -1,7 +1,7 @@
 import type { AwsCredentials } from "../cloud/aws/clients";
 import { scanPermissions } from "./scanner";
 import { decodePolicyDocument } from "./services/iam";
-import { isAwsError } from "../cloud/aws/aws-errors";
+import { isAwsError, unansweredFailureOf } from "../cloud/aws/aws-errors";
 
 /** The product's name, which names the role (SPEC §2.4: "delete the role named after the product"). */
 export const PRODUCT_NAME = "Cloud Console";
@@ -184,7 +184,10 @@ const platformCredentialErrors = [
   "ExpiredTokenException",
 ];
 
+/** AWS's answer as its code and message; no answer in words, with the code for support. */
 function describe(error: unknown): string {
+  const unanswered = unansweredFailureOf(error);
+  if (unanswered) return unanswered;
   return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 }
 

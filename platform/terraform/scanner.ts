@@ -1,4 +1,5 @@
 import type { AwsClients } from "../cloud/aws/clients";
+import { unansweredFailureOf } from "../cloud/aws/aws-errors";
 import {
   serviceNames,
   type Inventory,
@@ -16,6 +17,7 @@ import { elastiCacheScanner } from "./services/elasticache";
 import { elbv2Scanner } from "./services/elbv2";
 import { iamScanner } from "./services/iam";
 import { lambdaScanner } from "./services/lambda";
+import { logsScanner } from "./services/logs";
 import { rdsScanner } from "./services/rds";
 import { route53Scanner } from "./services/route53";
 import { s3Scanner } from "./services/s3";
@@ -43,6 +45,7 @@ export const serviceScanners = {
   route53: route53Scanner,
   acm: acmScanner,
   secretsmanager: secretsManagerScanner,
+  logs: logsScanner,
 } as const;
 
 type Scanners = typeof serviceScanners;
@@ -57,7 +60,9 @@ export class ScanError extends Error {
     readonly service: ServiceName,
     cause: unknown,
   ) {
-    super(`Scanning ${service} failed: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    // AWS not answering reads in words (the socket's own message only repeats its code and address).
+    const reason = unansweredFailureOf(cause) ?? (cause instanceof Error ? cause.message : String(cause));
+    super(`Scanning ${service} failed: ${reason}`, { cause });
     this.name = "ScanError";
   }
 }

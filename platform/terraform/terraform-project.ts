@@ -35,25 +35,21 @@ export function kindOfArn(arn: string): string {
 }
 
 /**
- * Kinds of resources the provisioners create and tag that an environment's export does not hold yet (issue 24):
- * its README lists them, so the archive never claims to be complete, and the export's moto test allows no other
- * tagged resource to be left out.
+ * Kinds of resources the provisioners create and tag that an environment's export leaves out on purpose (issue 24,
+ * decision 053): its README says so and why, and the export's moto test allows no other tagged resource to be left
+ * out. Final snapshots are the restore points of deleted databases and caches: data the account keeps after the
+ * environment is gone, not its configuration. In a Terraform state, `terraform destroy` of the environment's folder
+ * would delete them with it, and `aws_db_snapshot` would name an instance that no longer exists.
  */
 export const notExportedKinds: { kind: string; description: string }[] = [
-  { kind: "rds:snapshot", description: "RDS snapshots: backups of a database's data, not configuration" },
-
   {
-    kind: "logs:log-group",
-    description: "CloudWatch log groups of applications and functions (`aws_cloudwatch_log_group`)",
-  },
-
-  {
-    kind: "ec2:elastic-ip",
-    description: "the NAT gateway's Elastic IP (`aws_eip`): the NAT gateway names it by allocation id",
+    kind: "rds:snapshot",
+    description:
+      "RDS snapshots (a deleted database's final snapshot): its data, which the account keeps after the environment is gone and a `terraform destroy` here must not delete; the environment's page lists them with how to restore each",
   },
   {
-    kind: "application-autoscaling:scalable-target",
-    description: "autoscaling targets and policies of applications (`aws_appautoscaling_target`)",
+    kind: "elasticache:snapshot",
+    description: "ElastiCache snapshots (a deleted cache's final snapshot), for the same reason",
   },
 ];
 
@@ -242,7 +238,7 @@ function readme(input: TerraformProjectInput, byService: Map<ServiceName, NamedR
     "- IAM roles and Route 53 zones are global: every region's archive lists them.",
     ...(environment
       ? [
-          `- Created and tagged for the environment, but not exported yet: ${notExportedKinds
+          `- Tagged for the environment but left out on purpose: ${notExportedKinds
             .map(({ description }) => description)
             .join("; ")}.`,
         ]

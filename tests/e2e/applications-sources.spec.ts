@@ -260,7 +260,7 @@ test("deploy on push: the secret is shown once, a signed push deploys its commit
   );
 });
 
-test("the image is changed on the configuration tab and deployed, then the first version is rolled back to", async ({
+test("the image is changed on the configuration tab and deployed with a domain, after its plan, then the first version is rolled back to", async ({
   page,
 }) => {
   const environment = await setUpApplicationEnvironment(page, "app-edit");
@@ -301,7 +301,17 @@ test("the image is changed on the configuration tab and deployed, then the first
   await expect(page.getByText(/^Covers shop\.example\.com: shop\.example\.com \(/)).toBeVisible();
   await expect(page.getByRole("textbox", { name: "TLS certificate" })).toHaveValue(/^shop\.example\.com \(/);
   await image.fill("nginx:1.28");
+  // A domain moves the application's address: the plan says so before saving, and the name is typed to deploy.
+  const preview = page.getByTestId("change-plan-preview");
+  await expect(preview).toContainText("Deploying: Gives the service a new address (");
+  await expect(preview).toContainText("Domain: none → shop.example.com");
+  await expect(preview).toContainText("Image: nginx:1.27 → nginx:1.28");
   await page.getByRole("button", { name: "Save and deploy" }).click();
+  const plan = page.getByTestId("change-plan");
+  await expect(plan).toContainText("This change gives the service a new address");
+  await expect(plan).toContainText("Image: nginx:1.27 → nginx:1.28");
+  await plan.getByLabel("Type web to confirm").fill("web");
+  await plan.getByRole("button", { name: "Deploy with the new address" }).click();
   await expect(page.getByRole("alert").filter({ hasText: "Configuration saved; deploying" })).toBeVisible();
   await expect(stageOf(page)).not.toContainText("Completed");
   await expect(stageOf(page)).toContainText("Completed", { timeout: 150_000 });

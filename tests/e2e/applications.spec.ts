@@ -5,7 +5,7 @@ import { openApplicationCreatePage, setUpApplicationEnvironment } from "../setup
 // Each test signs in, creates its own environment and waits for deployments (scaled by ENGINE_TIME_SCALE).
 test.setTimeout(180_000);
 
-test("nginx:1.27 deploys from the Create menu, its URL and running pods on the overview", async ({
+test("nginx:1.27 deploys from the Create menu, its URL and running tasks on the overview", async ({
   page,
 }) => {
   const environment = await setUpApplicationEnvironment(page, "app-nginx");
@@ -24,8 +24,10 @@ test("nginx:1.27 deploys from the Create menu, its URL and running pods on the o
   await expect(page.getByTestId("service-title")).toHaveText("web");
   await expect(page.getByRole("alert").filter({ hasText: "Deploying web" })).toBeVisible();
 
-  const pods = page.getByRole("table", { name: "Pods" });
-  await expect(pods.getByText("Running").first()).toBeVisible({ timeout: 120_000 });
+  // An application runs as tasks (ECS on Fargate); the simulated cloud says its are made up.
+  const tasks = page.getByRole("table", { name: "Tasks" });
+  await expect(tasks.getByText("Running").first()).toBeVisible({ timeout: 120_000 });
+  await expect(page.getByRole("heading", { name: "Tasks (simulated)" })).toBeVisible();
   await expect(page.getByTestId("service-endpoint")).toContainText("https://");
 });
 
@@ -73,6 +75,10 @@ test("an earlier version is rolled back to after its diff is shown, and the hist
 
   // A second deployment makes a second version; the first is then no longer the running one.
   await page.getByRole("button", { name: "Relaunch" }).click();
+  await page
+    .getByRole("dialog", { name: "Relaunch service" })
+    .getByRole("button", { name: "Relaunch" })
+    .click();
   await expect(stage).not.toContainText("Completed");
   await expect(stage).toContainText("Completed", { timeout: 120_000 });
 

@@ -41,6 +41,15 @@ test("/services and /applications sub-paths lead to the current environment's pa
   await expect(page).toHaveURL(/\/env\/production\/applications\/list$/);
 });
 
+test("a create page for a type that has none (applications have their own) is the 404 page, not the error page", async ({
+  page,
+}) => {
+  await signIn(page, "ada@example.com");
+  await page.goto("/env/production/services/application/create");
+  await expect(page).toHaveURL(/\/404$/);
+  await expect(page.getByRole("heading", { name: "Page not found" })).toBeVisible();
+});
+
 test("/organizations opens organization creation", async ({ page }) => {
   await signIn(page, "ada@example.com");
   await page.goto("/organizations");

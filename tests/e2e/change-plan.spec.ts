@@ -1,63 +1,39 @@
-import { DescribeDBInstancesCommand, RDSClient } from "@aws-sdk/client-rds";
-import { expect, test, type Page } from "@playwright/test";
-import { connectAwsWithAccessKeys, createAccessKey, motoAws, unique } from "../setup/aws-connection";
-import { chooseOption, uniqueEnvironmentName } from "../setup/environments";
+import { DescribeDBInstancesCommand, DescribeDBSnapshotsCommand, RDSClient } from "@aws-sdk/client-rds";
+import { expect, test } from "@playwright/test";
+import { motoAws, setUpAwsEnvironment } from "../setup/aws-connection";
 import { waitForHydration } from "../setup/hydration";
-import { signIn } from "../setup/sign-in";
+import { createService, expectCompleted, openService } from "../setup/services";
 
 // Issue 24 §1: a change whose plan replaces a database (its storage shrunk: RDS storage does not shrink) shows the
-// plan the AWS driver computes and deploys only once the service's name is typed. moto_server is the AWS account.
+// plan the AWS driver computes and deploys only once the service's name is typed, keeping the data in a final
+// snapshot. moto_server is the AWS account; the connection, the environment and the services are set up through
+// the app's actions, and only the change is made in the browser.
 test.setTimeout(240_000);
 
-async function expectCompleted(page: Page) {
-  await expect(page.getByTestId("service-title").locator("xpath=..")).toContainText("Completed", {
-    timeout: 120_000,
-  });
-}
-
-async function createService(page: Page, environment: string, serviceType: string, name: string) {
-  await page.goto(`/env/${environment}/services/${serviceType}/create`);
-  await waitForHydration(page);
-  await page.getByRole("textbox", { name: "Name", exact: true }).fill(name);
-  if (serviceType === "database") await page.getByLabel("Storage (GB)").fill("30");
-  await page.getByRole("button", { name: "Create", exact: true }).click();
-  await expect(page.getByTestId("service-title")).toHaveText(name);
-  await waitForHydration(page);
-  await expectCompleted(page);
-}
-
-test("shrinking an AWS database's storage shows that it replaces the service and deletes its data, and deploys once its name is typed", async ({
+test("shrinking an AWS database's storage shows that it replaces the service and deletes its data, deploys once its name is typed, and keeps a final snapshot", async ({
   page,
 }) => {
-  const key = await createAccessKey();
-  const accountName = `AWS ${unique("plan")}`;
-  const environment = uniqueEnvironmentName("aws-plan");
-  await signIn(page, "ada@example.com");
-  await connectAwsWithAccessKeys(page, accountName, key);
-  await page.goto("/environments/create");
-  await waitForHydration(page);
-  await page.getByLabel("Name").fill(environment);
-  await chooseOption(page, "Cloud account", new RegExp(accountName));
-  await page.getByRole("button", { name: "Create environment" }).click();
-  await expect(page).toHaveURL(new RegExp(`/env/${environment}$`));
-
-  await createService(page, environment, "network", "main");
-  await createService(page, environment, "database", "ledger-db");
+  const environment = await setUpAwsEnvironment(page, "aws-plan");
+  // The network first: the database runs inside it.
+  await openService(page, createService(page, environment, "network", "main"));
+  await expectCompleted(page);
+  await openService(page, createService(page, environment, "database", "ledger-db", { storageGb: 30 }));
+  await expectCompleted(page);
 
   await page.getByRole("tab", { name: "Configuration", exact: true }).click();
   await waitForHydration(page);
   await page.getByLabel("Storage (GB)").fill("20");
   // Before saving, the form says how the change would deploy.
   await expect(page.getByTestId("change-plan-preview")).toContainText(
-    "Deploying: Replaces the service and deletes its data (replaced because of Storage (GB); loses its data, its endpoint).",
+    "Deploying: Replaces the service and deletes its data (Storage (GB): 30 → 20, replaces the service; loses its data, its endpoint).",
   );
   await page.getByRole("button", { name: "Save and deploy" }).click();
 
   // Nothing deployed yet: the plan, and the name to type.
   const plan = page.getByTestId("change-plan");
   await expect(plan).toContainText("This change replaces the service and deletes its data");
-  await expect(plan).toContainText("Replaced because of: Storage (GB)");
-  await expect(plan).toContainText("its data, its endpoint");
+  await expect(plan).toContainText("Storage (GB): 30 → 20 (replaces the service)");
+  await expect(plan).toContainText("Lost with the service it replaces: its data, its endpoint");
   await expect(page.getByTestId("service-title").locator("xpath=..")).toContainText("Completed");
 
   await plan.getByLabel("Type ledger-db to confirm").fill("ledger-db");
@@ -73,6 +49,15 @@ test("shrinking an AWS database's storage shows that it replaces the service and
   };
   await expect.poll(ledgerStorage, { timeout: 120_000 }).toEqual([20]);
   await expectCompleted(page);
+  // The 30 GB instance's data is kept in its final snapshot, in the account.
+  const { DBSnapshots = [] } = await rds.send(new DescribeDBSnapshotsCommand({}));
+  expect(
+    DBSnapshots.filter(
+      (snapshot) =>
+        snapshot.DBSnapshotIdentifier?.startsWith("ledger-db") &&
+        snapshot.DBSnapshotIdentifier.includes("-final-"),
+    ).map((snapshot) => snapshot.AllocatedStorage),
+  ).toEqual([30]);
 
   // Its delete dialog says what goes from the account and that a final snapshot is kept.
   await page.getByRole("button", { name: "Delete", exact: true }).click();

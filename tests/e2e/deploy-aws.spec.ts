@@ -6,10 +6,10 @@ import {
 } from "@aws-sdk/client-cloudwatch-logs";
 import { DescribeDBInstancesCommand, RDSClient } from "@aws-sdk/client-rds";
 import { GetQueueUrlCommand, ListQueuesCommand, SQSClient } from "@aws-sdk/client-sqs";
-import { expect, test, type Page } from "@playwright/test";
-import { connectAwsWithAccessKeys, createAccessKey, motoAws, unique } from "../setup/aws-connection";
-import { chooseOption, uniqueEnvironmentName } from "../setup/environments";
+import { expect, test } from "@playwright/test";
+import { motoAws, setUpAwsEnvironment, unique } from "../setup/aws-connection";
 import { waitForHydration } from "../setup/hydration";
+import { createService, expectCompleted, openService } from "../setup/services";
 import { readArchive } from "../../platform/terraform/archive";
 import {
   importIdsByType,
@@ -17,49 +17,22 @@ import {
   unresolvedImports,
   unresolvedReferences,
 } from "../../platform/testing/terraform-checks";
-import { signIn } from "../setup/sign-in";
 
 // moto_server (playwright.config.ts) is the AWS account: the platform's AWS driver creates what each service is
-// there, through the connection's credentials, and reads it back.
+// there, through the connection's credentials, and reads it back. The connection, the environment and the
+// services are set up through the app's actions (their screens have specs of their own).
 test.setTimeout(240_000);
-
-/** Creates a service of a type whose defaults are complete and deploys it; ends on its details page. */
-async function createService(page: Page, environment: string, serviceType: string, name: string) {
-  await page.goto(`/env/${environment}/services/${serviceType}/create`);
-  await waitForHydration(page);
-  await page.getByRole("textbox", { name: "Name", exact: true }).fill(name);
-  await page.getByRole("button", { name: "Create", exact: true }).click();
-  await expect(page.getByTestId("service-title")).toHaveText(name);
-  await waitForHydration(page);
-}
-
-async function expectCompleted(page: Page) {
-  await expect(page.getByTestId("service-title").locator("xpath=..")).toContainText("Completed", {
-    timeout: 120_000,
-  });
-}
 
 test("ada deploys a network, a database and a queue into her AWS account, reads them back, deletes the database and exports the rest as Terraform", async ({
   page,
 }) => {
-  const key = await createAccessKey();
-  const accountName = `AWS ${unique("deploy")}`;
-  const environment = uniqueEnvironmentName("aws-deploy");
-  await signIn(page, "ada@example.com");
-  await connectAwsWithAccessKeys(page, accountName, key);
-
-  await page.goto("/environments/create");
-  await waitForHydration(page);
-  await page.getByLabel("Name").fill(environment);
-  await chooseOption(page, "Cloud account", new RegExp(accountName));
-  await page.getByRole("button", { name: "Create environment" }).click();
-  await expect(page).toHaveURL(new RegExp(`/env/${environment}$`));
+  const environment = await setUpAwsEnvironment(page, "aws-deploy");
 
   // The network first: the database and the queue run inside it.
-  await createService(page, environment, "network", "main");
+  await openService(page, createService(page, environment, "network", "main"));
   await expectCompleted(page);
 
-  await createService(page, environment, "database", "orders-db");
+  await openService(page, createService(page, environment, "database", "orders-db"));
   await expectCompleted(page);
   const databaseEndpoint = (await page.getByTestId("overview-endpoint").textContent()) ?? "";
   const { DBInstances = [] } = await new RDSClient(motoAws).send(new DescribeDBInstancesCommand({}));
@@ -85,7 +58,7 @@ test("ada deploys a network, a database and a queue into her AWS account, reads 
   await page.getByRole("tab", { name: "Logs", exact: true }).click();
   await expect(page.getByRole("log", { name: "Live logs" })).toContainText(logLine, { timeout: 30_000 });
 
-  await createService(page, environment, "queue", "jobs");
+  await openService(page, createService(page, environment, "queue", "jobs"));
   await expectCompleted(page);
   const queueEndpoint = (await page.getByTestId("overview-endpoint").textContent()) ?? "";
   const sqs = new SQSClient(motoAws);

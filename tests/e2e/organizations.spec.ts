@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
 import { waitForHydration } from "../setup/hydration";
 import { openUserMenu, signIn, submitLogin } from "../setup/sign-in";
 
@@ -59,6 +59,53 @@ test("a user without an organization creates one and lands in it", async ({ page
   // A new organization starts with onboarding (decision 039).
   await expect(page).toHaveURL(/\/onboarding$/);
   await expect(page.getByTestId("current-organization")).toHaveText("Dave's Lab");
+});
+
+/** A new visitor signs up at the identity provider and lands on organization creation. */
+async function signUpNewUser(page: Page) {
+  const suffix = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+  await page.goto("/auth/signup");
+  await page.getByLabel("Name").fill("Katherine Johnson");
+  await page.getByLabel("Email").fill(`katherine-${suffix}@example.com`);
+  await page.getByLabel("Password").fill("correct horse battery staple");
+  await page.getByRole("button", { name: "Create account" }).click();
+  await expect(page).toHaveURL(/\/organizations\/create$/);
+  return suffix;
+}
+
+test("the identifier follows the organization name as it is typed, until the user writes their own", async ({
+  page,
+}) => {
+  test.setTimeout(60_000);
+  const suffix = await signUpNewUser(page);
+  await waitForHydration(page);
+  const name = page.getByLabel("Organization name");
+  const identifier = page.getByLabel("Identifier");
+
+  await name.pressSequentially("Crème Brûlée");
+  await expect(identifier).toHaveValue("creme-brulee");
+  await identifier.fill(`brulee-${suffix}`);
+  await name.pressSequentially(" Ltd");
+  await expect(identifier).toHaveValue(`brulee-${suffix}`);
+  await identifier.fill("");
+  await name.fill(`Crème Brûlée ${suffix}`);
+  await expect(identifier).toHaveValue(`creme-brulee-${suffix}`);
+  await page.getByRole("button", { name: "Create organization" }).click();
+  await expect(page).toHaveURL(/\/onboarding$/);
+  await expect(page.getByTestId("current-organization")).toHaveText(`Crème Brûlée ${suffix}`);
+});
+
+test.describe("without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("an identifier left empty is made from the organization name", async ({ page }) => {
+    test.setTimeout(60_000);
+    const suffix = await signUpNewUser(page);
+    await page.getByLabel("Organization name").fill(`Zoë & Co ${suffix}`);
+    await page.getByRole("button", { name: "Create organization" }).click();
+    await expect(page).toHaveURL(/\/onboarding$/);
+    await expect(page.getByTestId("current-organization")).toHaveText(`Zoë & Co ${suffix}`);
+  });
 });
 
 test("a member of an organization awaiting approval sees the pending screen", async ({ page }) => {

@@ -53,7 +53,8 @@ test("a deploy is followed to completion, its logs and metrics read, an attribut
   // The page polls while the engine works, without a reload.
   await expectStage(page, "Completed");
   await expect(page.getByTestId("overview-retries-used")).toHaveText("0 of 3");
-  await expect(page.getByRole("table", { name: "Pods" })).toContainText("Running");
+  // A queue runs on nothing of the account's: the overview lists no pods, tasks, instances or nodes.
+  await expect(page.getByRole("heading", { name: /^(Pods|Tasks|Instances|Nodes)\b/ })).toHaveCount(0);
   await expect(page.getByRole("button", { name: "Relaunch" })).toBeVisible();
 
   // LIVE logs: the tail shows the deployment's lines and can be paused.
@@ -290,4 +291,42 @@ test("while a deployment runs, the settings and configuration cannot be saved, a
   await page.getByLabel("Maximum instances").fill("7");
   await page.getByRole("button", { name: "Save settings" }).click();
   await expect(page.getByRole("alert").filter({ hasText: "Settings saved" })).toBeVisible();
+});
+
+test("Relaunch asks first, in a dialog the keyboard can answer, and without JavaScript in a confirmation step", async ({
+  page,
+  browser,
+}) => {
+  const environment = uniqueEnvironmentName("svc-relaunch");
+  await signIn(page, "ada@example.com");
+  await createEnvironment(page, environment);
+  await createQueue(page, environment, "jobs");
+  await expectStage(page, "Completed");
+  const servicePage = page.url();
+
+  await page.getByRole("button", { name: "Relaunch" }).click();
+  const dialog = page.getByRole("dialog", { name: "Relaunch service" });
+  await expect(dialog).toContainText("deploys jobs again with its current configuration");
+  await page.keyboard.press("Escape");
+  await expect(dialog).toBeHidden();
+  await expectStage(page, "Completed");
+
+  await page.getByRole("button", { name: "Relaunch" }).click();
+  await dialog.getByRole("button", { name: "Relaunch" }).focus();
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("alert").filter({ hasText: "Deployment started" })).toBeVisible();
+  await expectStage(page, "Completed");
+
+  const withoutScript = await (await browser.newContext({ javaScriptEnabled: false })).newPage();
+  await signIn(withoutScript, "ada@example.com", servicePage);
+  await withoutScript.getByRole("button", { name: "Relaunch" }).click();
+  await expect(withoutScript).toHaveURL(/[?&]confirm=relaunch/);
+  const step = withoutScript.getByRole("region", { name: "Relaunch service" });
+  await expect(step).toContainText("deploys jobs again with its current configuration");
+  await step.getByRole("link", { name: "Cancel" }).click();
+  await expect(withoutScript).not.toHaveURL(/confirm=/);
+  await withoutScript.getByRole("button", { name: "Relaunch" }).click();
+  await step.getByRole("button", { name: "Relaunch" }).click();
+  await expect(withoutScript).not.toHaveURL(/confirm=/);
+  await expect(withoutScript.getByTestId("service-title").locator("xpath=..")).not.toContainText("Completed");
 });

@@ -51,21 +51,26 @@ test("ada invites erin as developer on staging; a re-sent link kills the old one
   const link = await page.getByLabel("Invitation link for erin@example.com").inputValue();
   expect(link).not.toBe(firstLink);
 
-  // Erin, in her own browser, opens the old link: she signs up first (the page needs a signed-in user).
+  // Erin, in her own browser and not signed in, opens the old link: it is dead, in words, before any sign-in.
   const erin = await newPage(browser);
   await erin.goto(firstLink);
-  await expect(erin).toHaveURL(new RegExp(`^${platformUrl}/`));
+  await expect(erin.getByTestId("invitation-problem")).toContainText("This invitation link is not valid");
+
+  // The live link says who invites her to what before she signs up, and the sign-up starts with her address.
+  await erin.goto(link);
+  await expect(erin.getByRole("heading", { name: "Join Acme Corp" })).toBeVisible();
+  await expect(erin.getByTestId("invitation-summary")).toHaveText(
+    /^Ada Lovelace invited you \(erin@example\.com\) to join Acme Corp as developer on 1 environment\. The invitation expires on \d{4}-\d{2}-\d{2}\.$/,
+  );
   await erin.getByRole("link", { name: "Create an account" }).click();
+  await expect(erin).toHaveURL(new RegExp(`^${platformUrl}/`));
+  await expect(erin.getByLabel("Email")).toHaveValue("erin@example.com");
   await erin.getByLabel("Name").fill("Erin Example");
-  await erin.getByLabel("Email").fill("erin@example.com");
   await erin.getByLabel("Password").fill(PASSWORD);
   await erin.getByRole("button", { name: "Create account" }).click();
   await expect(erin).toHaveURL(/\/invitations\/accept\?token=/);
-  await expect(erin.getByTestId("invitation-problem")).toContainText("This invitation link is not valid");
-
-  await erin.goto(link);
   await waitForHydration(erin);
-  await expect(erin.getByRole("heading", { name: "Join Acme Corp" })).toBeVisible();
+  await expect(erin.getByTestId("signed-in-as")).toContainText("erin@example.com");
   await erin.getByRole("button", { name: "Join Acme Corp" }).click();
   await expect(erin.getByTestId("user-name")).toBeVisible();
   await expect(erin.getByTestId("current-organization")).toHaveText("Acme Corp");

@@ -27,6 +27,19 @@ async function chooseRole(page: Page, role: string) {
   await page.getByRole("option", { name: role, exact: true }).click();
 }
 
+test("a member's page opens by e-mail address (SPEC §2.2 /settings/users/{email}), within the organization only", async ({
+  page,
+}) => {
+  await signIn(page, "bob@example.com", "/settings/users/Grace@example.com");
+  await expect(page).toHaveURL(/\/settings\/users\/user_grace$/);
+  await expect(page.getByRole("heading", { name: "Grace Hill", level: 2 })).toBeVisible();
+
+  // Carol is a member of Initech, not of Acme: her address is not found here.
+  await page.goto("/settings/users/carol@example.com");
+  await expect(page).toHaveURL(/\/404$/);
+  await expect(page.getByRole("heading", { name: "Page not found" })).toBeVisible();
+});
+
 test("ada sees Acme's members with their roles, and finds one by searching", async ({ page }) => {
   await signIn(page, "ada@example.com", "/settings/users");
   const members = page.getByRole("table", { name: "Members" });
@@ -105,5 +118,5 @@ test("the organization overview shows the organization, its members per role and
   await expect(page.getByText("org_acme", { exact: true })).toBeVisible();
   const perRole = page.getByRole("table", { name: "Members per role" });
   await expect(perRole.getByRole("row").filter({ hasText: "admin" })).toBeVisible();
-  await expect(page.getByText("Free", { exact: true })).toBeVisible();
+  await expect(page.getByText("Enterprise", { exact: true })).toBeVisible();
 });

@@ -127,6 +127,8 @@ export async function seedAwsAccount({
     }),
   );
   const natId = required(nat.NatGateway?.NatGatewayId, "a NAT gateway id");
+  // Exported with the NAT gateway that uses it.
+  record("aws_eip", required(address.AllocationId, "an allocation id"));
   record("aws_nat_gateway", natId);
 
   for (const [name, subnetId, target] of [

@@ -24,17 +24,22 @@ export async function chooseOption(
 }
 
 /**
- * Creates a simulated AWS environment in us-east-1 for a spec's set-up (signed in already), without the form:
- * one request to the create page's action with the page's session, as the form would post it. Specs about the
- * create page itself (environments-create.spec.ts) fill its form. Opens it unless `open` is false.
+ * Creates an AWS environment in us-east-1 for a spec's set-up (signed in already), without the form: one request
+ * to the create page's action with the page's session, as the form would post it. Simulated unless it is given a
+ * cloud account (`cloudConnectionId`). Specs about the create page itself (environments-create.spec.ts) fill its
+ * form. Opens it unless `open` is false.
  */
 export async function createEnvironment(
   page: Page,
   name: string,
-  { region = "us-east-1", open = true }: { region?: string; open?: boolean } = {},
+  {
+    region = "us-east-1",
+    open = true,
+    cloudConnectionId,
+  }: { region?: string; open?: boolean; cloudConnectionId?: string } = {},
 ) {
   const response = await page.request.post("/environments/create", {
-    form: { name, cloudProvider: "AWS", region },
+    form: { name, cloudProvider: "AWS", region, ...(cloudConnectionId ? { cloudConnectionId } : {}) },
     // The app refuses writes from other origins (app/cross-origin.server.ts).
     headers: { Origin: appUrl },
     maxRedirects: 0,

@@ -19,6 +19,7 @@ export type AppLayoutProps = {
 };
 
 const SIDEBAR_ID = "app-sidebar";
+const MAIN_ID = "main-content";
 
 /**
  * The application shell (SPEC §2.7, §9): a 65 px app bar with the environment picker and user menu, and a
@@ -41,6 +42,10 @@ export function AppLayout({ navigation, environmentPicker, userMenu, children }:
       navbar={{ width: sidebarWidth(collapsed, navigation), breakpoint: 0 }}
       padding="lg"
     >
+      {/* The first stop of the keyboard: past the app bar and the sidebar to the page itself (works without JS). */}
+      <a className="skip-link" href={`#${MAIN_ID}`}>
+        Skip to content
+      </a>
       <AppShell.Header px="md">
         <Group h="100%" justify="space-between" wrap="nowrap">
           <Group gap="md" wrap="nowrap">
@@ -85,7 +90,10 @@ export function AppLayout({ navigation, environmentPicker, userMenu, children }:
           </Group>
         </AppShell.Section>
       </AppShell.Navbar>
-      <AppShell.Main pos="relative">{children}</AppShell.Main>
+      {/* tabIndex -1: the skip link's target takes focus, so the next Tab goes on inside the page. */}
+      <AppShell.Main id={MAIN_ID} tabIndex={-1} pos="relative">
+        {children}
+      </AppShell.Main>
     </AppShell>
   );
 }

@@ -39,3 +39,9 @@ export async function editApplicationActionSchema() {
     z.object({ intent: editIntentSchema, version: versionSchema, config: applicationConfigSchema }),
   );
 }
+
+/** The configuration alone, as the plan of the form's values reads it (the same checks as the action's). */
+export async function applicationConfigFormSchema() {
+  const { applicationConfigSchema } = await import("#contract/applications");
+  return applicationFormSchemaOf(z.object({ config: applicationConfigSchema }));
+}

@@ -24,6 +24,7 @@ import {
 } from "./edit-form";
 import { SourceFields, type SourceChoices } from "./source-fields";
 import { ConfigFormNotices, ConfigSaveButtons } from "~/features/services/details/config-save-buttons";
+import { ConfigChangePlan } from "~/features/services/details/change-plan-step";
 
 /** What the configuration tab of an application chooses from (loadSourceChoices). */
 export type ApplicationEditChoices = { choices: SourceChoices; serviceNames: string[] };
@@ -31,7 +32,8 @@ export type ApplicationEditChoices = { choices: SourceChoices; serviceNames: str
 /**
  * An application's configuration on its details page: the create form's fields (source, ports, variables, size,
  * scaling, health check, domain with its certificate, pre-deploy, sidecars), saved as a draft or saved and
- * deployed. What was typed stays when the form or the platform refuses it.
+ * deployed, with the change's plan before saving as for the other types. What was typed stays when the form or the
+ * platform refuses it.
  */
 export function ApplicationConfigPanel({
   environmentName,
@@ -99,6 +101,7 @@ export function ApplicationConfigPanel({
                 />
               </Stack>
             </RestrictedFields>
+            <ConfigChangePlan service={service} step={mine?.plan} form={form} />
             <ConfigSaveButtons service={service} dirty={form.dirty} onUndo={() => form.reset()} />
           </Stack>
         </Form>

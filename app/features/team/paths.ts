@@ -3,6 +3,7 @@ export const teamPagePaths = {
   members: "/settings/users",
   /** Inviting people (the invitations' page). */
   invite: "/settings/users/new",
+  /** A member's page by user id; an e-mail address in its place opens the same page (SPEC §2.2 /{email}). */
   member: (userId: string) => `/settings/users/${encodeURIComponent(userId)}`,
   editMember: (userId: string) => `/settings/users/${encodeURIComponent(userId)}/edit`,
   organizationOverview: "/settings/users/organization-overview",
@@ -11,3 +12,8 @@ export const teamPagePaths = {
   newRole: "/settings/users/roles/new",
   editRole: (roleId: string) => `/settings/users/roles/${encodeURIComponent(roleId)}/edit`,
 };
+
+/** User ids never hold an "@" (user_…, or the identity provider's subject): a path segment with one is an address. */
+export function isEmailAddress(segment: string): boolean {
+  return segment.includes("@");
+}

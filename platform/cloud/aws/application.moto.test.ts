@@ -9,7 +9,9 @@ import {
   ListTaskDefinitionsCommand,
   UpdateServiceCommand,
 } from "@aws-sdk/client-ecs";
+import { DescribeCertificateCommand, RequestCertificateCommand } from "@aws-sdk/client-acm";
 import {
+  DescribeListenerCertificatesCommand,
   DescribeListenersCommand,
   DescribeLoadBalancersCommand,
   DescribeRulesCommand,
@@ -43,7 +45,12 @@ import { setUpMoto } from "../../testing/aws";
 const moto = setUpMoto({
   region: testRegion,
   maxAttempts: 1,
-  settings: { MOTO_ECS_SERVICE_RUNNING: "10", MOTO_IAM_LOAD_MANAGED_POLICIES: "true" },
+  // ACM issues a certificate as soon as it is described again (it waits 60 s for its DNS records by default).
+  settings: {
+    MOTO_ECS_SERVICE_RUNNING: "10",
+    MOTO_IAM_LOAD_MANAGED_POLICIES: "true",
+    MOTO_ACM_VALIDATION_WAIT: "0",
+  },
 });
 const { aws } = moto;
 let network: Record<string, string>;
@@ -383,7 +390,13 @@ describe("the application provisioner against moto", { timeout: 120_000 }, () =>
     // public load balancer's group went with it.
     const internalGroup = balancers[0]?.SecurityGroups?.[0] ?? "";
     expect(await securityGroupsOf([internalGroup])).toEqual([
-      { id: internalGroup, inbound: [["tcp", 80, 80, [network.securityGroupId]]] },
+      {
+        id: internalGroup,
+        inbound: [
+          ["tcp", 80, 80, [network.securityGroupId]],
+          ["tcp", 443, 443, [network.securityGroupId]],
+        ],
+      },
     ]);
     const movedGroups =
       (await serviceOf(moved.result.state))?.networkConfiguration?.awsvpcConfiguration?.securityGroups ?? [];
@@ -416,7 +429,7 @@ describe("the application provisioner against moto", { timeout: 120_000 }, () =>
     expect(await environmentGroups("env-apps")).toEqual([]);
   });
 
-  it("opens the internet-facing load balancer on its listener port to the internet and the tasks only to the load balancer, and deletes both groups with the last application", async () => {
+  it("opens the internet-facing load balancer on its listener ports to the internet and the tasks only to the load balancer, and deletes both groups with the last application", async () => {
     const shop = application("shop", {
       healthCheck: { ...defaultServiceSettings.healthCheck, port: 9090 },
     });
@@ -431,7 +444,13 @@ describe("the application provisioner against moto", { timeout: 120_000 }, () =>
     expect(balancer?.SecurityGroups).not.toContain(network.securityGroupId);
     const balancerGroup = balancer?.SecurityGroups?.[0] ?? "";
     expect(await securityGroupsOf([balancerGroup])).toEqual([
-      { id: balancerGroup, inbound: [["tcp", 80, 80, ["0.0.0.0/0", "::/0"]]] },
+      {
+        id: balancerGroup,
+        inbound: [
+          ["tcp", 80, 80, ["0.0.0.0/0", "::/0"]],
+          ["tcp", 443, 443, ["0.0.0.0/0", "::/0"]],
+        ],
+      },
     ]);
 
     // The tasks: the network's group (to reach the environment's databases) and their own, open to the load
@@ -489,6 +508,155 @@ describe("the application provisioner against moto", { timeout: 120_000 }, () =>
 
     await destroyUntilDone(applicationProvisioner, { ...context, state });
     expect(await environmentGroups("env-open")).toEqual([]);
+  });
+
+  it("serves an application with a domain over HTTPS with its certificate, redirects HTTP there, and takes the certificate off with it", async () => {
+    const acm = await aws.acm();
+    const requestCertificate = async (domain: string) => {
+      const { CertificateArn = "" } = await acm.send(
+        new RequestCertificateCommand({ DomainName: domain, ValidationMethod: "DNS" }),
+      );
+      // Described once, moto's certificate is issued (MOTO_ACM_VALIDATION_WAIT).
+      await acm.send(new DescribeCertificateCommand({ CertificateArn }));
+      return CertificateArn;
+    };
+    const shopCertificate = await requestCertificate("shop.example.com");
+    const apiCertificate = await requestCertificate("api.example.com");
+    const elb = await aws.elbv2();
+    const listenersOf = async (loadBalancerArn: string | undefined) =>
+      (await elb.send(new DescribeListenersCommand({ LoadBalancerArn: loadBalancerArn }))).Listeners ?? [];
+    const routesOf = async (listenerArn: string | undefined) =>
+      ((await elb.send(new DescribeRulesCommand({ ListenerArn: listenerArn }))).Rules ?? [])
+        .filter((rule) => !rule.IsDefault)
+        .map((rule) => ({
+          host: rule.Conditions?.[0]?.HostHeaderConfig?.Values,
+          action: rule.Actions?.[0]?.Type,
+          to: rule.Actions?.[0]?.TargetGroupArn ?? rule.Actions?.[0]?.RedirectConfig,
+        }));
+    const certificatesOf = async (listenerArn: string | undefined) =>
+      (
+        await elb.send(new DescribeListenerCertificatesCommand({ ListenerArn: listenerArn }))
+      ).Certificates?.map((certificate) => [certificate.CertificateArn, certificate.IsDefault]);
+
+    const shop = application("shop", {
+      networking: { port: 8080, public: true, customDomain: "shop.example.com" },
+    });
+    const shopContext = contextFor(aws, shop, network, { environmentId: "env-https" });
+    // Until its TLS certificate service is deployed, the deployment waits for it and creates nothing.
+    expect(
+      await applicationProvisioner.apply({ ...shopContext, certificate: { name: "shop-cert", arn: null } }),
+    ).toMatchObject({ done: false, progress: "Waiting for the TLS certificate shop-cert to be deployed" });
+    expect(await taggedWithService(aws, shop.id)).toEqual([]);
+
+    const shopDeployed = await applyUntilDone(applicationProvisioner, {
+      ...shopContext,
+      certificate: { name: "shop-cert", arn: shopCertificate },
+    });
+    const { state } = shopDeployed.result;
+    expect(shopDeployed.result.endpoint).toBe("https://shop.example.com");
+    const listeners = await listenersOf(state.loadBalancerArn);
+    const https = listeners.find((listener) => listener.Port === 443);
+    const http = listeners.find((listener) => listener.Port === 80);
+    expect(https).toMatchObject({
+      Protocol: "HTTPS",
+      SslPolicy: "ELBSecurityPolicy-TLS13-1-2-2021-06",
+      Certificates: [{ CertificateArn: shopCertificate }],
+    });
+    expect(await routesOf(https?.ListenerArn)).toEqual([
+      { host: ["shop.example.com"], action: "forward", to: state.targetGroupArn },
+    ]);
+    expect(await routesOf(http?.ListenerArn)).toEqual([
+      {
+        host: ["shop.example.com"],
+        action: "redirect",
+        to: expect.objectContaining({ Protocol: "HTTPS", Port: "443", StatusCode: "HTTP_301" }),
+      },
+    ]);
+    const [balancer] = (await loadBalancers()).filter(
+      (candidate) => candidate.LoadBalancerArn === state.loadBalancerArn,
+    );
+    expect((await securityGroupsOf(balancer?.SecurityGroups))[0]?.inbound).toEqual([
+      ["tcp", 80, 80, ["0.0.0.0/0", "::/0"]],
+      ["tcp", 443, 443, ["0.0.0.0/0", "::/0"]],
+    ]);
+    // Repeating the deployment changes nothing.
+    const again = await applyUntilDone(applicationProvisioner, {
+      ...shopContext,
+      state,
+      certificate: { name: "shop-cert", arn: shopCertificate },
+    });
+    expect(again.progress).toEqual([]);
+    expect(await routesOf(https?.ListenerArn)).toHaveLength(1);
+
+    // A second domain on the same load balancer: its certificate joins the listener (SNI).
+    const api = application("api", {
+      networking: { port: 3000, public: true, customDomain: "api.example.com" },
+    });
+    const apiContext = {
+      ...contextFor(aws, api, network, { environmentId: "env-https" }),
+      certificate: { name: "api-cert", arn: apiCertificate },
+    };
+    const apiDeployed = await applyUntilDone(applicationProvisioner, apiContext);
+    expect(apiDeployed.result.state.loadBalancerArn).toBe(state.loadBalancerArn);
+    expect(apiDeployed.result.endpoint).toBe("https://api.example.com");
+    expect(await certificatesOf(https?.ListenerArn)).toEqual([
+      [shopCertificate, true],
+      [apiCertificate, false],
+    ]);
+
+    // The first one goes: its certificate leaves the listener (ACM could not delete it otherwise).
+    await destroyUntilDone(applicationProvisioner, { ...shopContext, state });
+    expect(await certificatesOf(https?.ListenerArn)).toEqual([[apiCertificate, true]]);
+    expect((await routesOf(https?.ListenerArn)).map((route) => route.host)).toEqual([["api.example.com"]]);
+    expect((await routesOf(http?.ListenerArn)).map((route) => route.host)).toEqual([["api.example.com"]]);
+
+    // The second drops its domain: served over HTTP under its name again, and the HTTPS listener goes.
+    const plain: DriverResource = {
+      ...api,
+      settings: { ...api.settings, networking: { ...api.settings.networking, customDomain: "" } },
+    };
+    const { certificate: _dropped, ...plainContext } = apiContext;
+    const replain = await applyUntilDone(applicationProvisioner, {
+      ...plainContext,
+      resource: plain,
+      state: apiDeployed.result.state,
+    });
+    expect(replain.result.endpoint).toBe(`http://${balancer?.DNSName}/api/`);
+    expect((await listenersOf(state.loadBalancerArn)).map((listener) => listener.Port)).toEqual([80]);
+    expect(await routesOf(http?.ListenerArn)).toEqual([
+      { host: undefined, action: "forward", to: apiDeployed.result.state.targetGroupArn },
+    ]);
+
+    await destroyUntilDone(applicationProvisioner, {
+      ...plainContext,
+      resource: plain,
+      state: replain.result.state,
+    });
+    expect(await environmentGroups("env-https")).toEqual([]);
+  });
+
+  it("deploys two applications' first deployments at once: both complete, behind one load balancer group", async () => {
+    const contexts = ["left", "right"].map((name) =>
+      contextFor(aws, application(name), network, { environmentId: "env-race" }),
+    );
+    // Both look for the environment's load balancer group before either has created it.
+    const [left, right] = await Promise.all(
+      contexts.map((context) => applyUntilDone(applicationProvisioner, context)),
+    );
+    // (AWS answers the same load balancer to both CreateLoadBalancer calls of one name; moto makes a second one.)
+    const balancerGroups = (await loadBalancers())
+      .filter((candidate) =>
+        [left?.result.state.loadBalancerArn, right?.result.state.loadBalancerArn].includes(
+          candidate.LoadBalancerArn,
+        ),
+      )
+      .flatMap((balancer) => balancer.SecurityGroups ?? []);
+    expect(new Set(balancerGroups).size).toBe(1);
+    // Each application's tasks group, and the one load balancer group: nothing else.
+    expect(await environmentGroups("env-race")).toHaveLength(3);
+
+    for (const context of contexts) await destroyUntilDone(applicationProvisioner, context);
+    expect(await environmentGroups("env-race")).toEqual([]);
   });
 
   it("creates nothing twice when a step is repeated from a stale state", async () => {

@@ -1,5 +1,6 @@
 import type { ContainerDefinition, Service, TaskDefinition } from "@aws-sdk/client-ecs";
 import type {
+  Action,
   LoadBalancer,
   Rule,
   RuleCondition,
@@ -23,6 +24,7 @@ import {
   clientToken,
   networkOf,
   pending,
+  ProvisionError,
   physicalName,
   planChanges,
   tagList,
@@ -55,7 +57,14 @@ const schemeSuffix = (scheme: Scheme) => (scheme === "internal" ? "int" : "pub")
 
 const CONTAINER_NAME = "app";
 const DEPLOY_WAIT_MS = 15_000;
+/** How often a deployment looks again at a certificate it waits for (the user creates its DNS records). */
+const CERTIFICATE_WAIT_MS = 30_000;
 const LISTENER_PORT = 80;
+const HTTPS_PORT = 443;
+/** AWS's recommended policy for HTTPS listeners: TLS 1.3 and 1.2. */
+const SSL_POLICY = "ELBSecurityPolicy-TLS13-1-2-2021-06";
+/** On an HTTPS rule: the ACM certificate its domain is served with, so the listener keeps exactly the ones in use. */
+const TAG_CERTIFICATE = "cloud-console:certificate";
 const vCpuUnits: Record<string, number> = { "0.25": 256, "0.5": 512, "1": 1024, "2": 2048, "4": 4096 };
 
 function namesOf(resource: DriverResource) {
@@ -213,7 +222,7 @@ async function findLoadBalancer(
 }
 
 /**
- * The load balancer's own security group, open on its listener port: to the internet (IPv4 and IPv6) for the
+ * The load balancer's own security group, open on its listener ports: to the internet (IPv4 and IPv6) for the
  * internet-facing one, to the environment's services (the network's group) for the internal one. The network's
  * group is not the load balancer's: it lets the environment's services reach each other and nothing else in.
  */
@@ -229,12 +238,14 @@ async function ensureLoadBalancerGroup(
     name: environment.loadBalancerGroupName(scheme),
     description:
       scheme === "internal"
-        ? `The environment's internal load balancer: HTTP from the environment's services`
-        : `The environment's internet-facing load balancer: HTTP from anywhere`,
+        ? `The environment's internal load balancer: HTTP and HTTPS from the environment's services`
+        : `The environment's internet-facing load balancer: HTTP and HTTPS from anywhere`,
     tags: environment.tags(role),
     key: environment.key(role),
     inbound: {
-      ports: [LISTENER_PORT],
+      // 443 whether or not an application of the environment is served over HTTPS yet: the load balancer itself
+      // refuses a port it has no listener on, and one group shared by every application needs no agreement on it.
+      ports: [LISTENER_PORT, HTTPS_PORT],
       from:
         scheme === "internal"
           ? { groupIds: [network.securityGroupId] }
@@ -297,6 +308,12 @@ async function ensureLoadBalancer(
   return balancer;
 }
 
+/** What a listener answers to a request no rule matches. */
+const notFound: Action = {
+  Type: "fixed-response",
+  FixedResponseConfig: { StatusCode: "404", ContentType: "text/plain", MessageBody: "No application here" },
+};
+
 /** The load balancer's HTTP listener; requests no rule matches get a 404. */
 async function ensureListener(
   context: ProvisionContext,
@@ -316,16 +333,7 @@ async function ensureListener(
         LoadBalancerArn: balancer.LoadBalancerArn,
         Protocol: "HTTP",
         Port: LISTENER_PORT,
-        DefaultActions: [
-          {
-            Type: "fixed-response",
-            FixedResponseConfig: {
-              StatusCode: "404",
-              ContentType: "text/plain",
-              MessageBody: "No application here",
-            },
-          },
-        ],
+        DefaultActions: [notFound],
         Tags: tagList(environment.tags(environment.role.loadBalancer(scheme))),
       }),
     );
@@ -585,6 +593,25 @@ const conditionValues = (conditions: RuleCondition[] | undefined) =>
     ]),
   );
 
+/** What a rule does, as it compares: forward to which target group, or redirect to which protocol. */
+const actionValues = (actions: Action[] | undefined) =>
+  JSON.stringify(
+    (actions ?? []).map((action) => [
+      action.Type,
+      action.TargetGroupArn ?? action.ForwardConfig?.TargetGroups?.[0]?.TargetGroupArn ?? null,
+      action.RedirectConfig?.Protocol ?? null,
+    ]),
+  );
+
+const forwardTo = (targetGroupArn: string): Action[] => [{ Type: "forward", TargetGroupArn: targetGroupArn }];
+/** The HTTP listener's answer for a domain served over HTTPS: the same address, https, for good. */
+const redirectToHttps: Action[] = [
+  {
+    Type: "redirect",
+    RedirectConfig: { Protocol: "HTTPS", Port: String(HTTPS_PORT), StatusCode: "HTTP_301" },
+  },
+];
+
 const forwardsTo = (targetGroupArn: string) => (rule: Rule) =>
   (rule.Actions ?? []).some(
     (action) =>
@@ -593,24 +620,64 @@ const forwardsTo = (targetGroupArn: string) => (rule: Rule) =>
         action.ForwardConfig?.TargetGroups?.some((group) => group.TargetGroupArn === targetGroupArn)),
   );
 
-/** The listener rule forwarding the application's requests to its target group. */
+/** The listener's rules but its default one, each with its tags. */
+async function rulesOf(context: ProvisionContext, listenerArn: string) {
+  const { elb, sdk } = await elbOf(context);
+  const rules = (
+    (await elb.send(new sdk.DescribeRulesCommand({ ListenerArn: listenerArn }))).Rules ?? []
+  ).filter((rule) => !rule.IsDefault);
+  const tags = new Map<string, Record<string, string>>();
+  for (let start = 0; start < rules.length; start += 20) {
+    const answer = await elb.send(
+      new sdk.DescribeTagsCommand({
+        ResourceArns: rules.slice(start, start + 20).map((rule) => rule.RuleArn ?? ""),
+      }),
+    );
+    for (const description of answer.TagDescriptions ?? []) {
+      tags.set(
+        description.ResourceArn ?? "",
+        Object.fromEntries((description.Tags ?? []).map((tag) => [tag.Key ?? "", tag.Value ?? ""])),
+      );
+    }
+  }
+  return rules.map((rule) => ({ rule, tags: tags.get(rule.RuleArn ?? "") ?? {} }));
+}
+
+const ownedBy = (context: ProvisionContext) => (entry: { tags: Record<string, string> }) =>
+  entry.tags[TAG_SERVICE] === context.tags[TAG_SERVICE];
+
+/**
+ * The application's rule on the listener (found by its service tag), with the routing conditions and `actions`:
+ * created, or changed in place. `tags` are set on it besides the application's (the certificate an HTTPS rule serves).
+ */
 async function ensureRule(
   context: ProvisionContext,
   listenerArn: string,
-  targetGroupArn: string,
+  actions: Action[],
+  tags: Record<string, string> = {},
 ): Promise<string> {
   const { elb, sdk } = await elbOf(context);
-  const rules = (await elb.send(new sdk.DescribeRulesCommand({ ListenerArn: listenerArn }))).Rules ?? [];
+  const rules = await rulesOf(context, listenerArn);
   const conditions = conditionsOf(context.resource);
-  const existing = rules.find(forwardsTo(targetGroupArn));
-  if (existing?.RuleArn) {
-    if (conditionValues(existing.Conditions) !== conditionValues(conditions)) {
-      await elb.send(new sdk.ModifyRuleCommand({ RuleArn: existing.RuleArn, Conditions: conditions }));
+  const existing = rules.find(ownedBy(context));
+  const existingArn = existing?.rule.RuleArn;
+  if (existing && existingArn) {
+    const { rule } = existing;
+    if (
+      conditionValues(rule.Conditions) !== conditionValues(conditions) ||
+      actionValues(rule.Actions) !== actionValues(actions)
+    ) {
+      await elb.send(
+        new sdk.ModifyRuleCommand({ RuleArn: existingArn, Conditions: conditions, Actions: actions }),
+      );
       context.log("info", `Changed the routing of ${context.resource.name} on the load balancer`);
     }
-    return existing.RuleArn;
+    if (Object.entries(tags).some(([key, value]) => existing.tags[key] !== value)) {
+      await elb.send(new sdk.AddTagsCommand({ ResourceArns: [existingArn], Tags: tagList(tags) }));
+    }
+    return existingArn;
   }
-  const taken = new Set(rules.map((rule) => Number(rule.Priority)).filter(Number.isFinite));
+  const taken = new Set(rules.map(({ rule }) => Number(rule.Priority)).filter(Number.isFinite));
   let priority = 1;
   while (taken.has(priority)) priority++;
   let created;
@@ -620,22 +687,186 @@ async function ensureRule(
         ListenerArn: listenerArn,
         Priority: priority,
         Conditions: conditions,
-        Actions: [{ Type: "forward", TargetGroupArn: targetGroupArn }],
-        Tags: tagList(context.tags),
+        Actions: actions,
+        Tags: tagList({ ...context.tags, ...tags }),
       }),
     );
   } catch (error) {
     // Another application of the environment took that priority meanwhile: look again.
-    if (isAwsError(error, "PriorityInUseException")) return ensureRule(context, listenerArn, targetGroupArn);
+    if (isAwsError(error, "PriorityInUseException")) return ensureRule(context, listenerArn, actions, tags);
     throw error;
   }
   const arn = created.Rules?.[0]?.RuleArn;
   if (!arn) throw new Error("ELB did not return the listener rule");
-  context.log(
-    "info",
-    `Routing ${conditionValues(conditions)} to ${context.resource.name} (rule priority ${priority})`,
-  );
+  const what = actions[0]?.Type === "redirect" ? "redirecting to HTTPS" : `to ${context.resource.name}`;
+  context.log("info", `Routing ${conditionValues(conditions)} ${what} (rule priority ${priority})`);
   return arn;
+}
+
+async function listenerOn(context: ProvisionContext, loadBalancerArn: string, port: number) {
+  const { elb, sdk } = await elbOf(context);
+  const answer = await elb.send(new sdk.DescribeListenersCommand({ LoadBalancerArn: loadBalancerArn }));
+  return (answer.Listeners ?? []).find((listener) => listener.Port === port);
+}
+
+/**
+ * The load balancer's HTTPS listener, created with `certificateArn` as its default certificate when missing (an
+ * HTTPS listener cannot be without one); requests no rule matches get a 404, like on HTTP.
+ */
+async function ensureHttpsListener(
+  context: ProvisionContext,
+  environment: Environment,
+  balancer: LoadBalancer,
+  scheme: Scheme,
+  certificateArn: string,
+): Promise<string> {
+  const balancerArn = balancer.LoadBalancerArn ?? "";
+  const existing = await listenerOn(context, balancerArn, HTTPS_PORT);
+  if (existing?.ListenerArn) return existing.ListenerArn;
+  const { elb, sdk } = await elbOf(context);
+  try {
+    const created = await elb.send(
+      new sdk.CreateListenerCommand({
+        LoadBalancerArn: balancerArn,
+        Protocol: "HTTPS",
+        Port: HTTPS_PORT,
+        SslPolicy: SSL_POLICY,
+        Certificates: [{ CertificateArn: certificateArn }],
+        DefaultActions: [notFound],
+        Tags: tagList(environment.tags(environment.role.loadBalancer(scheme))),
+      }),
+    );
+    const arn = created.Listeners?.[0]?.ListenerArn;
+    if (!arn) throw new Error(`ELB did not return the HTTPS listener of ${balancer.LoadBalancerName}`);
+    context.log("info", `Created the HTTPS listener of load balancer ${balancer.LoadBalancerName}`);
+    return arn;
+  } catch (error) {
+    if (!isAwsError(error, "DuplicateListenerException")) throw error;
+    const raced = await listenerOn(context, balancerArn, HTTPS_PORT);
+    if (!raced?.ListenerArn) throw error;
+    return raced.ListenerArn;
+  }
+}
+
+/**
+ * Keeps the HTTPS listener's certificates exactly those its rules serve (each HTTPS rule's TAG_CERTIFICATE), the
+ * default one among them, and deletes the listener once no rule is left on it: a certificate left attached would
+ * keep its TLS service from being deleted (ACM refuses with ResourceInUseException). Several applications share
+ * the listener; a browser gets each domain's certificate by SNI.
+ */
+async function syncHttpsCertificates(context: ProvisionContext, loadBalancerArn: string) {
+  const listener = await listenerOn(context, loadBalancerArn, HTTPS_PORT);
+  if (!listener?.ListenerArn) return;
+  const { elb, sdk } = await elbOf(context);
+  const ListenerArn = listener.ListenerArn;
+  const rules = await rulesOf(context, ListenerArn);
+  if (rules.length === 0) {
+    await unlessMissing(
+      () => elb.send(new sdk.DeleteListenerCommand({ ListenerArn })),
+      "ListenerNotFoundException",
+    );
+    context.log(
+      "info",
+      "Deleted the load balancer's HTTPS listener: no application is served over HTTPS on it",
+    );
+    return;
+  }
+  const needed = [...new Set(rules.map((entry) => entry.tags[TAG_CERTIFICATE] ?? ""))].filter(Boolean);
+  const [first] = needed;
+  if (!first) return;
+  const attached = async () =>
+    (await elb.send(new sdk.DescribeListenerCertificatesCommand({ ListenerArn }))).Certificates ?? [];
+  let certificates = await attached();
+  const byDefault = certificates.find((certificate) => certificate.IsDefault)?.CertificateArn;
+  if (!byDefault || !needed.includes(byDefault)) {
+    await elb.send(new sdk.ModifyListenerCommand({ ListenerArn, Certificates: [{ CertificateArn: first }] }));
+    certificates = await attached();
+  }
+  const present = new Set(certificates.map((certificate) => certificate.CertificateArn));
+  const missing = needed.filter((arn) => !present.has(arn));
+  if (missing.length > 0) {
+    await elb.send(
+      new sdk.AddListenerCertificatesCommand({
+        ListenerArn,
+        Certificates: missing.map((CertificateArn) => ({ CertificateArn })),
+      }),
+    );
+  }
+  const unused = certificates.filter(
+    (certificate) => !certificate.IsDefault && !needed.includes(certificate.CertificateArn ?? ""),
+  );
+  if (unused.length > 0) {
+    await elb.send(
+      new sdk.RemoveListenerCertificatesCommand({
+        ListenerArn,
+        Certificates: unused.map(({ CertificateArn }) => ({ CertificateArn })),
+      }),
+    );
+  }
+}
+
+/** Deletes the application's rules from the load balancer's listeners, then keeps its HTTPS certificates exact. */
+async function removeOwnRules(context: ProvisionContext, loadBalancerArn: string, except?: string) {
+  const { elb, sdk } = await elbOf(context);
+  const listeners =
+    (await elb.send(new sdk.DescribeListenersCommand({ LoadBalancerArn: loadBalancerArn }))).Listeners ?? [];
+  for (const listener of listeners) {
+    if (!listener.ListenerArn || listener.ListenerArn === except) continue;
+    for (const { rule } of (await rulesOf(context, listener.ListenerArn)).filter(ownedBy(context))) {
+      await unlessMissing(
+        () => elb.send(new sdk.DeleteRuleCommand({ RuleArn: rule.RuleArn })),
+        "RuleNotFoundException",
+      );
+    }
+  }
+  await syncHttpsCertificates(context, loadBalancerArn);
+}
+
+/**
+ * How the application's domain is served: over HTTPS with the ACM ARN of its TLS certificate service once ACM has
+ * issued it (a wait until then: the load balancer refuses a certificate that is not issued), over HTTP without a
+ * domain or a certificate (an application configured before domains named one).
+ */
+async function httpsOf(
+  context: ProvisionContext,
+): Promise<{ certificateArn: string } | { waiting: string } | undefined> {
+  const { customDomain } = context.resource.settings.networking;
+  if (!customDomain || !context.certificate) return undefined;
+  const { name, arn } = context.certificate;
+  if (name === null) {
+    throw new ProvisionError(
+      `The TLS certificate chosen for ${customDomain} is no longer in the environment: choose another in the application's Domain field`,
+    );
+  }
+  if (!arn) return { waiting: `Waiting for the TLS certificate ${name} to be deployed` };
+  const acm = await context.aws.acm();
+  const { DescribeCertificateCommand } = await import("@aws-sdk/client-acm");
+  const answer = await unlessMissing(
+    () => acm.send(new DescribeCertificateCommand({ CertificateArn: arn })),
+    "ResourceNotFoundException",
+  );
+  const status = answer?.Certificate?.Status;
+  if (status === "ISSUED") return { certificateArn: arn };
+  if (status === "PENDING_VALIDATION") {
+    return {
+      waiting: `Waiting for ACM to issue the certificate ${name} for ${customDomain}: create the DNS records its service shows`,
+    };
+  }
+  throw new ProvisionError(
+    status
+      ? `The TLS certificate ${name} is ${status}: ${customDomain} cannot be served over HTTPS with it`
+      : `The ACM certificate of ${name} no longer exists: deploy ${name} again`,
+  );
+}
+
+/**
+ * Takes the application off the environment's load balancer of `scheme`: its rules (and the HTTPS certificate only
+ * it used), then its target group; false while ELB still holds the target group.
+ */
+async function removeRouting(context: ProvisionContext, environment: Environment, scheme: Scheme) {
+  const balancer = await findLoadBalancer(context, environment, scheme);
+  if (balancer?.LoadBalancerArn) await removeOwnRules(context, balancer.LoadBalancerArn);
+  return removeTargetGroup(context, scheme);
 }
 
 /** Deletes the target group of `scheme` and the rules forwarding to it; false while ELB still holds it. */
@@ -770,13 +1001,14 @@ async function removeAutoScaling(context: ProvisionContext, clusterArn: string, 
 }
 
 /**
- * The application's address (docs/decisions/049): its domain, which the load balancer routes to it whatever the
- * path; else the load balancer's name under /<name>/, which it forwards with the path unchanged (an ALB rewrites no
+ * The application's address (docs/decisions/049, 053): its domain, which the load balancer routes to it whatever
+ * the path, over HTTPS with its certificate; else the load balancer's name under /<name>/, which it forwards with the path unchanged (an ALB rewrites no
  * path), so the application serves its pages under that prefix, as the configuration's Domain field says.
  */
-function endpointOf(resource: DriverResource, balancer: LoadBalancer): string {
+function endpointOf(resource: DriverResource, balancer: LoadBalancer, https: boolean): string {
   const { customDomain } = resource.settings.networking;
-  return customDomain ? `http://${customDomain}` : `http://${balancer.DNSName}/${resource.name}/`;
+  if (customDomain) return `${https ? "https" : "http"}://${customDomain}`;
+  return `http://${balancer.DNSName}/${resource.name}/`;
 }
 
 const schemeOf = (resource: DriverResource): Scheme =>
@@ -793,6 +1025,8 @@ export const applicationProvisioner: Provisioner = {
     const { settings } = context.resource;
     const state: Record<string, string> = { ...context.state };
 
+    const https = await httpsOf(context);
+    if (https && "waiting" in https) return pending(state, https.waiting, CERTIFICATE_WAIT_MS);
     state.clusterArn = await ensureCluster(context, environment);
     await ensureLogGroup(context, names.logGroup);
     const executionRole = await ensureRole(context, {
@@ -822,7 +1056,25 @@ export const applicationProvisioner: Provisioner = {
     };
     state.listenerArn = await ensureListener(context, environment, balancer, scheme);
     state.targetGroupArn = await ensureTargetGroup(context, network, scheme);
-    state.listenerRuleArn = await ensureRule(context, state.listenerArn, state.targetGroupArn);
+    if (https) {
+      // The domain over HTTPS; on HTTP, the same domain is redirected there.
+      const httpsListenerArn = await ensureHttpsListener(
+        context,
+        environment,
+        balancer,
+        scheme,
+        https.certificateArn,
+      );
+      state.listenerRuleArn = await ensureRule(context, httpsListenerArn, forwardTo(state.targetGroupArn), {
+        [TAG_CERTIFICATE]: https.certificateArn,
+      });
+      await ensureRule(context, state.listenerArn, redirectToHttps);
+      await syncHttpsCertificates(context, state.loadBalancerArn);
+    } else {
+      state.listenerRuleArn = await ensureRule(context, state.listenerArn, forwardTo(state.targetGroupArn));
+      // Served over HTTPS before (a domain or its certificate removed): that rule goes.
+      await removeOwnRules(context, state.loadBalancerArn, state.listenerArn);
+    }
 
     const loadBalancers = [
       {
@@ -901,7 +1153,7 @@ export const applicationProvisioner: Provisioner = {
 
     // Moved between the public and the internal load balancer: the other side's routing goes now.
     const other = schemes.find((candidate) => candidate !== scheme) ?? scheme;
-    if (!(await removeTargetGroup(context, other))) {
+    if (!(await removeRouting(context, environment, other))) {
       return pending(state, "Removing the previous load balancer routing", DEPLOY_WAIT_MS);
     }
     if (!(await releaseLoadBalancer(context, environment, other))) {
@@ -919,7 +1171,7 @@ export const applicationProvisioner: Provisioner = {
     return {
       done: true,
       state,
-      endpoint: endpointOf(context.resource, current),
+      endpoint: endpointOf(context.resource, current, https !== undefined),
       secrets: {},
       outputs: {
         clusterArn: state.clusterArn,
@@ -952,7 +1204,7 @@ export const applicationProvisioner: Provisioner = {
       return pending(state, "Deleting the ECS service", DEPLOY_WAIT_MS);
     }
     for (const scheme of schemes) {
-      if (!(await removeTargetGroup(context, scheme))) {
+      if (!(await removeRouting(context, environment, scheme))) {
         return pending(state, "Waiting to delete the target group", DEPLOY_WAIT_MS);
       }
     }
@@ -1010,6 +1262,35 @@ export const applicationProvisioner: Provisioner = {
       if (/^settings\.(envvars|hardware|networking|healthCheck|scaling)(\.|$)/.test(path)) return "inPlace";
       return null;
     });
+  },
+
+  async units(context) {
+    const names = namesOf(context.resource);
+    const cluster = await findCluster(context, environmentOf(context));
+    if (!cluster?.clusterArn) return [];
+    const { ecs, sdk } = await ecsOf(context);
+    const arns: string[] = [];
+    for await (const page of sdk.paginateListTasks(
+      { client: ecs },
+      { cluster: cluster.clusterArn, serviceName: names.service },
+    )) {
+      arns.push(...(page.taskArns ?? []));
+    }
+    const units = [];
+    for (let start = 0; start < arns.length; start += 100) {
+      const { tasks = [] } = await ecs.send(
+        new sdk.DescribeTasksCommand({ cluster: cluster.clusterArn, tasks: arns.slice(start, start + 100) }),
+      );
+      // ECS starts a service's tasks in the group "service:<name>"; anything else in the cluster is not its.
+      for (const task of tasks) {
+        if (task.group !== `service:${names.service}` || !task.taskArn) continue;
+        units.push({
+          name: task.taskArn.split("/").at(-1) ?? task.taskArn,
+          status: task.lastStatus ?? "unknown",
+        });
+      }
+    }
+    return units;
   },
 
   async observe(context) {

@@ -532,6 +532,26 @@ export const cacheProvisioner: Provisioner = {
     });
   },
 
+  async units(context) {
+    const config = configOf(context.resource, "cache");
+    const { id } = namesOf(context.resource);
+    if (config.engine === "memcached") {
+      const cluster = await describeCacheCluster(context, id);
+      return (cluster?.CacheNodes ?? []).map((node) => ({
+        name: `${id}-${node.CacheNodeId ?? ""}`,
+        status: node.CacheNodeStatus ?? cluster?.CacheClusterStatus ?? "unknown",
+      }));
+    }
+    // Redis and Valkey: a node per member cluster (`<id>-001`, ...), as the replication group lists them.
+    const group = await describeReplicationGroup(context, id);
+    return (group?.NodeGroups ?? []).flatMap((nodeGroup) =>
+      (nodeGroup.NodeGroupMembers ?? []).map((member) => ({
+        name: member.CacheClusterId ?? "",
+        status: nodeGroup.Status ?? group?.Status ?? "unknown",
+      })),
+    );
+  },
+
   async observe(context) {
     const config = configOf(context.resource, "cache");
     const names = namesOf(context.resource);

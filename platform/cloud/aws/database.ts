@@ -314,6 +314,13 @@ export const databaseProvisioner: Provisioner = {
     return { done: true };
   },
 
+  async units(context) {
+    const { identifier } = namesOf(context.resource);
+    const instance = await describeInstance(context, identifier);
+    // A Multi-AZ standby is no instance of its own in RDS: the one instance stands for both.
+    return instance ? [{ name: identifier, status: instance.DBInstanceStatus ?? "unknown" }] : [];
+  },
+
   plan(before, after) {
     const from = configOf(before, "database");
     const to = configOf(after, "database");

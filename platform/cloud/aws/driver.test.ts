@@ -112,8 +112,10 @@ describe("AWS failures in words, with the code kept for support", () => {
     await new Promise((resolve) => closed.close(resolve));
 
     const failed = await failedStep(`http://127.0.0.1:${port}`);
-    expect(failed.message).toMatch(
-      /^Creating the VPC failed: AWS could not be reached \(the connection was refused\)\. Code for support: ECONNREFUSED/,
+    // The address in words and the code for support, without the socket's raw message repeating both.
+    expect(failed.message).toBe(
+      `Creating the VPC failed: AWS could not be reached at 127.0.0.1:${port} (the connection was refused). ` +
+        "Code for support: ECONNREFUSED",
     );
     expect(failed.transient).toBe(true);
   });

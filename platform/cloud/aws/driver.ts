@@ -231,6 +231,7 @@ export function createAwsDriver({
         aws: clients,
         log,
         ...(context.archive ? { archive: context.archive } : {}),
+        ...(context.certificate ? { certificate: context.certificate } : {}),
         now: context.now,
       });
       return { result, lines };
@@ -291,6 +292,12 @@ export function createAwsDriver({
         async observe(context) {
           const { result } = await run(account, context, (provisioner, provision) =>
             provisioner.observe(provision),
+          );
+          return result;
+        },
+        async units(context) {
+          const { result } = await run(account, context, (provisioner, provision) =>
+            provisioner.units ? provisioner.units(provision) : Promise.resolve([]),
           );
           return result;
         },

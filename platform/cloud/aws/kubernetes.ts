@@ -1,6 +1,7 @@
 import type { Cluster, Nodegroup } from "@aws-sdk/client-eks";
 import type { DriverResource } from "../driver";
 import { configOf } from "../configs";
+import { ec2Of } from "./network-inventory";
 import type { ApplyResult, ProvisionContext, Provisioner } from "./provisioner";
 import { deleteRole, ensureRole, managedPolicy } from "./roles";
 import {
@@ -429,6 +430,30 @@ export const kubernetesProvisioner: Provisioner = {
           return null;
       }
     });
+  },
+
+  async units(context) {
+    const shape = shapeOf(context.resource);
+    if (!shape.nodes) return [];
+    const names = namesOf(context.resource);
+    const { client, sdk } = await ec2Of(context);
+    // EKS tags the instances of a managed node group with its cluster's and its own name.
+    const filters = [
+      { Name: "tag:eks:cluster-name", Values: [names.cluster] },
+      { Name: "tag:eks:nodegroup-name", Values: [names.nodegroup(shape.nodes.instanceType)] },
+      { Name: "instance-state-name", Values: ["pending", "running", "stopping", "stopped"] },
+    ];
+    const units = [];
+    for await (const page of sdk.paginateDescribeInstances({ client }, { Filters: filters })) {
+      for (const instance of (page.Reservations ?? []).flatMap(
+        (reservation) => reservation.Instances ?? [],
+      )) {
+        // The node's name in Kubernetes is its private DNS name.
+        const name = instance.PrivateDnsName || instance.InstanceId;
+        if (name) units.push({ name, status: instance.State?.Name ?? "unknown" });
+      }
+    }
+    return units;
   },
 
   async observe(context) {

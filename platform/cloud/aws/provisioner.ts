@@ -1,4 +1,5 @@
-import type { ChangePlan, DriverResource, NewLogLine, Observation } from "../driver";
+import type { ServiceUnit } from "#contract/services";
+import type { ChangePlan, DriverResource, NewLogLine, Observation, TlsCertificate } from "../driver";
 import type { AwsClients } from "./clients";
 
 /**
@@ -25,6 +26,8 @@ export type ProvisionContext = {
   aws: AwsClients;
   /** A deployment log line (shown in the service's logs tab); never a secret. */
   log: (level: NewLogLine["level"], message: string) => void;
+  /** An application's TLS certificate, when its domain names one (DeployContext.certificate). */
+  certificate?: TlsCertificate;
   /** The uploaded archive of a serverless service, when it has one. */
   archive?: () => Promise<Uint8Array>;
   now: Date;
@@ -62,4 +65,9 @@ export interface Provisioner {
   /** Config paths (as in the history diff, e.g. `config.storageGb`) that change in place or force a replacement. */
   plan(before: DriverResource, after: DriverResource): ChangePlan;
   observe(context: ProvisionContext): Promise<Observation>;
+  /**
+   * The units the service runs now as AWS reports them (`serviceUnitLabels`: ECS tasks, RDS instances, cache
+   * nodes, EKS nodes); absent for a type that runs none a user could see.
+   */
+  units?(context: ProvisionContext): Promise<ServiceUnit[]>;
 }

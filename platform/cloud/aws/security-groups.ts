@@ -39,6 +39,34 @@ async function findSecurityGroup(
   return answer.SecurityGroups?.[0];
 }
 
+/**
+ * Creates the group, tagged in the same call. Two steps that share it (the first deployments of two applications
+ * of an environment, at once) may both have found none: EC2 refuses the second name in the VPC with
+ * InvalidGroup.Duplicate, and that step goes on with the group the other created, found by its tags.
+ */
+async function createSecurityGroup(context: ProvisionContext, wanted: WantedGroup): Promise<SecurityGroup> {
+  const { ec2, sdk } = await ec2Of(context);
+  try {
+    const created = await ec2.send(
+      new sdk.CreateSecurityGroupCommand({
+        GroupName: wanted.name,
+        Description: wanted.description,
+        VpcId: wanted.vpcId,
+        TagSpecifications: [{ ResourceType: "security-group", Tags: tagList(wanted.tags) }],
+      }),
+    );
+    if (!created.GroupId) throw new Error(`EC2 did not return the security group ${wanted.name}`);
+    context.log("info", `Created security group ${wanted.name} (${created.GroupId})`);
+    return { GroupId: created.GroupId, IpPermissions: [] };
+  } catch (error) {
+    if (!isAwsError(error, "InvalidGroup.Duplicate")) throw error;
+    // A group of that name without the platform's tags (made by hand) is not taken over: the error stands.
+    const raced = await findSecurityGroup(context, wanted.key);
+    if (!raced?.GroupId) throw error;
+    return raced;
+  }
+}
+
 /** One permission per port and source, so each compares (and is revoked) on its own. */
 function permissionsOf({ inbound }: WantedGroup): IpPermission[] {
   return [...new Set(inbound.ports)].flatMap((port) => {
@@ -79,31 +107,25 @@ function keysOf(permissions: IpPermission[] | undefined): Map<string, IpPermissi
 /** The group as `wanted` describes it, created when missing; its id. */
 export async function ensureSecurityGroup(context: ProvisionContext, wanted: WantedGroup): Promise<string> {
   const { ec2, sdk } = await ec2Of(context);
-  let group = await findSecurityGroup(context, wanted.key);
-  if (!group?.GroupId) {
-    const created = await ec2.send(
-      new sdk.CreateSecurityGroupCommand({
-        GroupName: wanted.name,
-        Description: wanted.description,
-        VpcId: wanted.vpcId,
-        TagSpecifications: [{ ResourceType: "security-group", Tags: tagList(wanted.tags) }],
-      }),
-    );
-    if (!created.GroupId) throw new Error(`EC2 did not return the security group ${wanted.name}`);
-    context.log("info", `Created security group ${wanted.name} (${created.GroupId})`);
-    group = { GroupId: created.GroupId, IpPermissions: [] };
-  }
+  const group =
+    (await findSecurityGroup(context, wanted.key)) ?? (await createSecurityGroup(context, wanted));
   const groupId = group.GroupId ?? "";
   const present = keysOf(group.IpPermissions);
   const desired = keysOf(permissionsOf(wanted));
   const missing = [...desired].filter(([key]) => !present.has(key)).map(([, permission]) => permission);
   const extra = [...present].filter(([key]) => !desired.has(key)).map(([, permission]) => permission);
+  // Another step converging the same shared group at the same moment may have revoked or authorized a rule first.
   if (extra.length > 0) {
-    await ec2.send(new sdk.RevokeSecurityGroupIngressCommand({ GroupId: groupId, IpPermissions: extra }));
+    await unlessMissing(
+      () => ec2.send(new sdk.RevokeSecurityGroupIngressCommand({ GroupId: groupId, IpPermissions: extra })),
+      "InvalidPermission.NotFound",
+    );
   }
   if (missing.length > 0) {
-    await ec2.send(
-      new sdk.AuthorizeSecurityGroupIngressCommand({ GroupId: groupId, IpPermissions: missing }),
+    await unlessMissing(
+      () =>
+        ec2.send(new sdk.AuthorizeSecurityGroupIngressCommand({ GroupId: groupId, IpPermissions: missing })),
+      "InvalidPermission.Duplicate",
     );
   }
   if (missing.length > 0 || extra.length > 0) {

@@ -1,4 +1,5 @@
 import type {
+  Address,
   InternetGateway,
   IpPermission,
   NatGateway,
@@ -27,6 +28,8 @@ export type VpcInventory = {
   internetGateways: InternetGateway[];
   natGateways: NatGateway[];
   securityGroups: SecurityGroup[];
+  /** Elastic IPs; the NAT gateways' are exported with them. */
+  addresses?: Address[];
 };
 
 const service = "vpc";
@@ -127,10 +130,12 @@ export const vpcScanner: ServiceScanner<VpcInventory> = {
     "ec2:DescribeInternetGateways",
     "ec2:DescribeNatGateways",
     "ec2:DescribeSecurityGroups",
+    "ec2:DescribeAddresses",
   ],
 
   async read(clients) {
     const {
+      DescribeAddressesCommand,
       paginateDescribeInternetGateways,
       paginateDescribeNatGateways,
       paginateDescribeRouteTables,
@@ -139,21 +144,24 @@ export const vpcScanner: ServiceScanner<VpcInventory> = {
       paginateDescribeVpcs,
     } = await import("@aws-sdk/client-ec2");
     const client = await clients.ec2();
-    const [vpcs, subnets, routeTables, internetGateways, natGateways, securityGroups] = await Promise.all([
-      collect(paginateDescribeVpcs({ client }, {}), (page) => page.Vpcs),
-      collect(paginateDescribeSubnets({ client }, {}), (page) => page.Subnets),
-      collect(paginateDescribeRouteTables({ client }, {}), (page) => page.RouteTables),
-      collect(paginateDescribeInternetGateways({ client }, {}), (page) => page.InternetGateways),
-      collect(
-        paginateDescribeNatGateways(
-          { client },
-          { Filter: [{ Name: "state", Values: ["pending", "available"] }] },
+    const [vpcs, subnets, routeTables, internetGateways, natGateways, securityGroups, addresses] =
+      await Promise.all([
+        collect(paginateDescribeVpcs({ client }, {}), (page) => page.Vpcs),
+        collect(paginateDescribeSubnets({ client }, {}), (page) => page.Subnets),
+        collect(paginateDescribeRouteTables({ client }, {}), (page) => page.RouteTables),
+        collect(paginateDescribeInternetGateways({ client }, {}), (page) => page.InternetGateways),
+        collect(
+          paginateDescribeNatGateways(
+            { client },
+            { Filter: [{ Name: "state", Values: ["pending", "available"] }] },
+          ),
+          (page) => page.NatGateways,
         ),
-        (page) => page.NatGateways,
-      ),
-      collect(paginateDescribeSecurityGroups({ client }, {}), (page) => page.SecurityGroups),
-    ]);
-    return { vpcs, subnets, routeTables, internetGateways, natGateways, securityGroups };
+        collect(paginateDescribeSecurityGroups({ client }, {}), (page) => page.SecurityGroups),
+        // Not paginated: an account has a handful (5 per region by default).
+        client.send(new DescribeAddressesCommand({})).then((answer) => answer.Addresses ?? []),
+      ]);
+    return { vpcs, subnets, routeTables, internetGateways, natGateways, securityGroups, addresses };
   },
 
   toResources(raw, { defaultVpcIds }) {
@@ -209,9 +217,24 @@ export const vpcScanner: ServiceScanner<VpcInventory> = {
       });
     }
 
+    const addresses = new Map((raw.addresses ?? []).map((address) => [address.AllocationId, address]));
     for (const gateway of raw.natGateways) {
       if (!gateway.NatGatewayId || !exported(gateway.VpcId)) continue;
       const isPrivate = gateway.ConnectivityType === "private";
+      const allocationId = isPrivate ? undefined : gateway.NatGatewayAddresses?.[0]?.AllocationId;
+      const address = addresses.get(allocationId);
+      if (allocationId && address) {
+        resources.push({
+          service,
+          type: "aws_eip",
+          awsId: allocationId,
+          importId: allocationId,
+          nameHint: nameTagOf(address.Tags) ?? allocationId,
+          body: attributes({ domain: "vpc", tags: tagsOf(address.Tags) }),
+          // The Tagging API may not list Elastic IPs: an environment's export also knows them by these.
+          tags: tagsOf(address.Tags),
+        });
+      }
       resources.push({
         service,
         type: "aws_nat_gateway",
@@ -219,7 +242,7 @@ export const vpcScanner: ServiceScanner<VpcInventory> = {
         importId: gateway.NatGatewayId,
         nameHint: nameTagOf(gateway.Tags) ?? gateway.NatGatewayId,
         body: attributes({
-          allocation_id: isPrivate ? undefined : gateway.NatGatewayAddresses?.[0]?.AllocationId,
+          allocation_id: allocationId && address ? new Reference("aws_eip", allocationId) : allocationId,
           connectivity_type: isPrivate ? "private" : undefined,
           subnet_id: gateway.SubnetId ? new Reference("aws_subnet", gateway.SubnetId) : undefined,
           tags: tagsOf(gateway.Tags),

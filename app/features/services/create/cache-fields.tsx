@@ -2,15 +2,16 @@ import { useField, useFormMetadata } from "@conform-to/react";
 import { SimpleGrid } from "@mantine/core";
 import { cacheEngines, cacheNodeSizes } from "#contract/service-configs";
 import { NumberField, SelectField, SwitchField } from "~/components/forms";
-import { optionsOf, type ConfigFieldsProps } from "./config-field";
+import { configOptions } from "#contract/config-labels";
+import { fieldLabelsOf, type ConfigFieldsProps } from "./config-field";
 
-const engineLabels: Record<string, string> = { redis: "Redis", valkey: "Valkey", memcached: "Memcached" };
 type Engine = keyof typeof cacheEngines;
 const isEngine = (value: string | null | undefined): value is Engine => !!value && value in cacheEngines;
 
 export function CacheFields({ config }: ConfigFieldsProps<"cache">) {
   const form = useFormMetadata(config.formId);
   const fields = config.getFieldset();
+  const label = fieldLabelsOf("cache");
   // Subscribed here, so the versions follow the engine as it changes.
   const [engineField] = useField<string>(fields.engine.name, { formId: config.formId });
   const engine: Engine = isEngine(engineField.value) ? engineField.value : "redis";
@@ -18,8 +19,8 @@ export function CacheFields({ config }: ConfigFieldsProps<"cache">) {
     <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
       <SelectField
         field={fields.engine}
-        label="Engine"
-        data={optionsOf(Object.keys(cacheEngines), engineLabels)}
+        label={label("engine")}
+        data={configOptions("engine", Object.keys(cacheEngines))}
         allowDeselect={false}
         onChange={(value) => {
           if (isEngine(value)) form.update({ name: fields.version.name, value: cacheEngines[value][0] });
@@ -27,27 +28,27 @@ export function CacheFields({ config }: ConfigFieldsProps<"cache">) {
       />
       <SelectField
         field={fields.version}
-        label="Version"
-        data={optionsOf(cacheEngines[engine])}
+        label={label("version")}
+        data={configOptions("version", cacheEngines[engine])}
         allowDeselect={false}
       />
       <SelectField
         field={fields.nodeSize}
-        label="Node size"
-        data={optionsOf(cacheNodeSizes)}
+        label={label("nodeSize")}
+        data={configOptions("nodeSize", cacheNodeSizes)}
         allowDeselect={false}
       />
       <NumberField
         clampBehavior="none"
         field={fields.nodes}
-        label="Nodes"
+        label={label("nodes")}
         min={1}
         max={6}
         description="1 to 6"
       />
       <SwitchField
         field={fields.encryptionInTransit}
-        label="Encryption in transit"
+        label={label("encryptionInTransit")}
         description="TLS between clients and the cache"
       />
     </SimpleGrid>

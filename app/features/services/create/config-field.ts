@@ -1,4 +1,5 @@
 import type { FieldMetadata } from "@conform-to/react";
+import { configFieldLabel } from "#contract/config-labels";
 import type { CreatableServiceType } from "#contract/services";
 import type { ServiceConfig } from "#contract/service-configs";
 
@@ -11,7 +12,7 @@ export type ConfigField<T extends CreatableServiceType> = FieldMetadata<
 
 export type ConfigFieldsProps<T extends CreatableServiceType> = { config: ConfigField<T> };
 
-/** Select options from values, labelled by `labels` where given. */
-export function optionsOf(values: readonly string[], labels: Record<string, string> = {}) {
-  return values.map((value) => ({ value, label: labels[value] ?? value }));
+/** The labels of a type's fields, from the catalogue the configuration tab and a change's plan use too. */
+export function fieldLabelsOf<T extends CreatableServiceType>(serviceType: T) {
+  return (key: keyof ServiceConfig<T> & string) => configFieldLabel(serviceType, key);
 }

@@ -2,15 +2,16 @@ import { useField, useFormMetadata } from "@conform-to/react";
 import { SimpleGrid } from "@mantine/core";
 import { databaseEngines, databaseInstanceSizes } from "#contract/service-configs";
 import { NumberField, SelectField, SwitchField, TextField } from "~/components/forms";
-import { optionsOf, type ConfigFieldsProps } from "./config-field";
+import { configOptions } from "#contract/config-labels";
+import { fieldLabelsOf, type ConfigFieldsProps } from "./config-field";
 
-const engineLabels: Record<string, string> = { postgres: "PostgreSQL", mysql: "MySQL", mariadb: "MariaDB" };
 type Engine = keyof typeof databaseEngines;
 const isEngine = (value: string | null | undefined): value is Engine => !!value && value in databaseEngines;
 
 export function DatabaseFields({ config }: ConfigFieldsProps<"database">) {
   const form = useFormMetadata(config.formId);
   const fields = config.getFieldset();
+  const label = fieldLabelsOf("database");
   // Subscribed here, so the versions follow the engine as it changes.
   const [engineField] = useField<string>(fields.engine.name, { formId: config.formId });
   const engine: Engine = isEngine(engineField.value) ? engineField.value : "postgres";
@@ -18,8 +19,8 @@ export function DatabaseFields({ config }: ConfigFieldsProps<"database">) {
     <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
       <SelectField
         field={fields.engine}
-        label="Engine"
-        data={optionsOf(Object.keys(databaseEngines), engineLabels)}
+        label={label("engine")}
+        data={configOptions("engine", Object.keys(databaseEngines))}
         allowDeselect={false}
         onChange={(value) => {
           // Each engine offers its own versions: start at its newest.
@@ -28,41 +29,41 @@ export function DatabaseFields({ config }: ConfigFieldsProps<"database">) {
       />
       <SelectField
         field={fields.version}
-        label="Version"
-        data={optionsOf(databaseEngines[engine])}
+        label={label("version")}
+        data={configOptions("version", databaseEngines[engine])}
         allowDeselect={false}
       />
       <SelectField
         field={fields.instanceSize}
-        label="Instance size"
-        data={optionsOf(databaseInstanceSizes)}
+        label={label("instanceSize")}
+        data={configOptions("instanceSize", databaseInstanceSizes)}
         allowDeselect={false}
       />
       <NumberField
         clampBehavior="none"
         field={fields.storageGb}
-        label="Storage (GB)"
+        label={label("storageGb")}
         min={20}
         max={16_384}
         description="20 to 16,384"
       />
       <TextField
         field={fields.username}
-        label="Master username"
+        label={label("username")}
         description="Lowercase, starting with a letter"
         autoComplete="off"
       />
       <NumberField
         clampBehavior="none"
         field={fields.backupRetentionDays}
-        label="Backup retention (days)"
+        label={label("backupRetentionDays")}
         min={0}
         max={35}
         description="0 turns automated backups off"
       />
       <SwitchField
         field={fields.multiAz}
-        label="Multi-AZ"
+        label={label("multiAz")}
         description="A standby in a second availability zone"
       />
     </SimpleGrid>

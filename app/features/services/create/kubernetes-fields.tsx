@@ -1,28 +1,30 @@
 import { SimpleGrid } from "@mantine/core";
 import { kubernetesNodeTypes, kubernetesVersions } from "#contract/service-configs";
 import { NumberField, SelectField } from "~/components/forms";
-import { optionsOf, type ConfigFieldsProps } from "./config-field";
+import { configOptions } from "#contract/config-labels";
+import { fieldLabelsOf, type ConfigFieldsProps } from "./config-field";
 
 export function KubernetesFields({ config }: ConfigFieldsProps<"kubernetes">) {
   const fields = config.getFieldset();
+  const label = fieldLabelsOf("kubernetes");
   return (
     <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
       <SelectField
         field={fields.version}
-        label="Kubernetes version"
-        data={optionsOf(kubernetesVersions)}
+        label={label("version")}
+        data={configOptions("version", kubernetesVersions)}
         allowDeselect={false}
       />
       <SelectField
         field={fields.nodeInstanceType}
-        label="Node instance type"
-        data={optionsOf(kubernetesNodeTypes)}
+        label={label("nodeInstanceType")}
+        data={configOptions("nodeInstanceType", kubernetesNodeTypes)}
         allowDeselect={false}
       />
       <NumberField
         clampBehavior="none"
         field={fields.minNodes}
-        label="Minimum nodes"
+        label={label("minNodes")}
         min={1}
         max={100}
         description="1 to 100"
@@ -30,7 +32,7 @@ export function KubernetesFields({ config }: ConfigFieldsProps<"kubernetes">) {
       <NumberField
         clampBehavior="none"
         field={fields.maxNodes}
-        label="Maximum nodes"
+        label={label("maxNodes")}
         min={1}
         max={100}
         description="At least the minimum"

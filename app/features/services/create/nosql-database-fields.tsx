@@ -1,10 +1,12 @@
 import { useField } from "@conform-to/react";
 import { Box, SimpleGrid } from "@mantine/core";
 import { NumberField, SelectField, TextField } from "~/components/forms";
-import { optionsOf, type ConfigFieldsProps } from "./config-field";
+import { configOptions } from "#contract/config-labels";
+import { fieldLabelsOf, type ConfigFieldsProps } from "./config-field";
 
 export function NosqlDatabaseFields({ config }: ConfigFieldsProps<"nosql-database">) {
   const fields = config.getFieldset();
+  const label = fieldLabelsOf("nosql-database");
   // Capacity applies only to provisioned billing; the fields stay in the form (hidden) so their values survive
   // switching back and forth.
   const [billingMode] = useField<string>(fields.billingMode.name, { formId: config.formId });
@@ -13,23 +15,20 @@ export function NosqlDatabaseFields({ config }: ConfigFieldsProps<"nosql-databas
     <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
       <TextField
         field={fields.tableName}
-        label="Table name"
+        label={label("tableName")}
         description="3 to 255 letters, digits, hyphens, underscores and periods"
         autoComplete="off"
       />
       <SelectField
         field={fields.billingMode}
-        label="Billing mode"
-        data={optionsOf(["on-demand", "provisioned"], {
-          "on-demand": "On demand",
-          provisioned: "Provisioned capacity",
-        })}
+        label={label("billingMode")}
+        data={configOptions("billingMode", ["on-demand", "provisioned"])}
         allowDeselect={false}
       />
-      <TextField field={fields.partitionKey} label="Partition key" autoComplete="off" />
+      <TextField field={fields.partitionKey} label={label("partitionKey")} autoComplete="off" />
       <TextField
         field={fields.sortKey}
-        label="Sort key"
+        label={label("sortKey")}
         description="Optional; must differ from the partition key"
         autoComplete="off"
       />
@@ -37,7 +36,7 @@ export function NosqlDatabaseFields({ config }: ConfigFieldsProps<"nosql-databas
         <NumberField
           clampBehavior="none"
           field={fields.readCapacityUnits}
-          label="Read capacity units"
+          label={label("readCapacityUnits")}
           min={1}
           max={40_000}
           description="1 to 40,000"
@@ -47,7 +46,7 @@ export function NosqlDatabaseFields({ config }: ConfigFieldsProps<"nosql-databas
         <NumberField
           clampBehavior="none"
           field={fields.writeCapacityUnits}
-          label="Write capacity units"
+          label={label("writeCapacityUnits")}
           min={1}
           max={40_000}
           description="1 to 40,000"

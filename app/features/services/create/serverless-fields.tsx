@@ -2,33 +2,35 @@ import { SimpleGrid, Stack } from "@mantine/core";
 import { serverlessRuntimes } from "#contract/service-configs";
 import { NumberField, SelectField, TextField } from "~/components/forms";
 import { ArchiveUpload } from "./archive-upload";
-import { optionsOf, type ConfigFieldsProps } from "./config-field";
+import { configOptions } from "#contract/config-labels";
+import { fieldLabelsOf, type ConfigFieldsProps } from "./config-field";
 
 export function ServerlessFields({
   config,
   environmentName,
 }: ConfigFieldsProps<"serverless"> & { environmentName: string }) {
   const fields = config.getFieldset();
+  const label = fieldLabelsOf("serverless");
   return (
     <Stack gap="md">
       <ArchiveUpload field={fields.uploadId} environmentName={environmentName} />
       <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
         <SelectField
           field={fields.runtime}
-          label="Runtime"
-          data={optionsOf(serverlessRuntimes)}
+          label={label("runtime")}
+          data={configOptions("runtime", serverlessRuntimes)}
           allowDeselect={false}
         />
         <TextField
           field={fields.handler}
-          label="Handler"
+          label={label("handler")}
           description="The file and function to call, such as index.handler"
           autoComplete="off"
         />
         <NumberField
           clampBehavior="none"
           field={fields.memoryMb}
-          label="Memory (MB)"
+          label={label("memoryMb")}
           min={128}
           max={10_240}
           description="128 to 10,240"
@@ -36,7 +38,7 @@ export function ServerlessFields({
         <NumberField
           clampBehavior="none"
           field={fields.timeoutSeconds}
-          label="Timeout (seconds)"
+          label={label("timeoutSeconds")}
           min={1}
           max={900}
           description="1 to 900"

@@ -1,7 +1,8 @@
 import { useField, useFormMetadata } from "@conform-to/react";
 import { List, SimpleGrid, Stack, Text } from "@mantine/core";
 import { SelectField, TextField, TextareaField } from "~/components/forms";
-import { optionsOf, type ConfigFieldsProps } from "./config-field";
+import { configOptions } from "#contract/config-labels";
+import { fieldLabelsOf, type ConfigFieldsProps } from "./config-field";
 import { ALTERNATIVE_NAMES_TEXT_FIELD, alternativeNameIndexOf } from "./list-fields";
 
 /** The contract's limit on alternative names. */
@@ -10,6 +11,7 @@ const MAX_ALTERNATIVE_NAMES = 10;
 export function TlsFields({ config }: ConfigFieldsProps<"tls">) {
   const form = useFormMetadata(config.formId);
   const fields = config.getFieldset();
+  const label = fieldLabelsOf("tls");
   // Typed as text and read as a list (expandListFields): its errors come keyed by position.
   const [alternativeNamesText] = useField<string>(ALTERNATIVE_NAMES_TEXT_FIELD, { formId: config.formId });
   const alternativeNames = alternativeNamesText.value?.split(/[\s,]+/).filter(Boolean) ?? [];
@@ -25,21 +27,21 @@ export function TlsFields({ config }: ConfigFieldsProps<"tls">) {
       <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
         <TextField
           field={fields.domain}
-          label="Domain"
+          label={label("domain")}
           description="Such as api.example.com, or *.example.com for every subdomain"
           autoComplete="off"
         />
         <SelectField
           field={fields.validationMethod}
-          label="Validation method"
+          label={label("validationMethod")}
           description="How you prove the domain is yours"
-          data={optionsOf(["dns", "email"], { dns: "DNS record", email: "Email" })}
+          data={configOptions("validationMethod", ["dns", "email"])}
           allowDeselect={false}
         />
       </SimpleGrid>
       <TextareaField
         field={alternativeNamesText}
-        label="Alternative names"
+        label={label("subjectAlternativeNames")}
         description={`Other domains the certificate covers, one per line or separated by commas; at most ${MAX_ALTERNATIVE_NAMES}.`}
         placeholder={"www.example.com\nshop.example.com"}
         autosize

@@ -1,148 +1,70 @@
-import type { ActionFunctionArgs } from "@remix-run/node";
-import { HttpResponse, http } from "msw";
-import { setupServer } from "msw/node";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { describe, expect, it } from "vitest";
+import { defaultApplicationConfig } from "#contract/application-config";
 import type { ChangePlan } from "#contract/change-plans";
-import type { OrganizationClaim } from "#contract/identity";
-import { defaultServiceSettings, type Resource } from "#contract/services";
 import { defaultServiceConfigs } from "#contract/service-configs";
 import type { ServiceActionData } from "./action-data";
+import { configFields, deployedService, fakePlatform, signedInRequest } from "./plan-test-support";
 
 /*
- * The configuration tab's "Save and deploy" when the platform refuses a change that replaces the service and
- * deletes its data until the service's name is typed: the action answers the plan and a confirmation field as the
- * form's next step (no JavaScript needed), then sends the typed name. The platform is faked with msw: these are
- * the answers the real one gives (platform/http/change-plans.test.ts).
+ * A change's plan on the configuration tab: the plan loader the form asks as it changes, and "Save and deploy" when
+ * the platform refuses a change that loses something (a replacement's data, an application's address) until the
+ * service's name is typed: the action answers the plan and a confirmation field as the form's next step (no
+ * JavaScript needed), then sends the typed name.
  */
 
-process.env.SESSION_SECRET = "s".repeat(40);
-process.env.AUTH0_DOMAIN = "id.example";
-process.env.AUTH0_CLIENT_SECRET = "client-secret";
-process.env.PLATFORM_API_URL = "https://platform.example";
-process.env.APP_URL = "https://console.example";
-
 const { action } = await import("~/routes/_app.env.$environmentName_.services.$serviceId._index");
-const { commitSession, getSession } = await import("~/auth/session.server");
+const { loader } = await import("~/routes/_app.env.$environmentName_.services.$serviceId.plan");
 
-const acme: OrganizationClaim = {
-  id: "org_acme",
-  name: "acme",
-  display_name: "Acme Corp",
-  metadata: { tenant_id: "t1" },
-};
-const organization = "https://platform.example/api/v2/organizations/t1";
-const service = `${organization}/environments/w1/infrastructure/r1`;
-
-const database: Resource = {
+const database = deployedService({
   id: "r1",
-  environmentId: "w1",
   name: "orders-db",
   serviceType: "database",
-  stage: "STAGE_COMPLETED",
-  version: 3,
-  retries: 0,
-  message: null,
-  monthlyCost: 12.5,
-  region: "us-west-2",
-  size: "db.t4g.micro",
-  replicas: 1,
-  failedSince: null,
-  driftedAt: null,
-  endpoint: "orders-db.abc.us-west-2.rds.amazonaws.com",
-  hasDraft: false,
-  createdAt: "2026-01-01T00:00:00Z",
-  updatedAt: "2026-01-01T00:00:00Z",
   config: { ...defaultServiceConfigs.database, storageGb: 30 },
-  settings: defaultServiceSettings,
-  draft: null,
-  pods: [],
-  secretAttributes: [],
-  history: [],
-};
+});
 const shrink: ChangePlan = {
   inPlace: [],
   replace: ["config.storageGb"],
   other: [],
+  changes: [{ path: "config.storageGb", before: 30, after: 20 }],
   loses: ["its data", "its endpoint"],
   summary: "Replaces the service and deletes its data",
   confirmationRequired: true,
 };
-const refusal = "This change replaces the service and deletes its data: type orders-db to confirm";
 
-const server = setupServer();
-beforeAll(() => server.listen({ onUnhandledRequest: "error" }));
-afterEach(() => server.resetHandlers());
-afterAll(() => server.close());
+const shopConfig = {
+  ...defaultApplicationConfig,
+  source: { kind: "image", image: "nginx:1.27" },
+  domain: { host: "shop.example.com", certificateId: "cert-1" },
+};
+const shop = deployedService({ id: "r2", name: "shop", serviceType: "application", config: shopConfig });
+const newAddress: ChangePlan = {
+  inPlace: ["config.domain.host"],
+  replace: [],
+  other: [],
+  changes: [{ path: "config.domain.host", before: "shop.example.com", after: "" }],
+  loses: ["its address"],
+  summary: "Gives the service a new address",
+  confirmationRequired: true,
+};
 
-/** The platform as it answers for an AWS database of 30 GB: PUT bodies it received are kept in `puts`. */
-function platform() {
-  const puts: Record<string, unknown>[] = [];
-  const plans: unknown[] = [];
-  server.use(
-    http.get(`${organization}/environments`, () =>
-      HttpResponse.json({
-        environments: [
-          {
-            id: "w1",
-            name: "production",
-            organizationId: "t1",
-            cloningStage: "STAGE_COMPLETED",
-            cloudProvider: "AWS",
-            region: "us-west-2",
-            cloudConnectionId: "c1",
-            deletion: null,
-            clonedFrom: null,
-            createdAt: "2026-01-01T00:00:00Z",
-          },
-        ],
-      }),
-    ),
-    http.get(service, () => HttpResponse.json({ resource: database })),
-    http.post(`${service}/plan`, async ({ request }) => {
-      plans.push(await request.json());
-      return HttpResponse.json({ plan: shrink });
-    }),
-    http.put(service, async ({ request }) => {
-      const body = (await request.json()) as Record<string, unknown>;
-      puts.push(body);
-      if (body.confirmation !== "orders-db") {
-        return HttpResponse.json(
-          { message: refusal, code: "VALIDATION_FAILED", fieldErrors: { confirmation: [refusal] } },
-          { status: 400 },
-        );
-      }
-      return HttpResponse.json({ resource: { ...database, config: body.config, version: 4 } });
-    }),
-  );
-  return { puts, plans };
-}
-
-/** A signed-in member of Acme pressing "Save and deploy" with the storage shrunk to 20 GB. */
-async function saveAndDeploy(extra: Record<string, string> = {}) {
-  const session = await getSession(new Request("https://console.example/"));
-  session.set("user", { sub: "user_bob", name: "Bob", email: "bob@example.com" });
-  session.set("organizations", [acme]);
-  session.set("organizationId", acme.id);
-  session.set("tokens", {
-    accessToken: "access",
-    refreshToken: "refresh",
-    expiresAt: Date.now() + 3_600_000,
-  });
-  const cookie = (await commitSession(session)).split(";")[0] ?? "";
-  const fields = new URLSearchParams({ intent: "save-config", version: "3", ...extra });
-  const config: Record<string, unknown> = { ...database.config, storageGb: 20 };
-  for (const [key, value] of Object.entries(config)) {
-    if (value !== false) fields.set(`config.${key}`, value === true ? "on" : String(value));
-  }
-  const request = new Request("https://console.example/env/production/services/r1?tab=config", {
-    method: "POST",
-    headers: { Cookie: cookie, "Content-Type": "application/x-www-form-urlencoded" },
-    body: fields,
-  });
+/** "Save and deploy" of `service`'s configuration tab with `config`, and the fields of a plan step. */
+async function saveAndDeploy(
+  service: typeof database,
+  config: Record<string, unknown>,
+  extra: Record<string, string> = {},
+) {
+  const body = new URLSearchParams([
+    ["intent", "save-config"],
+    ["version", "3"],
+    ...configFields(config),
+    ...Object.entries(extra),
+  ]);
+  const request = await signedInRequest(`/env/production/services/${service.id}?tab=config`, { body });
   try {
     const answer = (await action({
       request,
-      params: { environmentName: "production", serviceId: "r1" },
+      params: { environmentName: "production", serviceId: service.id },
       context: {},
     } as ActionFunctionArgs)) as unknown as { data: ServiceActionData; init: ResponseInit | null };
     return { data: answer.data, status: answer.init?.status ?? 200 };
@@ -153,10 +75,24 @@ async function saveAndDeploy(extra: Record<string, string> = {}) {
   }
 }
 
+/** The plan of the form's values, as the form asks for it while they change. */
+async function planOfForm(service: typeof database, config: Record<string, unknown>) {
+  const query = new URLSearchParams(configFields(config));
+  const request = await signedInRequest(`/env/production/services/${service.id}/plan?${query}`);
+  const answer = (await loader({
+    request,
+    params: { environmentName: "production", serviceId: service.id },
+    context: {},
+  } as LoaderFunctionArgs)) as unknown as { data: { plan: ChangePlan | null } };
+  return answer.data.plan;
+}
+
 describe("Save and deploy of a change that replaces the service and deletes its data", () => {
+  const shrunk = { ...database.config, storageGb: 20 };
+
   it("answers the plan and asks for the service's name instead of saving", async () => {
-    const { puts, plans } = platform();
-    const answer = await saveAndDeploy();
+    const { puts, plans } = fakePlatform(database, shrink);
+    const answer = await saveAndDeploy(database, shrunk);
     expect(answer.status).toBe(200);
     expect(answer.data?.form).toBe("config");
     expect(answer.data?.plan).toEqual({ plan: shrink });
@@ -167,17 +103,35 @@ describe("Save and deploy of a change that replaces the service and deletes its 
   });
 
   it("says so when the name typed is not the service's", async () => {
-    platform();
-    const answer = await saveAndDeploy({ confirmation: "orders" });
+    const { refusal } = fakePlatform(database, shrink);
+    const answer = await saveAndDeploy(database, shrunk, { confirmation: "orders" });
     expect(answer.status).toBe(400);
     expect(answer.data?.plan?.confirmationError).toBe(refusal);
   });
 
   it("deploys once the service's name is typed", async () => {
-    const { puts } = platform();
-    const answer = await saveAndDeploy({ confirmation: "orders-db" });
+    const { puts } = fakePlatform(database, shrink);
+    const answer = await saveAndDeploy(database, shrunk, { confirmation: "orders-db" });
     expect(answer.data?.plan).toBeUndefined();
     expect(answer.status).toBe(200);
     expect(puts.at(-1)).toMatchObject({ confirmation: "orders-db", config: { storageGb: 20 } });
+  });
+});
+
+describe("an application's configuration", () => {
+  const withoutDomain = { ...shopConfig, domain: { host: "", certificateId: "" } };
+
+  it("has its plan computed by the platform before saving, as the other types do", async () => {
+    const { plans } = fakePlatform(shop, newAddress);
+    expect(await planOfForm(shop, withoutDomain)).toEqual(newAddress);
+    expect(plans).toEqual([{ config: expect.objectContaining({ domain: { host: "", certificateId: "" } }) }]);
+  });
+
+  it("asks for its name before deploying a change of its address", async () => {
+    fakePlatform(shop, newAddress);
+    const answer = await saveAndDeploy(shop, withoutDomain);
+    expect(answer.data?.plan).toEqual({ plan: newAddress });
+    // What was typed stays for the step that sends it again.
+    expect(answer.data?.result?.initialValue).toMatchObject({ config: { source: { image: "nginx:1.27" } } });
   });
 });

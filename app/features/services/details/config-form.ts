@@ -1,11 +1,12 @@
 import * as z from "zod";
 import { type ServiceType } from "#contract/services";
+import { changeLabel } from "#contract/change-words";
 import { serviceConfigSchemas } from "#contract/service-configs";
-import { labelOfKey } from "./config-labels";
+import { configOptions } from "#contract/config-labels";
 
 /** How one configuration key is edited: the generic renderer picks the input from the schema's type. */
 export type ConfigFieldKind =
-  | { kind: "select"; options: string[] }
+  | { kind: "select"; options: { value: string; label: string }[] }
   | { kind: "switch" }
   | { kind: "number"; min?: number; max?: number }
   | { kind: "text" }
@@ -32,7 +33,8 @@ function unwrap(schema: z.ZodType): z.ZodType {
 function kindOf(key: string, schema: z.ZodType): ConfigFieldKind {
   if (hiddenKeys.has(key)) return { kind: "hidden" };
   const inner = unwrap(schema);
-  if (inner instanceof z.ZodEnum) return { kind: "select", options: inner.options.map(String) };
+  if (inner instanceof z.ZodEnum)
+    return { kind: "select", options: configOptions(key, inner.options.map(String)) };
   if (inner instanceof z.ZodBoolean) return { kind: "switch" };
   if (inner instanceof z.ZodNumber) {
     const kind: ConfigFieldKind = { kind: "number" };
@@ -52,7 +54,7 @@ function shapeOf(serviceType: ServiceType): Record<string, z.ZodType> {
 export function configFields(serviceType: ServiceType): ConfigField[] {
   return Object.entries(shapeOf(serviceType)).map(([name, schema]) => ({
     name,
-    label: labelOfKey(name),
+    label: changeLabel(serviceType, `config.${name}`),
     ...kindOf(name, schema),
   }));
 }

@@ -2,7 +2,7 @@ import { getFormProps, getInputProps, useForm, type FieldMetadata } from "@confo
 import { getZodConstraint } from "@conform-to/zod/v4";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Paper, SimpleGrid, Stack } from "@mantine/core";
-import { Form, useNavigation, useParams } from "@remix-run/react";
+import { Form } from "@remix-run/react";
 import { useMemo } from "react";
 import * as z from "zod";
 import type { Resource } from "#contract/services";
@@ -16,8 +16,7 @@ import { useConflict, useFollowVersion, useFormBaseline } from "./use-form-basel
 import { RestrictedFields } from "~/components/restricted";
 import { useCanInCurrentEnvironment } from "~/features/permissions/permissions";
 import { ConfigFormNotices, ConfigSaveButtons } from "./config-save-buttons";
-import { ChangePlanPreview, ChangePlanStep } from "./change-plan-step";
-import { useChangePlan } from "./use-change-plan";
+import { ConfigChangePlan } from "./change-plan-step";
 
 /** The service's configuration as a form built from its type's schema, saved as a draft or applied at once. */
 export function ConfigPanel({
@@ -60,14 +59,6 @@ export function ConfigPanel({
   const conflict = useConflict(mine, baseline[0].version);
   const submitVersion = conflict?.version ?? baseline[0].version;
   const canConfigure = useCanInCurrentEnvironment("services.configure");
-  const navigation = useNavigation();
-  const preview = useChangePlan({
-    environmentName: useParams().environmentName ?? "",
-    serviceId: service.id,
-    formId: form.id,
-    formValue: form.value,
-    dirty: form.dirty,
-  });
 
   return (
     <Paper withBorder p="lg" maw={820}>
@@ -91,17 +82,7 @@ export function ConfigPanel({
               ))}
             </SimpleGrid>
           </RestrictedFields>
-          {mine?.plan ? (
-            <ChangePlanStep
-              plan={mine.plan.plan}
-              serviceName={service.name}
-              confirmationError={mine.plan.confirmationError}
-              intent="save-config"
-              submitting={navigation.state !== "idle" && navigation.formData?.has("confirmation") === true}
-            />
-          ) : preview ? (
-            <ChangePlanPreview plan={preview} />
-          ) : null}
+          <ConfigChangePlan service={service} step={mine?.plan} form={form} />
           <ConfigSaveButtons service={service} dirty={form.dirty} onUndo={() => form.reset()} />
         </Stack>
       </Form>

@@ -129,7 +129,11 @@ describe("the configuration form", () => {
     const fields = configFields("database");
     expect(fields.find((field) => field.name === "engine")).toMatchObject({
       kind: "select",
-      options: ["postgres", "mysql", "mariadb"],
+      options: [
+        { value: "postgres", label: "PostgreSQL" },
+        { value: "mysql", label: "MySQL" },
+        { value: "mariadb", label: "MariaDB" },
+      ],
     });
     expect(fields.find((field) => field.name === "multiAz")).toMatchObject({
       kind: "switch",
@@ -138,6 +142,19 @@ describe("the configuration form", () => {
     expect(fields.find((field) => field.name === "storageGb")).toMatchObject({ kind: "number", min: 20 });
     expect(configFields("tls").find((field) => field.name === "subjectAlternativeNames")?.kind).toBe("list");
     expect(configFields("serverless").find((field) => field.name === "uploadId")?.kind).toBe("hidden");
+  });
+
+  it("names fields and choices in the create form's words", () => {
+    expect(configFields("kubernetes").find((field) => field.name === "version")?.label).toBe(
+      "Kubernetes version",
+    );
+    expect(configFields("queue").find((field) => field.name === "queueType")).toMatchObject({
+      label: "Queue type",
+      options: [
+        { value: "standard", label: "Standard" },
+        { value: "fifo", label: "FIFO" },
+      ],
+    });
   });
 
   it("reads switches, numbers and comma lists, and keeps the contract's cross-field rules", () => {

@@ -79,13 +79,7 @@ export function PreDeployPanel({
       </Group>
       {plan ? (
         <Form method="post" preventScrollReset>
-          <ChangePlanStep
-            plan={plan.plan}
-            serviceName={service.name}
-            confirmationError={plan.confirmationError}
-            intent="relaunch"
-            submitting={pending("relaunch")}
-          />
+          <ChangePlanStep step={plan} service={service} intent="relaunch" submitting={pending("relaunch")} />
         </Form>
       ) : null}
     </Stack>

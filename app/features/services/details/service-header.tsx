@@ -1,8 +1,10 @@
-import { Alert, Anchor, Group, NativeSelect, Stack, Text, Title } from "@mantine/core";
-import { Form, Link, useNavigation } from "@remix-run/react";
+import { Alert, Anchor, Group, NativeSelect, Paper, Stack, Text, Title } from "@mantine/core";
+import { Form, Link, useLocation, useNavigation } from "@remix-run/react";
+import { useEffect, useState } from "react";
 import { isBusyStage, serviceTypeLabels, type Resource } from "#contract/services";
 import { Button } from "~/components/button";
 import { ConfirmByNameDialog, ConfirmByNameForm } from "~/components/confirm-by-name-dialog";
+import { ConfirmDialog } from "~/components/confirm-dialog";
 import { Restricted } from "~/components/restricted";
 import { formatUsd } from "~/features/environments/cost";
 import { StageBadge } from "~/features/environments/stage-badge";
@@ -10,7 +12,7 @@ import { useCanInCurrentEnvironment } from "~/features/permissions/permissions";
 import { servicePagePaths } from "../paths";
 import type { ServiceActionData, ServiceIntent } from "./action-data";
 import { deleteServiceSchema } from "./delete-service";
-import { EndpointText, FailureNotice } from "./service-status";
+import { EndpointText, FailureNotice, ProgressNotice } from "./service-status";
 
 type HeaderService = Pick<
   Resource,
@@ -24,6 +26,7 @@ type HeaderService = Pick<
   | "message"
   | "driftedAt"
   | "retries"
+  | "progress"
 >;
 
 /** What deleting the service destroys in its cloud account, and what it keeps; nulls in the simulated cloud. */
@@ -39,9 +42,12 @@ export function ServiceHeader({
   actionData,
   ticketManagers = [],
   deletion = { destroyed: null, kept: null },
+  now,
 }: {
   environmentName: string;
   service: HeaderService;
+  /** When the page was loaded (ISO): how long the running step has waited is counted to then. */
+  now: string;
   actionData: ServiceActionData | undefined;
   ticketManagers?: { id: string; name: string }[];
   /** What deleting the service destroys in its cloud account and what it keeps (features/services/deletion.server.ts). */
@@ -79,12 +85,15 @@ export function ServiceHeader({
               {formatUsd(service.monthlyCost)} / month
             </Text>
           </Group>
+          <ProgressNotice service={service} now={now} />
         </Stack>
         <Group gap="sm">
           {cancelable ? <IntentButton intent="cancel" label="Cancel deployment" variant="secondary" /> : null}
           {failed ? <IntentButton intent="retry" label="Retry" variant="secondary" /> : null}
-          {busy ? null : (
-            <IntentButton intent="relaunch" label={service.hasDraft ? "Deploy changes" : "Relaunch"} />
+          {busy ? null : service.hasDraft ? (
+            <IntentButton intent="relaunch" label="Deploy changes" />
+          ) : (
+            <RelaunchButton serviceName={service.name} />
           )}
           <DeleteServiceButton
             service={service}
@@ -94,6 +103,7 @@ export function ServiceHeader({
           />
         </Group>
       </Group>
+      {busy || service.hasDraft ? null : <RelaunchStep serviceName={service.name} />}
       <FailureNotice service={service}>
         {ticketManagers.length ? <TicketForm ticketManagers={ticketManagers} /> : null}
       </FailureNotice>
@@ -170,6 +180,110 @@ function IntentButton({
         </Button>
       </Restricted>
     </Form>
+  );
+}
+
+/** The query parameter of Relaunch's confirmation step, for browsers without JavaScript. */
+const CONFIRM_PARAM = "confirm";
+const RELAUNCH_FORM_ID = "relaunch-service";
+
+function relaunchQuestion(serviceName: string): string {
+  return `Relaunch ${serviceName}? This deploys ${serviceName} again with its current configuration and replaces what runs now.`;
+}
+
+/**
+ * The page's query without the confirmation step's parameter, and the address its forms post to: the details page
+ * is an index route, so Remix needs `?index` there. (useLocation only: useFormAction and useSearchParams would grow
+ * the router chunk every page loads.)
+ */
+function usePageWithoutStep() {
+  const { pathname, search } = useLocation();
+  const query = new URLSearchParams(search);
+  const asked = query.get(CONFIRM_PARAM);
+  query.delete(CONFIRM_PARAM);
+  const rest = query.toString();
+  return {
+    asked,
+    kept: [...query],
+    action: `${pathname}?index${rest ? `&${rest}` : ""}`,
+    back: rest ? `${pathname}?${rest}` : pathname,
+  };
+}
+
+/**
+ * "Relaunch": with JavaScript a dialog asks first; without it the button opens the page's confirmation step
+ * (`?confirm=relaunch`, RelaunchStep). Either way the relaunch itself is the page's one "relaunch" form.
+ */
+function RelaunchButton({ serviceName }: { serviceName: string }) {
+  const [opened, setOpened] = useState(false);
+  const navigation = useNavigation();
+  const canDeploy = useCanInCurrentEnvironment("services.deploy");
+  const submitting = navigation.state !== "idle" && navigation.formData?.get("intent") === "relaunch";
+  const { action, kept } = usePageWithoutStep();
+  // Closes once its relaunch is answered: the page then shows the new stage, or the refusal above.
+  useEffect(() => {
+    if (!submitting) setOpened(false);
+  }, [submitting]);
+  return (
+    <>
+      <Form method="post" action={action} id={RELAUNCH_FORM_ID} preventScrollReset hidden />
+      <Form method="get" preventScrollReset>
+        {kept.map(([name, value]) => (
+          <input key={`${name}=${value}`} type="hidden" name={name} value={value} />
+        ))}
+        <input type="hidden" name={CONFIRM_PARAM} value="relaunch" />
+        <Restricted allowed={canDeploy}>
+          <Button
+            type="submit"
+            loading={submitting}
+            onClick={(event) => {
+              event.preventDefault();
+              setOpened(true);
+            }}
+          >
+            Relaunch
+          </Button>
+        </Restricted>
+      </Form>
+      <ConfirmDialog
+        opened={opened}
+        onClose={() => setOpened(false)}
+        title="Relaunch service"
+        formId={RELAUNCH_FORM_ID}
+        intent="relaunch"
+        confirmLabel="Relaunch"
+        busy={submitting}
+      >
+        {relaunchQuestion(serviceName)}
+      </ConfirmDialog>
+    </>
+  );
+}
+
+/** Relaunch's confirmation step where the dialog cannot open (no JavaScript): shown while the address asks for it. */
+function RelaunchStep({ serviceName }: { serviceName: string }) {
+  const { asked, action, back } = usePageWithoutStep();
+  const canDeploy = useCanInCurrentEnvironment("services.deploy");
+  if (asked !== "relaunch" || !canDeploy) return null;
+  return (
+    <Paper withBorder p="md" component="section" aria-labelledby="relaunch-step-title">
+      <Form method="post" action={action} preventScrollReset>
+        <Stack gap="sm">
+          <Title order={3} size="h4" id="relaunch-step-title">
+            Relaunch service
+          </Title>
+          <Text>{relaunchQuestion(serviceName)}</Text>
+          <Group gap="sm">
+            <Button type="submit" name="intent" value="relaunch">
+              Relaunch
+            </Button>
+            <Button component={Link} to={back} variant="secondary">
+              Cancel
+            </Button>
+          </Group>
+        </Stack>
+      </Form>
+    </Paper>
   );
 }
 

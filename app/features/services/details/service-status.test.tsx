@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { ServiceType } from "#contract/services";
 import type { Stage } from "#contract/stages";
 import { theme } from "~/theme";
-import { EndpointText, FailureNotice } from "./service-status";
+import { EndpointText, FailureNotice, ProgressNotice } from "./service-status";
 
 afterEach(cleanup);
 
@@ -62,5 +62,37 @@ describe("EndpointText", () => {
   it("shows the endpoint, or that there is none yet", () => {
     expect(endpointOf("queue", "STAGE_COMPLETED", "https://sqs/orders")).toBe("https://sqs/orders");
     expect(endpointOf("queue", "STAGE_IN_PROGRESS", null)).toBe("not deployed yet");
+  });
+});
+
+describe("ProgressNotice", () => {
+  const waiting = {
+    step: "Waiting for the DB instance orders-db to become available",
+    since: "2033-01-01T09:41:00.000Z",
+  };
+
+  it("says what the running step waits for, since when and for how long", () => {
+    inMantine(
+      <ProgressNotice
+        service={{ stage: "STAGE_IN_PROGRESS", progress: waiting }}
+        now="2033-01-01T09:45:30.000Z"
+      />,
+    );
+    expect(screen.getByTestId("service-progress").textContent).toBe(
+      "Waiting for the DB instance orders-db to become available · since 09:41 UTC (4 min 30 s)",
+    );
+  });
+
+  it("shows nothing once the service is no longer busy, or before a step says what it waits for", () => {
+    inMantine(
+      <ProgressNotice
+        service={{ stage: "STAGE_COMPLETED", progress: waiting }}
+        now="2033-01-01T09:45:30.000Z"
+      />,
+    );
+    inMantine(
+      <ProgressNotice service={{ stage: "STAGE_QUEUED", progress: null }} now="2033-01-01T09:45:30.000Z" />,
+    );
+    expect(screen.queryByTestId("service-progress")).toBeNull();
   });
 });

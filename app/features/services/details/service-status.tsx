@@ -1,5 +1,6 @@
-import { Alert } from "@mantine/core";
-import { typesWithoutEndpoint, type Resource, type ServiceType } from "#contract/services";
+import { Alert, Text } from "@mantine/core";
+import { isBusyStage, typesWithoutEndpoint, type Resource, type ServiceType } from "#contract/services";
+import { formatDuration } from "./format";
 
 const withoutEndpoint: Record<(typeof typesWithoutEndpoint)[number], string> = {
   network: "none (a network has no endpoint)",
@@ -38,5 +39,30 @@ export function FailureNotice({
       {service.message}
       {children}
     </Alert>
+  );
+}
+
+/** "09:41 UTC": when a wait began (waits last minutes, rarely past a day; the page shows one zone for everyone). */
+const clockTime = (iso: string) => `${new Date(iso).toISOString().slice(11, 16)} UTC`;
+
+/**
+ * While the service is busy, what its running step waits for, since when and for how long ("Waiting for the DB
+ * instance orders-db to become available · since 09:41 UTC (4 min)"), so a cloud that is slow or silent for
+ * minutes reads as a wait, not as a page that stopped. `now` comes from the loader, the same on server and client.
+ */
+export function ProgressNotice({
+  service,
+  now,
+}: {
+  service: Pick<Resource, "stage" | "progress">;
+  now: string;
+}) {
+  const { progress } = service;
+  if (!isBusyStage(service.stage) || !progress) return null;
+  const waited = formatDuration(progress.since, now);
+  return (
+    <Text size="sm" c="dimmed" data-testid="service-progress" aria-live="polite">
+      {`${progress.step} · since ${clockTime(progress.since)}${waited ? ` (${waited})` : ""}`}
+    </Text>
   );
 }

@@ -1,10 +1,10 @@
 import { Group, Modal, Stack, Text } from "@mantine/core";
 import type { ReactNode } from "react";
-import { Button } from "~/components/button";
+import { Button } from "./button";
 
 /**
- * Asks before a change to the team: the confirm button submits the form named by `formId` (with its intent),
- * so the dialog adds a question, never a second way to submit.
+ * Asks before a change (to the team, a relaunch): the confirm button submits the form named by `formId` (with its
+ * intent), so the dialog adds a question, never a second way to submit.
  */
 export function ConfirmDialog({
   opened,
