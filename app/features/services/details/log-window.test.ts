@@ -23,6 +23,15 @@ describe("logWindow", () => {
     expect(middle.end).toBeGreaterThanOrEqual(50_000 + viewportHeight / LOG_LINE_HEIGHT_PX);
   });
 
+  it("renders every line of a short list", () => {
+    expect(logWindow({ count: 500, scrollTop: 4000, viewportHeight })).toEqual({
+      start: 0,
+      end: 500,
+      paddingTop: 0,
+      paddingBottom: 0,
+    });
+  });
+
   it("stays inside the lines when scrolled past them (a list that just shrank) or with none", () => {
     expect(logWindow({ count: 10, scrollTop: 99_999, viewportHeight })).toEqual({
       start: 0,

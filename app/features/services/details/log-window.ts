@@ -6,6 +6,11 @@
 
 /** The height of one log line (log-viewer.tsx): lines do not wrap, the box scrolls sideways. */
 export const LOG_LINE_HEIGHT_PX = 20;
+/**
+ * Below this many lines every one is rendered: windowing pays off for long lists only, and a short one stays whole
+ * for the browser's find-in-page. The live tail keeps fewer (TAIL_LOGS_LOG_LIMIT).
+ */
+const WINDOWED_FROM_LINES = 1000;
 /** Lines rendered beyond each edge of the view, so a fast scroll does not show blank rows. */
 const OVERSCAN_LINES = 10;
 
@@ -21,6 +26,7 @@ export function logWindow({
   scrollTop: number;
   viewportHeight: number;
 }): LogWindow {
+  if (count < WINDOWED_FROM_LINES) return { start: 0, end: count, paddingTop: 0, paddingBottom: 0 };
   const inView = Math.ceil(viewportHeight / LOG_LINE_HEIGHT_PX);
   // A box scrolled past the end of a list that just shrank shows its last lines.
   const first = Math.min(
