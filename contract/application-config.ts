@@ -279,17 +279,17 @@ export const applicationConfigFieldsSchema = applicationConfigSchemaWith(applica
 export type ApplicationConfig = z.infer<typeof applicationConfigFieldsSchema>;
 export type ApplicationSource = ApplicationConfig["source"];
 
-/** What a create form starts with. */
+/** What a create form starts with: a port and health check that the suggested image, nginx:1.27, answers. */
 export const defaultApplicationConfig: ApplicationConfig = {
   source: { kind: "image", image: "" },
-  ports: [{ port: 8080, protocol: "HTTP", public: true }],
+  ports: [{ port: 80, protocol: "HTTP", public: true }],
   envvars: [],
   cpu: "0.5",
   memoryMb: 1024,
   scaling: { mode: "fixed", replicas: 1 },
   healthCheck: {
-    path: "/healthz",
-    port: 8080,
+    path: "/",
+    port: 80,
     intervalSeconds: 10,
     timeoutSeconds: 5,
     healthyThreshold: 2,

@@ -71,7 +71,16 @@ export const serviceTypeLabels: Record<ServiceType, string> = {
  * platform's own `Check`: the periodic drift check found the service changed outside the platform (outcome
  * STAGE_FAILED) or back as deployed (STAGE_COMPLETED).
  */
-export const resourceActions = ["Provision", "Save", "Create", "Relaunch", "Rollback", "Check"] as const;
+// Sync: a settings-only change applied to the running service in place, without a new deployment.
+export const resourceActions = [
+  "Provision",
+  "Save",
+  "Create",
+  "Relaunch",
+  "Sync",
+  "Rollback",
+  "Check",
+] as const;
 export type ResourceAction = (typeof resourceActions)[number];
 
 /** Stages in which the engine is still working on a service: pages poll while any service is in one. */

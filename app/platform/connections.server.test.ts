@@ -1,8 +1,8 @@
 import { HttpResponse, http } from "msw";
-import { setupServer } from "msw/node";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { CONNECTION_CHECK_FAILED } from "#contract/connections";
-import { createPlatformClient, isPlatformError } from "./client.server";
+import { isPlatformError } from "./client.server";
+import { FAKE_PLATFORM_URL, fakePlatform } from "./fake-platform.test-support";
 import {
   createConnection,
   createTicket,
@@ -13,20 +13,10 @@ import {
   updateNotificationRules,
 } from "./connections.server";
 
-const BASE_URL = "http://platform.test";
+const BASE_URL = FAKE_PLATFORM_URL;
 const organization = `${BASE_URL}/api/v2/organizations/t1`;
 
-const server = setupServer();
-beforeAll(() => server.listen({ onUnhandledRequest: "error" }));
-afterEach(() => server.resetHandlers());
-afterAll(() => server.close());
-
-const api = createPlatformClient({
-  baseUrl: BASE_URL,
-  getAccessToken: async () => "token",
-  retryDelaysMs: [],
-  log: () => {},
-});
+const { server, api } = fakePlatform();
 
 const check = {
   id: "k1",

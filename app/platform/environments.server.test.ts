@@ -1,24 +1,13 @@
 import { HttpResponse, http } from "msw";
-import { setupServer } from "msw/node";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { anEnvironment } from "~/features/environments/test-factories";
-import { createPlatformClient } from "./client.server";
+import { FAKE_PLATFORM_URL, fakePlatform } from "./fake-platform.test-support";
 import { deleteEnvironment } from "./environments.server";
 
-const BASE_URL = "http://platform.test";
+const BASE_URL = FAKE_PLATFORM_URL;
 const one = `${BASE_URL}/api/v2/organizations/t1/environments/w1`;
 
-const server = setupServer();
-beforeAll(() => server.listen({ onUnhandledRequest: "error" }));
-afterEach(() => server.resetHandlers());
-afterAll(() => server.close());
-
-const api = createPlatformClient({
-  baseUrl: BASE_URL,
-  getAccessToken: async () => "token",
-  retryDelaysMs: [],
-  log: () => {},
-});
+const { server, api } = fakePlatform();
 
 describe("deleteEnvironment", () => {
   it("says the environment is deleted when the platform answers 204", async () => {

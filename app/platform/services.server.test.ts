@@ -1,8 +1,8 @@
 import { HttpResponse, http } from "msw";
-import { setupServer } from "msw/node";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { defaultServiceSettings, serviceErrorMessages } from "#contract/services";
-import { createPlatformClient, isPlatformError } from "./client.server";
+import { isPlatformError } from "./client.server";
+import { FAKE_PLATFORM_URL, fakePlatform } from "./fake-platform.test-support";
 import {
   addObservabilityProvider,
   createService,
@@ -18,20 +18,10 @@ import {
   uploadServerlessArchive,
 } from "./services.server";
 
-const BASE_URL = "http://platform.test";
+const BASE_URL = FAKE_PLATFORM_URL;
 const level = `${BASE_URL}/api/v2/organizations/t1/environments/w1`;
 
-const server = setupServer();
-beforeAll(() => server.listen({ onUnhandledRequest: "error" }));
-afterEach(() => server.resetHandlers());
-afterAll(() => server.close());
-
-const api = createPlatformClient({
-  baseUrl: BASE_URL,
-  getAccessToken: async () => "token",
-  retryDelaysMs: [],
-  log: () => {},
-});
+const { server, api } = fakePlatform();
 
 const summary = {
   id: "r1",

@@ -1,24 +1,14 @@
 import { HttpResponse, http } from "msw";
-import { setupServer } from "msw/node";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { terraformExportErrorMessages } from "#contract/terraform-exports";
-import { createPlatformClient, isPlatformError } from "./client.server";
+import { isPlatformError } from "./client.server";
+import { FAKE_PLATFORM_URL, fakePlatform } from "./fake-platform.test-support";
 import { getTerraformExport, startTerraformExport } from "./terraform-exports.server";
 
-const BASE_URL = "http://platform.test";
+const BASE_URL = FAKE_PLATFORM_URL;
 const environment = `${BASE_URL}/api/v2/organizations/t1/environments/w1`;
 
-const server = setupServer();
-beforeAll(() => server.listen({ onUnhandledRequest: "error" }));
-afterEach(() => server.resetHandlers());
-afterAll(() => server.close());
-
-const api = createPlatformClient({
-  baseUrl: BASE_URL,
-  getAccessToken: async () => "token",
-  retryDelaysMs: [],
-  log: () => {},
-});
+const { server, api } = fakePlatform();
 
 const started = {
   id: "7b0c1c4e-0d6f-4a57-9a43-2f0b4c3d2e1f",

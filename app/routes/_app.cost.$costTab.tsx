@@ -28,6 +28,7 @@ import { requireOrganizationClient } from "~/platform/request.server";
 import { throwRouteError } from "~/platform/route-errors.server";
 import { redirectWithToast } from "~/toast.server";
 import { formatUsd } from "~/features/environments/cost";
+import { formatDateTime } from "~/components/date-time";
 
 export const meta: MetaFunction = () => [{ title: "Budgets · Cost · Cloud Console" }];
 
@@ -199,7 +200,7 @@ function Alerts({ alerts }: { alerts: BudgetAlert[] }) {
                   {scopeLabel(alert.environmentName)} for {alert.month} reached {alert.threshold} % of its
                   budget: {formatUsd(alert.value)} of {formatUsd(alert.budgetAmount)}
                 </Table.Td>
-                <Table.Td c="dimmed">{alert.at.slice(0, 16).replace("T", " ")} UTC</Table.Td>
+                <Table.Td c="dimmed">{formatDateTime(alert.at)}</Table.Td>
               </Table.Tr>
             ))}
           </Table.Tbody>

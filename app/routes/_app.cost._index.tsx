@@ -16,6 +16,7 @@ import { requireOrganizationClient } from "~/platform/request.server";
 import { throwRouteError } from "~/platform/route-errors.server";
 import { mantineClasses, stripedHoverRowAttributes } from "~/components/mantine-classes";
 import { formatUsd } from "~/features/environments/cost";
+import { formatDateTime, formatMonth } from "~/components/date-time";
 
 export const meta: MetaFunction = () => [{ title: "Cost · Cloud Console" }];
 
@@ -26,12 +27,19 @@ export async function loader({ request }: LoaderFunctionArgs) {
     if (search.kind === "invalid") {
       const environments = await listEnvironmentSummaries(api, tenantId);
       return data(
-        { search, overview: null, environments: environments.map(({ id, name }) => ({ id, name })) },
+        {
+          search,
+          overview: null,
+          month: null,
+          environments: environments.map(({ id, name }) => ({ id, name })),
+        },
         { headers },
       );
     }
     const overview = await getCostOverview(api, tenantId, search.query);
-    return data({ search, overview, environments: overview.environments }, { headers });
+    // The month's name is written on the server: the browser then needs no month formatter (first-visit bytes).
+    const month = formatMonth(overview.accruedUntil);
+    return data({ search, overview, month, environments: overview.environments }, { headers });
   } catch (error) {
     // Without billing.view the platform answers 403: the page is not for this member.
     if (isPlatformError(error) && error.status === 403) throw redirect("/401", { headers });
@@ -40,21 +48,27 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export default function CostOverviewPage() {
-  const { search, overview, environments } = useLoaderData<typeof loader>();
+  const { search, overview, month, environments } = useLoaderData<typeof loader>();
   const fieldErrors = search.kind === "invalid" ? search.fieldErrors : {};
   return (
     <Stack gap="md">
       <WindowForm values={search.values} fieldErrors={fieldErrors} environments={environments} />
-      {overview ? <Overview overview={overview} exportSearch={costSearchString(search.values)} /> : null}
+      {overview ? (
+        <Overview overview={overview} month={month ?? ""} exportSearch={costSearchString(search.values)} />
+      ) : null}
     </Stack>
   );
 }
 
-function Overview({ overview, exportSearch }: { overview: CostOverview; exportSearch: string }) {
-  const month = new Date(`${overview.accruedUntil.slice(0, 7)}-01T00:00:00Z`).toLocaleString("en-US", {
-    month: "long",
-    timeZone: "UTC",
-  });
+function Overview({
+  overview,
+  month,
+  exportSearch,
+}: {
+  overview: CostOverview;
+  month: string;
+  exportSearch: string;
+}) {
   const environmentNames = Object.fromEntries(overview.byEnvironment.map(({ key, label }) => [key, label]));
   const serviceTypeNames = Object.fromEntries(overview.byServiceType.map(({ key, label }) => [key, label]));
   return (
@@ -82,7 +96,7 @@ function Overview({ overview, exportSearch }: { overview: CostOverview; exportSe
               </Title>
               <Text size="sm" c="dimmed" data-testid="cost-window-range">
                 {overview.window.from} to {overview.window.to} (UTC), accrued until{" "}
-                {overview.accruedUntil.slice(0, 16).replace("T", " ")}
+                {formatDateTime(overview.accruedUntil)}
               </Text>
             </Stack>
             <Button component="a" href={`${costPagePaths.export}${exportSearch}`} download variant="light">

@@ -38,6 +38,7 @@ import {
   removeObservabilityProvider,
 } from "~/platform/services.server";
 import { dataWithToast } from "~/toast.server";
+import { formatDate } from "~/components/date-time";
 
 export const meta: MetaFunction = ({ params }) => [
   { title: `${params.environmentName ?? "Environment"} · Cloud Console` },
@@ -172,7 +173,7 @@ export default function EnvironmentOverview() {
         </Fact>
         <Fact label="Created">
           <Text fw={600} mt="xs">
-            {new Date(environment.createdAt).toLocaleDateString("en", { dateStyle: "medium" })}
+            {formatDate(environment.createdAt)}
           </Text>
         </Fact>
         <Fact label="Identifier">

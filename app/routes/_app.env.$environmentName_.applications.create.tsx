@@ -1,5 +1,4 @@
 import { FormProvider, getFormProps, useForm } from "@conform-to/react";
-import { getZodConstraint } from "@conform-to/zod/v4";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { parseSubmission } from "~/components/parse-submission.server";
 import { Anchor, Breadcrumbs, Group, Paper, Stack, Text, Title } from "@mantine/core";
@@ -72,6 +71,7 @@ export default function CreateApplicationPage() {
     estimate: initialEstimate,
     choices,
     serviceNames,
+    constraint,
   } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   const navigation = useNavigation();
@@ -80,7 +80,7 @@ export default function CreateApplicationPage() {
     id: "create-application",
     lastResult,
     defaultValue: { name: "", config: defaultApplicationConfig },
-    constraint: getZodConstraint(applicationFormFieldsSchema),
+    constraint,
     onValidate: ({ formData }) => parseWithZod(formData, { schema: formSchema, disableAutoCoercion: true }),
     // Mantine's own inputs (the segmented controls' radios) are not the form's: they do not make it dirty.
     shouldDirtyConsider: (name) => name === "name" || name === "config",

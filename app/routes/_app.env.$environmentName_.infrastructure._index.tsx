@@ -18,7 +18,6 @@ import {
 } from "~/features/infrastructure/inventory";
 import { useCanInCurrentEnvironment } from "~/features/permissions/permissions";
 import { CreateServiceMenu } from "~/features/services/create-service-menu";
-import { formatUpdatedAt } from "~/features/services/format";
 import { hasFilters, pageCount, parseServiceListFilters } from "~/features/services/list-filters";
 import { servicePagePaths } from "~/features/services/paths";
 import { ServiceFilters } from "~/features/services/service-filters";
@@ -30,6 +29,7 @@ import { throwRouteError } from "~/platform/route-errors.server";
 import { listServices, retryService } from "~/platform/services.server";
 import { dataWithToast, redirectWithToast } from "~/toast.server";
 import { ListPager } from "~/components/list-pager";
+import { formatDateTime } from "~/components/date-time";
 
 export const meta: MetaFunction = ({ params }) => [
   { title: `Infrastructure · ${params.environmentName ?? "Environment"} · Cloud Console` },
@@ -201,7 +201,7 @@ function ResourceTable({
                 {row.stage === "STAGE_FAILED" && row.message ? (
                   <Text size="xs" c="red" maw={360}>
                     {row.message}
-                    {row.failedSince ? ` (failing since ${formatUpdatedAt(row.failedSince)})` : ""}
+                    {row.failedSince ? ` (failing since ${formatDateTime(row.failedSince)})` : ""}
                   </Text>
                 ) : null}
               </Table.Td>

@@ -12,10 +12,10 @@ import {
   type InfrastructureOverview,
 } from "~/features/infrastructure/overview.server";
 import { CreateServiceMenu } from "~/features/services/create-service-menu";
-import { formatUpdatedAt } from "~/features/services/format";
 import { servicePagePaths } from "~/features/services/paths";
 import { requireEnvironment } from "~/features/workspace/workspace.server";
 import { throwRouteError } from "~/platform/route-errors.server";
+import { formatDateTime } from "~/components/date-time";
 
 export const meta: MetaFunction = ({ params }) => [
   { title: `Infrastructure overview · ${params.environmentName ?? "Environment"} · Cloud Console` },
@@ -101,7 +101,7 @@ function Figures({
             </Text>
             <Text size="sm" c="dimmed">
               Forecast for the month: {formatUsd(overview.spend.forecast)} · accrued until{" "}
-              {formatUpdatedAt(overview.spend.accruedUntil)} ·{" "}
+              {formatDateTime(overview.spend.accruedUntil)} ·{" "}
               <Anchor component={Link} to={overview.spend.costPage} size="sm">
                 Cost details
               </Anchor>
@@ -127,7 +127,7 @@ function Figures({
                 <Text size="sm">
                   {service.type}
                   {service.failedSince
-                    ? ` · failing since ${formatUpdatedAt(service.failedSince)} (${service.failingFor})`
+                    ? ` · failing since ${formatDateTime(service.failedSince)} (${service.failingFor})`
                     : ""}
                   {service.retries
                     ? ` · ${service.retries} ${service.retries === 1 ? "retry" : "retries"}`
@@ -248,7 +248,7 @@ function Figures({
                     <Table.Td>{certificateStatusLabels[certificate.status]}</Table.Td>
                     <Table.Td>
                       {certificate.expiresAt && certificate.expiresInDays !== null
-                        ? `${formatUpdatedAt(certificate.expiresAt)} (in ${certificate.expiresInDays} days)`
+                        ? `${formatDateTime(certificate.expiresAt)} (in ${certificate.expiresInDays} days)`
                         : "—"}
                     </Table.Td>
                   </Table.Tr>

@@ -1,5 +1,5 @@
 import { parseSubmission } from "~/components/parse-submission.server";
-import { Stack, Tabs } from "@mantine/core";
+import { Box, Stack, Tabs } from "@mantine/core";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import * as z from "zod";
@@ -507,6 +507,9 @@ export function editedConfig(service: Pick<Resource, "config" | "draft">): Recor
   return service.draft?.config ?? service.config;
 }
 
+/** Mantine's Tabs names its tabs `${id}-tab-${value}`: the panel is labelled by the shown one. */
+const SERVICE_TABS_ID = "service-tabs";
+
 export default function ServiceDetailsPage() {
   const loaded = useLoaderData<typeof loader>();
   const { service, environmentName, view } = loaded;
@@ -527,7 +530,12 @@ export default function ServiceDetailsPage() {
         deletion={loaded.deletion}
         now={loaded.now}
       />
-      <Tabs value={view.tab} keepMounted={false}>
+      {/*
+        The tabs are links, and only the shown tab's panel is rendered: it sits outside Mantine's Tabs, whose context
+        changes as it hydrates (its id is set in a layout effect). Inside, that update would reach the lazily loaded
+        panels before they finished hydrating: React error #421, and the panel rendered again.
+      */}
+      <Tabs id={SERVICE_TABS_ID} value={view.tab} keepMounted={false}>
         <Tabs.List aria-label="Service sections">
           {serviceDetailTabs.map((tab) => (
             <Tabs.Tab
@@ -539,56 +547,56 @@ export default function ServiceDetailsPage() {
             </Tabs.Tab>
           ))}
         </Tabs.List>
-        <Tabs.Panel value={view.tab} pt="md">
-          {view.tab === "overview" && loaded.units ? (
-            <OverviewPanel service={service} units={loaded.units} />
-          ) : null}
-          {view.tab === "config" && service.serviceType !== "application" ? (
-            <ConfigPanel service={service} actionData={actionData} />
-          ) : null}
-          {view.tab === "config" && loaded.applicationEditing ? (
-            <ApplicationConfigTab
-              environmentName={environmentName}
-              service={service}
-              editing={loaded.applicationEditing}
-              deployOnPush={loaded.deployOnPush}
-              actionData={actionData}
-            />
-          ) : null}
-          {view.tab === "pre-deploy" ? <PreDeployPanel service={service} actionData={actionData} /> : null}
-          {view.tab === "monitoring" && loaded.telemetry ? (
-            <MonitoringPanel
-              environmentName={environmentName}
-              serviceId={service.id}
-              range={view.range}
-              telemetry={loaded.telemetry}
-              dashboards={loaded.dashboards}
-            />
-          ) : null}
-          {view.tab === "monitor" && loaded.telemetry ? <MonitorPanel telemetry={loaded.telemetry} /> : null}
-          {view.tab === "logs" && loaded.logs ? (
-            <LogsPanel environmentName={environmentName} service={service} view={view} logs={loaded.logs} />
-          ) : null}
-          {view.tab === "history" ? (
-            <HistoryPanel environmentName={environmentName} service={service} />
-          ) : null}
-          {view.tab === "history" && loaded.snapshots ? (
-            <FinalSnapshots snapshots={loaded.snapshots} />
-          ) : null}
-          {view.tab === "settings" ? (
-            <SettingsPanel
-              environmentName={environmentName}
-              service={service}
-              subTab={view.subTab}
-              actionData={actionData}
-            />
-          ) : null}
-          {view.tab === "cost" && loaded.cost ? <CostPanel service={service} cost={loaded.cost} /> : null}
-          {view.tab === "attributes" ? (
-            <AttributesPanel environmentName={environmentName} service={service} />
-          ) : null}
-        </Tabs.Panel>
       </Tabs>
+      <Box
+        role="tabpanel"
+        id={`${SERVICE_TABS_ID}-panel-${view.tab}`}
+        aria-labelledby={`${SERVICE_TABS_ID}-tab-${view.tab}`}
+      >
+        {view.tab === "overview" && loaded.units ? (
+          <OverviewPanel service={service} units={loaded.units} />
+        ) : null}
+        {view.tab === "config" && service.serviceType !== "application" ? (
+          <ConfigPanel service={service} actionData={actionData} />
+        ) : null}
+        {view.tab === "config" && loaded.applicationEditing ? (
+          <ApplicationConfigTab
+            environmentName={environmentName}
+            service={service}
+            editing={loaded.applicationEditing}
+            deployOnPush={loaded.deployOnPush}
+            actionData={actionData}
+          />
+        ) : null}
+        {view.tab === "pre-deploy" ? <PreDeployPanel service={service} actionData={actionData} /> : null}
+        {view.tab === "monitoring" && loaded.telemetry ? (
+          <MonitoringPanel
+            environmentName={environmentName}
+            serviceId={service.id}
+            range={view.range}
+            telemetry={loaded.telemetry}
+            dashboards={loaded.dashboards}
+          />
+        ) : null}
+        {view.tab === "monitor" && loaded.telemetry ? <MonitorPanel telemetry={loaded.telemetry} /> : null}
+        {view.tab === "logs" && loaded.logs ? (
+          <LogsPanel environmentName={environmentName} service={service} view={view} logs={loaded.logs} />
+        ) : null}
+        {view.tab === "history" ? <HistoryPanel environmentName={environmentName} service={service} /> : null}
+        {view.tab === "history" && loaded.snapshots ? <FinalSnapshots snapshots={loaded.snapshots} /> : null}
+        {view.tab === "settings" ? (
+          <SettingsPanel
+            environmentName={environmentName}
+            service={service}
+            subTab={view.subTab}
+            actionData={actionData}
+          />
+        ) : null}
+        {view.tab === "cost" && loaded.cost ? <CostPanel service={service} cost={loaded.cost} /> : null}
+        {view.tab === "attributes" ? (
+          <AttributesPanel environmentName={environmentName} service={service} />
+        ) : null}
+      </Box>
     </Stack>
   );
 }

@@ -14,6 +14,7 @@ import { endOnboarding, getOnboarding } from "~/platform/onboarding.server";
 import { requireOrganizationClient } from "~/platform/request.server";
 import { throwRouteError } from "~/platform/route-errors.server";
 import { redirectWithToast } from "~/toast.server";
+import { formatDate } from "~/components/date-time";
 
 export const meta: MetaFunction = () => [{ title: "Onboarding overview · Cloud Console" }];
 
@@ -77,10 +78,8 @@ export default function OnboardingOverview() {
           <Stack gap="xs" align="flex-start">
             <Text size="sm">
               Onboarding was {endedWords[status]}
-              {endedAt
-                ? ` on ${new Date(endedAt).toLocaleDateString("en-GB", { dateStyle: "long" })}`
-                : ""}{" "}
-              for everyone in {organizationName}. The checklist stays here for reference.
+              {endedAt ? ` on ${formatDate(endedAt)}` : ""} for everyone in {organizationName}. The checklist
+              stays here for reference.
             </Text>
             <Button component={Link} to="/" reloadDocument size="xs">
               Go to your environment

@@ -8,6 +8,7 @@ import { listEnvironmentSummaries } from "~/platform/environments.server";
 import { findMemberByEmail, getMember } from "~/platform/members.server";
 import { requireOrganizationClient } from "~/platform/request.server";
 import { throwRouteError } from "~/platform/route-errors.server";
+import { formatDate } from "~/components/date-time";
 
 export const meta: MetaFunction<typeof loader> = ({ data: loaded }) => [
   { title: `${loaded?.member.name ?? "Member"} · Users · Cloud Console` },
@@ -65,7 +66,7 @@ export default function MemberPage() {
           <MemberRoles member={member} environmentNames={environmentNames} />
           <Text size="sm">
             Last active: {lastActiveLabel(member.lastActiveAt, new Date(now))} · Member since{" "}
-            {new Date(member.joinedAt).toISOString().slice(0, 10)}
+            {formatDate(member.joinedAt)}
           </Text>
         </Stack>
       </Paper>

@@ -8,7 +8,8 @@ import { addonNames, type Addon, type CostEstimate } from "#contract/environment
  * - Every environment has a Kubernetes control plane and a NAT gateway (the provider's list prices in its cheapest
  *   US region), multiplied by the region's market factor.
  * - Add-ons are the platform's own services and cost the same everywhere.
- * - Services add their own lines once they exist; an environment without services costs its baseline.
+ * - Services add their own lines once they exist. An existing environment's estimate is its add-ons and its
+ *   services (addonsMonthlyCost): a Kubernetes or network service prices its control plane or NAT gateways.
  */
 export const baselinePrices: Record<CloudProvider, { item: string; monthlyCost: number }[]> = {
   AWS: [
@@ -82,7 +83,25 @@ export function marketOf(provider: CloudProvider, region: string): Market | null
 
 const cents = (value: number) => Math.round(value * 100) / 100;
 
-/** The monthly estimate of an environment; the region must be one of the provider's (checked by the caller). */
+/** The add-ons' lines, in catalogue order, once each, whatever order the caller named them in. */
+function addonLines(addons: readonly Addon["name"][]) {
+  return addonNames
+    .filter((name) => addons.includes(name))
+    .map((name) => ({ item: `Add-on: ${name}`, monthlyCost: addonPrices[name] }));
+}
+
+/**
+ * What an existing environment costs a month on its own: its add-ons. The baseline's cluster and NAT gateway are
+ * services it may not have: its Kubernetes and network services carry their prices once it has them.
+ */
+export function addonsMonthlyCost(addons: readonly Addon["name"][]): number {
+  return cents(addonLines(addons).reduce((sum, line) => sum + line.monthlyCost, 0));
+}
+
+/**
+ * The monthly estimate of a new environment (the create page): the cluster and network its services usually need,
+ * in the region's market, and its add-ons. The region must be one of the provider's (checked by the caller).
+ */
 export function estimateEnvironmentCost({
   cloudProvider,
   region,
@@ -100,10 +119,7 @@ export function estimateEnvironmentCost({
       item,
       monthlyCost: cents(monthlyCost * factor),
     })),
-    // In catalogue order, once each, whatever order the caller named them in.
-    ...addonNames
-      .filter((name) => addons.includes(name))
-      .map((name) => ({ item: `Add-on: ${name}`, monthlyCost: addonPrices[name] })),
+    ...addonLines(addons),
   ];
   return {
     currency: "USD",

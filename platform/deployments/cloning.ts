@@ -333,6 +333,7 @@ export async function cloneResourcesOf(
   return {
     total: rows.reduce((sum, row) => sum + row.count, 0),
     running: rows.find((row) => row.stage === "STAGE_COMPLETED")?.count ?? 0,
-    stage: environmentStageOf("STAGE_UNSPECIFIED", stages),
+    // The contract's stage of no resources at all (an environment of none is a draft).
+    stage: stages.length ? environmentStageOf("STAGE_UNSPECIFIED", stages) : "STAGE_UNSPECIFIED",
   };
 }

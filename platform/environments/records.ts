@@ -9,7 +9,7 @@ import {
 } from "#contract/environments";
 import type { Stage } from "#contract/stages";
 import type { environments } from "../db/schema";
-import { estimateEnvironmentCost } from "../cloud/pricing";
+import { addonsMonthlyCost } from "../cloud/pricing";
 import { environmentStageOf } from "./stages";
 import { noServices, type ServiceTotals } from "./service-totals";
 
@@ -37,25 +37,17 @@ export function addonsOf(row: EnvironmentRow): Addon[] {
   return addonNames.map((name) => ({ name, enabled: row.enabledAddons.includes(name) }));
 }
 
-export function costEstimateOf(row: EnvironmentRow) {
-  return estimateEnvironmentCost({
-    cloudProvider: row.cloudProvider as CloudProvider,
-    region: row.region,
-    addons: enabledAddonsOf(row),
-  });
-}
-
 /**
  * The contract names the tenant `organizationId`; the response schema rejects an unknown stage or provider. The
- * monthly estimate is the environment's baseline and add-ons plus its services' costs; the stage follows the
- * services' stages.
+ * monthly estimate is what the environment has: its add-ons and its services; the stage follows the services'.
  */
 export function toEnvironment(row: EnvironmentRow, services: ServiceTotals = noServices): Environment {
   return {
     ...toEnvironmentSummary(row),
     stage: deletionOf(row)?.stage ?? environmentStageOf(row.cloningStage as Stage, services.stages),
     serviceCount: services.count,
-    monthlyCostEstimate: Math.round(costEstimateOf(row).monthlyCost * 100 + services.monthlyCostCents) / 100,
+    monthlyCostEstimate:
+      Math.round(addonsMonthlyCost(enabledAddonsOf(row)) * 100 + services.monthlyCostCents) / 100,
   };
 }
 

@@ -19,10 +19,10 @@ describe("environmentStageOf", () => {
     );
   });
 
-  it("keeps the clone's stage while it runs, after it failed, and without services", () => {
+  it("keeps the clone's stage while it runs, after it failed, and without services; a new empty one is a draft", () => {
     expect(environmentStageOf("STAGE_IN_PROGRESS", ["STAGE_COMPLETED"])).toBe("STAGE_IN_PROGRESS");
     expect(environmentStageOf("STAGE_FAILED", ["STAGE_COMPLETED"])).toBe("STAGE_FAILED");
-    expect(environmentStageOf("STAGE_UNSPECIFIED", [])).toBe("STAGE_UNSPECIFIED");
+    expect(environmentStageOf("STAGE_UNSPECIFIED", [])).toBe("STAGE_DRAFT");
     expect(environmentStageOf("STAGE_COMPLETED", [])).toBe("STAGE_COMPLETED");
   });
 });

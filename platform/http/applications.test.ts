@@ -466,7 +466,7 @@ describe("deploying an application", () => {
       await (await call("GET", servicePaths.loadBalancers(t, w))).json(),
     );
     expect(balancers.loadBalancers[0]?.routes).toContainEqual(
-      expect.objectContaining({ resourceId: first.id, path: "/web", listenerPort: 443, targetPort: 8080 }),
+      expect.objectContaining({ resourceId: first.id, path: "/web", listenerPort: 443, targetPort: 80 }),
     );
   });
 });

@@ -318,7 +318,11 @@ describe("the webhook's signature", () => {
     const cases = [
       [{}, deployOnPushMessages.unsigned],
       [{ secret: "not-the-secret" }, deployOnPushMessages.badSignature],
-      [{ signature: signatureOf(secret, body).replace(/.$/, "0") }, deployOnPushMessages.badSignature],
+      // Its last hex digit changed (to "1" when it is "0", else "0"): always a different signature.
+      [
+        { signature: signatureOf(secret, body).replace(/.$/, (last) => (last === "0" ? "1" : "0")) },
+        deployOnPushMessages.badSignature,
+      ],
       [{ signature: signatureOf(secret, `${body} `) }, deployOnPushMessages.badSignature],
       [{ signature: `sha1=${"0".repeat(40)}` }, deployOnPushMessages.badSignature],
     ] as const;

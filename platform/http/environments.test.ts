@@ -50,12 +50,13 @@ describe("GET /api/v2/organizations/:tenantId/environments", () => {
         name: environment.name,
         organizationId: organization.tenantId,
         cloningStage: "STAGE_UNSPECIFIED",
-        stage: "STAGE_UNSPECIFIED",
+        // Nothing launched in it yet, and nothing that costs: no services, no add-ons.
+        stage: "STAGE_DRAFT",
         cloudProvider: "AWS",
         region: "us-east-1",
         cloudConnectionId: null,
         serviceCount: 0,
-        monthlyCostEstimate: 105.85,
+        monthlyCostEstimate: 0,
         deletion: null,
         clonedFrom: null,
         createdAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
@@ -595,8 +596,8 @@ describe("environment add-ons", () => {
     const { environments } = environmentListSchema.parse(
       await (await send(member, "GET", environmentPaths.list(member.organization.tenantId))).json(),
     );
-    // 105.85 for AWS us-east-1 plus 15 for backups.
-    expect(environments[0]?.monthlyCostEstimate).toBe(120.85);
+    // Backups alone: the environment has no services.
+    expect(environments[0]?.monthlyCostEstimate).toBe(15);
   });
 
   it.each([

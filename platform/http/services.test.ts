@@ -11,6 +11,7 @@ import {
   servicePaths,
   type Resource,
 } from "#contract/services";
+import { defaultApplicationConfig } from "#contract/application-config";
 import { defaultServiceConfigs } from "#contract/service-configs";
 import {
   connections,
@@ -131,7 +132,7 @@ describe("create and deploy", () => {
     const { environment: empty } = (await before.json()) as {
       environment: { serviceCount: number; monthlyCostEstimate: number };
     };
-    expect(empty.serviceCount).toBe(0);
+    expect(empty).toMatchObject({ serviceCount: 0, monthlyCostEstimate: 0 });
     await create(database(), environment.id);
     await create({ ...database(), launch: false }, environment.id);
     await run();
@@ -140,7 +141,7 @@ describe("create and deploy", () => {
       environment: { serviceCount: number; monthlyCostEstimate: number };
     };
     expect(withServices.serviceCount).toBe(2);
-    expect(withServices.monthlyCostEstimate).toBeCloseTo(empty.monthlyCostEstimate + 12.5, 2);
+    expect(withServices.monthlyCostEstimate).toBeCloseTo(12.5, 2);
   });
 
   it("gives the environment the stage its services are in", async () => {
@@ -155,7 +156,7 @@ describe("create and deploy", () => {
       expect(listed?.stage).toBe(shown.stage);
       return shown.stage;
     };
-    expect(await stageOf()).toBe("STAGE_UNSPECIFIED");
+    expect(await stageOf()).toBe("STAGE_DRAFT");
 
     await create({ ...database(), launch: false }, environment.id);
     expect(await stageOf()).toBe("STAGE_DRAFT");
@@ -342,7 +343,12 @@ describe("updates", () => {
     });
     const syncing = resourceResponseSchema.parse(await response.json()).resource;
     expect(syncing).toMatchObject({ stage: "STAGE_SYNCING", version: version + 1 });
-    expect(syncing.history[0]).toMatchObject({ action: "Relaunch", outcome: null });
+    // Applied in place, not redeployed: the history says so.
+    expect(syncing.history[0]).toMatchObject({
+      action: "Sync",
+      outcome: null,
+      diff: [{ path: "settings.envvars", before: [], after: [{ name: "LOG_LEVEL", value: "debug" }] }],
+    });
     await run();
     const synced = await get(service.id);
     expect(synced.stage).toBe("STAGE_COMPLETED");
@@ -402,6 +408,39 @@ describe("updates", () => {
     expect(Object.keys(noVersion.fieldErrors ?? {})).toEqual(["version"]);
     expect(await api.countRows()).toEqual(before);
     expect((await get(service.id)).version).toBe(2);
+  });
+
+  it("records one row per changed key of an application, none for the values it kept", async () => {
+    const application = await create({
+      serviceType: "application",
+      name: uniqueName("web"),
+      config: { ...defaultApplicationConfig, source: { kind: "image", image: "nginx:1.27" } },
+      launch: true,
+    });
+    // An application's settings are derived from its configuration: its creation lists its configuration alone.
+    expect(application.history[0]?.diff.map((entry) => entry.path)).toEqual(
+      Object.keys(defaultApplicationConfig)
+        .sort()
+        .map((key) => `config.${key}`),
+    );
+    await run();
+    const { version, config } = await get(application.id);
+    // The form sends the ports and health check in its own key order: an equal value is no change.
+    const edited = {
+      ...config,
+      ports: [{ public: true, protocol: "HTTP", port: 80 }],
+      healthCheck: { ...defaultApplicationConfig.healthCheck, path: "/status" },
+    };
+    const response = await call("PUT", servicePaths.one(tenantId, environmentId, application.id), {
+      version,
+      config: edited,
+    });
+    expect(response.status).toBe(200);
+    const relaunched = resourceResponseSchema.parse(await response.json()).resource;
+    expect(relaunched.history[0]).toMatchObject({
+      action: "Relaunch",
+      diff: [{ path: "config.healthCheck.path", before: "/", after: "/status" }],
+    });
   });
 
   it("just saves a change of a service that was never launched", async () => {

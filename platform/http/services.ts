@@ -446,7 +446,7 @@ export function serviceRoutes({
       const change = await checkedChange(c, tx, environment, resource, body);
       const before = { config: configOf(resource), settings: settingsOf(resource) };
       const after = { config: change.config ?? before.config, settings: change.settings ?? before.settings };
-      const diff = serviceDiff(before, after);
+      const diff = serviceDiff(before, after, resource);
       if (!diff.length) return resource.id;
       const saved = await updateService(tx, resource.id, { ...after, version: resource.version + 1 }, now);
       const mode = applyModeOf({
@@ -466,7 +466,7 @@ export function serviceRoutes({
           {
             resource: saved,
             environment,
-            action: "Relaunch",
+            action: mode === "sync" ? "Sync" : "Relaunch",
             actor,
             diff,
             previous: before,
@@ -526,7 +526,7 @@ export function serviceRoutes({
       );
       await recordAction(
         tx,
-        { resourceId: resource.id, action: "Save", actor, diff: serviceDiff(current, draft) },
+        { resourceId: resource.id, action: "Save", actor, diff: serviceDiff(current, draft, resource) },
         now,
       );
       return resource.id;
@@ -562,7 +562,7 @@ export function serviceRoutes({
           environment,
           action: resource.draft ? "Provision" : "Relaunch",
           actor,
-          diff: serviceDiff(current, launched),
+          diff: serviceDiff(current, launched, resource),
           previous: current,
         },
         now,
@@ -699,7 +699,7 @@ export function serviceRoutes({
           environment,
           action: "Rollback",
           actor,
-          diff: serviceDiff(current, { config: release.config, settings: release.settings }),
+          diff: serviceDiff(current, { config: release.config, settings: release.settings }, resource),
         },
         now,
       );

@@ -25,6 +25,25 @@ describe("diffOf", () => {
     expect(diffOf({ list: [1, 2] }, { list: [1, 2] })).toEqual([]);
   });
 
+  it("finds nothing in a list of objects whose keys come in another order", () => {
+    expect(
+      diffOf(
+        { ports: [{ port: 80, public: true, protocol: "HTTP" }] },
+        { ports: [{ protocol: "HTTP", port: 80, public: true }] },
+      ),
+    ).toEqual([]);
+  });
+
+  it("lists an application's changes once, under its configuration", () => {
+    expect(
+      serviceDiff(
+        { config: { cpu: "0.5" }, settings: { hardware: { cpu: "0.5" } } },
+        { config: { cpu: "1" }, settings: { hardware: { cpu: "1" } } },
+        { serviceType: "application" },
+      ),
+    ).toEqual([{ path: "config.cpu", before: "0.5", after: "1" }]);
+  });
+
   it("prefixes a service's configuration and settings", () => {
     const settings = {
       ...defaultServiceSettings,

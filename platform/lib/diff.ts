@@ -32,13 +32,17 @@ export function diffOf(before: unknown, after: unknown, path = ""): ConfigDiff {
   return [{ path, before, after }];
 }
 
-/** The change of a service's configuration and settings, paths under `config.` and `settings.`. */
+/**
+ * The change of a service's configuration and settings, paths under `config.` and `settings.`. An application's
+ * settings are derived from its configuration (applicationSettingsOf): pass `serviceType` where the change is shown
+ * (a history entry) to list each of its changes once, under `config.`.
+ */
 export function serviceDiff(
   before: { config: Record<string, unknown>; settings: unknown },
   after: { config: Record<string, unknown>; settings: unknown },
+  { serviceType }: { serviceType?: string } = {},
 ): ConfigDiff {
-  return [
-    ...diffOf(before.config, after.config, "config"),
-    ...diffOf(before.settings, after.settings, "settings"),
-  ];
+  const configDiff = diffOf(before.config, after.config, "config");
+  if (serviceType === "application") return configDiff;
+  return [...configDiff, ...diffOf(before.settings, after.settings, "settings")];
 }

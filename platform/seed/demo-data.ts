@@ -115,7 +115,7 @@ const demoServices: {
         { kind: "value", name: "API_URL", value: "http://api:8080" },
       ],
       scaling: { mode: "autoscaling", minReplicas: 1, maxReplicas: 3, targetCpuPercent: 70 },
-      healthCheck: { ...defaultApplicationConfig.healthCheck, port: 3000 },
+      healthCheck: { ...defaultApplicationConfig.healthCheck, path: "/healthz", port: 3000 },
     } satisfies ServiceConfig<"application">,
   },
   {
@@ -131,6 +131,7 @@ const demoServices: {
         { kind: "attribute", name: "DATABASE_URL", service: "orders-db", attribute: "connectionString" },
       ],
       scaling: { mode: "autoscaling", minReplicas: 2, maxReplicas: 6, targetCpuPercent: 65 },
+      healthCheck: { ...defaultApplicationConfig.healthCheck, path: "/healthz", port: 8080 },
     } satisfies ServiceConfig<"application">,
   },
 ];

@@ -55,7 +55,7 @@ export async function createService(
       resourceId: resource.id,
       action,
       actor,
-      diff: serviceDiff({ config: {}, settings: {} }, { config, settings }),
+      diff: serviceDiff({ config: {}, settings: {} }, { config, settings }, { serviceType }),
     },
     now,
   );

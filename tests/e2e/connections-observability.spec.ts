@@ -4,8 +4,10 @@ import { createEnvironment, uniqueEnvironmentName } from "../setup/environments"
 import { waitForHydration } from "../setup/hydration";
 import { signIn } from "../setup/sign-in";
 
-// A deploy and the forwarder's minute run at a fifth of their demo durations (ENGINE_TIME_SCALE): about 25 s.
-test.setTimeout(150_000);
+// A deploy and the forwarder's interval run at a fifth of their demo durations (ENGINE_TIME_SCALE), but the
+// forwarder posts whole minutes only: the first point comes at the first minute boundary after the deployment,
+// up to 60 s of real time later, plus one forwarding interval (12 s).
+test.setTimeout(180_000);
 
 const API_KEY = "dd-metrics-key-5678";
 
@@ -71,7 +73,7 @@ test("ada links Datadog to an environment: its services' metrics are posted, and
 
   // The forwarder posts the service's metrics, tagged with the environment, with the connection's key.
   await expect
-    .poll(() => seriesPostedFor(environment), { timeout: 60_000 })
+    .poll(() => seriesPostedFor(environment), { timeout: 90_000 })
     .toEqual(expect.arrayContaining(["cloudconsole.cpu.utilization", "cloudconsole.latency"]));
   await page.reload();
   await expect(linked).toContainText(/Last forwarded/);

@@ -41,7 +41,7 @@ test("an admin picks a cloud and a region, sees the cost estimate, and finds the
   const row = page.getByRole("table", { name: "Environments" }).getByRole("row").filter({ hasText: name });
   await expect(row.getByRole("cell")).toHaveText([
     name,
-    "Unspecified",
+    "Draft",
     "Google Cloud",
     "Simulated cloud",
     /Belgium\s*europe-west1/,

@@ -96,3 +96,33 @@ test("the list works without JavaScript", async ({ browser }) => {
   await expect(page.getByRole("heading", { name: "No services match" })).toBeVisible();
   await context.close();
 });
+
+test("stage badges are whole and every endpoint can be read, on a desktop and a tablet", async ({ page }) => {
+  await signIn(page, "ada@example.com", "/env/production/services");
+  const table = servicesTable(page);
+  for (const size of [
+    { width: 1440, height: 900 },
+    { width: 768, height: 1024 },
+  ]) {
+    await page.setViewportSize(size);
+    await page.goto("/env/production/services");
+    await waitForHydration(page);
+    const badges = table.locator(".stage-badge span");
+    await expect(badges.first()).toBeVisible();
+    for (const badge of await badges.all()) {
+      const { text, whole } = await badge.evaluate((label) => ({
+        text: label.textContent,
+        whole: label.scrollWidth <= label.clientWidth,
+      }));
+      expect(whole, `the badge "${text}" at ${size.width} px`).toBe(true);
+    }
+    const endpoints = table.locator(".services-table-endpoint");
+    await expect(endpoints.first()).toBeVisible();
+    for (const endpoint of await endpoints.all()) {
+      // Reachable: scrolled to (the table scrolls sideways on a narrow screen), it shows whole.
+      await endpoint.scrollIntoViewIfNeeded();
+      // Whole, but for a fraction of a pixel of rounding at a tablet's width.
+      await expect(endpoint, `an endpoint at ${size.width} px`).toBeInViewport({ ratio: 0.99 });
+    }
+  }
+});

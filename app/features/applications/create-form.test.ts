@@ -1,6 +1,8 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { describe, expect, it } from "vitest";
+import { defaultApplicationConfig } from "#contract/application-config";
 import { createApplicationFormSchema } from "#contract/applications";
+import { formConstraint } from "~/components/form-constraint";
 import { applicationFormFieldsSchema, applicationFormSchemaOf } from "./create-form";
 
 /** The form data a filled-in create form posts, with `overrides` replacing or (undefined) removing fields. */
@@ -40,6 +42,22 @@ const parse = (data: FormData) =>
   });
 
 describe("the application create form's fields", () => {
+  it("marks the fields a user must fill in, and only those, as required", () => {
+    const constraint = formConstraint(applicationFormFieldsSchema);
+    const required = (name: string) => constraint[name]?.required;
+    expect(required("name")).toBe(true);
+    expect(required("config.source.image")).toBe(true);
+    expect(required("config.healthCheck.path")).toBe(true);
+    expect(required("config.domain.host")).toBe(false);
+    expect(required("config.domain.certificateId")).toBe(false);
+    expect(required("config.preDeployCommand")).toBe(false);
+  });
+
+  it("starts with a port and health check the suggested image (nginx:1.27) answers", () => {
+    expect(defaultApplicationConfig.ports).toEqual([{ port: 80, protocol: "HTTP", public: true }]);
+    expect(defaultApplicationConfig.healthCheck).toMatchObject({ path: "/", port: 80 });
+  });
+
   it("reads a filled-in form: empty optional texts stay empty, no lists are empty lists", () => {
     const submission = parse(formData());
     expect(submission.status).toBe("success");

@@ -7,6 +7,8 @@ import type { PlatformClient } from "~/platform/client.server";
 import { listConnections } from "~/platform/connections.server";
 import { listChartRepositories, listServices } from "~/platform/services.server";
 import type { SourceChoices } from "./source-fields";
+import { formConstraint } from "~/components/form-constraint";
+import { applicationFormFieldsSchema } from "./create-form";
 
 /**
  * The create page's data: the connections and chart repositories a source can use (chart repositories only with
@@ -29,6 +31,8 @@ export async function loadCreateApplication(
       serviceNames,
       // The starting configuration has no image yet: the estimate comes once the form is complete.
       estimate: { kind: "error" as const, message: INCOMPLETE_CONFIG_HINT },
+      // Read from the schema here, on the server: the page's first visit carries no schema walker (first-visit bytes).
+      constraint: formConstraint(applicationFormFieldsSchema),
     },
     { headers },
   );

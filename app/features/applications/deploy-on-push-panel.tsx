@@ -18,8 +18,8 @@ import { Button } from "~/components/button";
 import { Restricted } from "~/components/restricted";
 import { useCanInCurrentEnvironment } from "~/features/permissions/permissions";
 import type { ServiceActionData } from "~/features/services/details/action-data";
-import { formatTime } from "~/features/services/details/format";
 import { servicePagePaths } from "~/features/services/paths";
+import { formatDateTime } from "~/components/date-time";
 
 /** What the loader gives the panel: the settings (null before the first switch-on), or why they could not load. */
 export type DeployOnPushState =
@@ -112,7 +112,8 @@ export function DeployOnPushPanel({
                 Secret
               </Text>
               <Text size="sm" c="dimmed">
-                Made {formatTime(settings.secretCreatedAt)}; shown only when made. Lost it? Make a new one.
+                Made {formatDateTime(settings.secretCreatedAt)}; shown only when made. Lost it? Make a new
+                one.
               </Text>
             </Group>
             <Group gap="xs">
@@ -224,7 +225,7 @@ function LastPush({
             <Code>{push.sha.slice(0, 7)}</Code> on {push.branch} by {push.author}: {push.message}
           </Text>
           <Text size="xs" c="dimmed">
-            Received {formatTime(push.receivedAt)} ·{" "}
+            Received {formatDateTime(push.receivedAt)} ·{" "}
             {push.historyId ? (
               <Anchor
                 component={Link}

@@ -1,9 +1,9 @@
 import { FormProvider, getFormProps, useForm } from "@conform-to/react";
-import { getZodConstraint } from "@conform-to/zod/v4";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Paper, Stack } from "@mantine/core";
 import { Form } from "@remix-run/react";
 import type { Resource } from "#contract/services";
+import { formConstraint } from "~/components/form-constraint";
 import { RestrictedFields } from "~/components/restricted";
 import { UnsavedChangesDialog } from "~/components/unsaved-changes-dialog";
 import { useFeatureFlag } from "~/features/feature-flags/use-feature-flags";
@@ -58,7 +58,7 @@ export function ApplicationConfigPanel({
     id: `application-config-${baseline[0].version}`,
     lastResult: mine?.result,
     defaultValue: { config: baseline[0].values.config },
-    constraint: getZodConstraint(editApplicationFieldsSchema),
+    constraint: formConstraint(editApplicationFieldsSchema),
     onValidate: ({ formData }) =>
       parseWithZod(formData, { schema: editApplicationFormSchema, disableAutoCoercion: true }),
     // Only the configuration makes the form dirty: not the version or Mantine's own inputs (its segmented

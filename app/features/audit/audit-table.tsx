@@ -1,5 +1,6 @@
 import { Badge, Code, Table, Text } from "@mantine/core";
 import type { AuditEvent } from "#contract/audit";
+import { formatDateTime } from "~/components/date-time";
 
 function Outcome({ status }: { status: number }) {
   const refused = status === 401 || status === 403;
@@ -32,7 +33,7 @@ export function AuditTable({ events }: { events: AuditEvent[] }) {
             <Table.Tr key={event.id}>
               <Table.Td>
                 <Text size="sm" title={event.requestId ? `Request ${event.requestId}` : undefined}>
-                  {event.at.slice(0, 19).replace("T", " ")}
+                  {formatDateTime(event.at)}
                 </Text>
               </Table.Td>
               <Table.Td>{event.userEmail ?? event.userId ?? "—"}</Table.Td>

@@ -1,23 +1,12 @@
 import { HttpResponse, http } from "msw";
-import { setupServer } from "msw/node";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { AWS_ROLE_ACCESS_NOT_SET_UP } from "#contract/connections";
-import { createPlatformClient } from "~/platform/client.server";
+import { FAKE_PLATFORM_URL, fakePlatform } from "~/platform/fake-platform.test-support";
 import { loadEditorData } from "./editor-data.server";
 
-const BASE_URL = "http://platform.test";
+const BASE_URL = FAKE_PLATFORM_URL;
 const roleSetupUrl = `${BASE_URL}/api/v2/organizations/t1/connections/aws/role-setup`;
-const server = setupServer();
-beforeAll(() => server.listen({ onUnhandledRequest: "error" }));
-afterEach(() => server.resetHandlers());
-afterAll(() => server.close());
-
-const api = createPlatformClient({
-  baseUrl: BASE_URL,
-  getAccessToken: async () => "token",
-  retryDelaysMs: [],
-  log: () => {},
-});
+const { server, api } = fakePlatform();
 
 const notSetUp = "Your administrator has not set up role access yet; use access keys.";
 

@@ -15,6 +15,7 @@ import { FormErrors } from "~/components/forms";
 import { Restricted, RestrictedFields } from "~/components/restricted";
 import { agoLabel } from "./catalogue";
 import { notificationRulesFormSchema } from "./notification-form";
+import { formatDateTime } from "~/components/date-time";
 
 /** Which events the connection posts, for every environment or the chosen ones. */
 export function NotificationRulesForm({
@@ -154,7 +155,7 @@ export function DeliveriesList({
             ) : null}
             {delivery.status === "pending" && delivery.nextAttemptAt ? (
               <Text size="xs" c="dimmed">
-                Next attempt at {new Date(delivery.nextAttemptAt).toISOString().slice(11, 19)} UTC
+                Next attempt at {formatDateTime(delivery.nextAttemptAt)}
               </Text>
             ) : null}
           </Stack>

@@ -13,6 +13,7 @@ import {
   type CloneStepStatus,
   type CloneStepView,
 } from "./clone-steps";
+import { formatDateTime } from "~/components/date-time";
 
 const statusLooks: Record<CloneStepStatus, { label: string; color: string }> = {
   pending: { label: "Pending", color: "gray" },
@@ -40,7 +41,7 @@ export function CloneProgress({ state, environmentName }: { state: CloneState; e
           >
             {step.startedAt ? (
               <Text size="xs" c="dimmed">
-                Started {formatUtc(step.startedAt)}
+                Started {formatDateTime(step.startedAt)}
               </Text>
             ) : null}
             {step.step === "WAITING_FOR_LAUNCH_RESOURCES_EVENT" && step.status === "waiting" ? (
@@ -54,16 +55,6 @@ export function CloneProgress({ state, environmentName }: { state: CloneState; e
       </Timeline>
     </Stack>
   );
-}
-
-/** In UTC, so the server's and the browser's renderings agree wherever each runs. */
-function formatUtc(timestamp: string): string {
-  const formatted = new Date(timestamp).toLocaleString("en", {
-    dateStyle: "medium",
-    timeStyle: "short",
-    timeZone: "UTC",
-  });
-  return `${formatted} UTC`;
 }
 
 function StepTitle({ step }: { step: CloneStepView }) {

@@ -1,24 +1,13 @@
 import { HttpResponse, http } from "msw";
-import { setupServer } from "msw/node";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createPlatformClient } from "~/platform/client.server";
+import { describe, expect, it } from "vitest";
+import { FAKE_PLATFORM_URL, fakePlatform } from "~/platform/fake-platform.test-support";
 import { applyEnvImport, EnvImportRejected, lineErrorsOf } from "./env-import.server";
 import type { EnvImportPreview } from "./env-import";
 
-const BASE_URL = "http://platform.test";
+const BASE_URL = FAKE_PLATFORM_URL;
 const variables = `${BASE_URL}/api/v2/organizations/t1/environments/w1/environment-variables`;
 
-const server = setupServer();
-beforeAll(() => server.listen({ onUnhandledRequest: "error" }));
-afterEach(() => server.resetHandlers());
-afterAll(() => server.close());
-
-const api = createPlatformClient({
-  baseUrl: BASE_URL,
-  getAccessToken: async () => "token",
-  retryDelaysMs: [],
-  log: () => {},
-});
+const { server, api } = fakePlatform();
 
 const preview: EnvImportPreview = {
   added: [{ name: "NEW_ONE", value: "n", line: 4 }],

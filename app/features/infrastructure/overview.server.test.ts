@@ -1,25 +1,14 @@
 import { HttpResponse, http } from "msw";
-import { setupServer } from "msw/node";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { apiErrorCodes } from "#contract/errors";
-import { createPlatformClient } from "~/platform/client.server";
+import { FAKE_PLATFORM_URL, fakePlatform } from "~/platform/fake-platform.test-support";
 import { loadInfrastructureOverview } from "./overview.server";
 
-const BASE_URL = "http://platform.test";
+const BASE_URL = FAKE_PLATFORM_URL;
 const organization = `${BASE_URL}/api/v2/organizations/t1`;
 const level = `${organization}/environments/w1`;
 
-const server = setupServer();
-beforeAll(() => server.listen({ onUnhandledRequest: "error" }));
-afterEach(() => server.resetHandlers());
-afterAll(() => server.close());
-
-const api = createPlatformClient({
-  baseUrl: BASE_URL,
-  getAccessToken: async () => "token",
-  retryDelaysMs: [],
-  log: () => {},
-});
+const { server, api } = fakePlatform();
 
 const now = new Date("2026-03-10T12:00:00Z");
 const node = (id: string, serviceType: string, stage = "STAGE_COMPLETED", domain: string | null = null) => ({

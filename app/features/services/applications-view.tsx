@@ -5,9 +5,9 @@ import type { ResourceSummary } from "#contract/services";
 import { formatUsd } from "~/features/environments/cost";
 import { useNonce } from "~/nonce";
 import { StageBadge } from "~/features/environments/stage-badge";
-import { formatUpdatedAt } from "./format";
 import { servicePagePaths, type ApplicationsView } from "./paths";
 import { ServicesTable } from "./services-table";
+import { formatDateTime } from "~/components/date-time";
 
 /** SPEC §3 browser storage key of the chosen applications view. */
 export const APP_LISTING_VIEW_KEY = "persist:app-listing-view-type";
@@ -142,7 +142,7 @@ export function ApplicationsListing({
                     <Group justify="space-between">
                       <Text size="sm">{formatUsd(application.monthlyCost)} / month</Text>
                       <Text size="xs" c="dimmed">
-                        Updated {formatUpdatedAt(application.updatedAt)}
+                        Updated {formatDateTime(application.updatedAt)}
                       </Text>
                     </Group>
                   </Stack>

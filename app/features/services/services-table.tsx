@@ -4,8 +4,8 @@ import { serviceTypeLabels, type ResourceSummary } from "#contract/services";
 import { mantineClasses, stripedHoverRowAttributes } from "~/components/mantine-classes";
 import { formatUsd } from "~/features/environments/cost";
 import { StageBadge } from "~/features/environments/stage-badge";
-import { formatUpdatedAt } from "./format";
 import { servicePagePaths } from "./paths";
+import { formatDateTime } from "~/components/date-time";
 
 /** What a row shows: all a list page needs to send to the browser of each service. */
 export type ServiceRow = Pick<
@@ -70,7 +70,7 @@ export function ServicesTable({
               </td>
               <td className={mantineClasses.td}>
                 <p className={mantineClasses.text} data-size="sm">
-                  {formatUpdatedAt(service.updatedAt)}
+                  {formatDateTime(service.updatedAt)}
                 </p>
               </td>
             </tr>

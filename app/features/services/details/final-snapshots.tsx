@@ -1,6 +1,6 @@
 import { Code, Paper, Stack, Text, Title } from "@mantine/core";
 import type { Snapshot } from "#contract/snapshots";
-import { formatTime } from "./format";
+import { formatDateTime } from "~/components/date-time";
 
 type Loaded<T> = { kind: "ok"; value: T } | { kind: "error"; message: string };
 
@@ -32,7 +32,7 @@ export function FinalSnapshots({ snapshots }: { snapshots: Loaded<Snapshot[]> })
                 </Text>
                 <Text size="sm" c="dimmed">
                   {[
-                    snapshot.createdAt ? formatTime(snapshot.createdAt) : null,
+                    snapshot.createdAt ? formatDateTime(snapshot.createdAt) : null,
                     snapshot.engine,
                     snapshot.size,
                   ]

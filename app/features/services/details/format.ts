@@ -1,11 +1,3 @@
-/** A time as the service pages show it: "2025-01-31 08:30:12 UTC" (one zone for everyone reading together). */
-export function formatTime(iso: string | null | undefined): string {
-  if (!iso) return "—";
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return iso;
-  return `${date.toISOString().slice(0, 19).replace("T", " ")} UTC`;
-}
-
 /** How long something took: "42 s", "3 min 5 s", "1 h 2 min"; null while it runs. */
 export function formatDuration(startIso: string, endIso: string | null): string | null {
   if (!endIso) return null;

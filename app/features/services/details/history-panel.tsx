@@ -6,7 +6,8 @@ import { Button } from "~/components/button";
 import { StageBadge } from "~/features/environments/stage-badge";
 import { servicePagePaths } from "../paths";
 import { DiffTable } from "./diff-table";
-import { formatDuration, formatTime } from "./format";
+import { formatDuration } from "./format";
+import { formatDateTime } from "~/components/date-time";
 
 /** The logs of one history entry: its pods over its time (to now while it runs). */
 export function historyLogsLink(environmentName: string, serviceId: string, entry: HistoryEntry): string {
@@ -56,7 +57,7 @@ export function HistoryPanel({ environmentName, service }: { environmentName: st
                     <Badge variant="outline">{entry.action}</Badge>
                     <Text size="sm">{entry.actor}</Text>
                     <Text size="sm" c="dimmed">
-                      {formatTime(entry.at)}
+                      {formatDateTime(entry.at)}
                     </Text>
                   </Group>
                   <Group gap="sm">
@@ -87,7 +88,7 @@ export function HistoryPanel({ environmentName, service }: { environmentName: st
                 ) : null}
                 <DiffTable
                   diff={entry.diff}
-                  label={`Changes of ${entry.action} at ${formatTime(entry.at)}`}
+                  label={`Changes of ${entry.action} at ${formatDateTime(entry.at)}`}
                 />
                 <Group gap="md">
                   {entry.action === "Save" ? null : (

@@ -1,25 +1,14 @@
-import {
-  Alert,
-  Box,
-  Group,
-  MultiSelect,
-  ScrollArea,
-  SegmentedControl,
-  Select,
-  Stack,
-  Text,
-  TextInput,
-} from "@mantine/core";
+import { Alert, Group, MultiSelect, SegmentedControl, Select, Stack, Text, TextInput } from "@mantine/core";
 import { Form, useFetcher, useNavigate } from "@remix-run/react";
 import { useEffect, useMemo, useState } from "react";
 import type { LogLine, Resource } from "#contract/services";
 import { Button } from "~/components/button";
 import { DateRangeFields } from "~/components/date-range-fields";
-import { mantineClasses } from "~/components/mantine-classes";
 import { usePolling } from "~/hooks/use-polling";
 import { servicePagePaths } from "../paths";
 import { SEARCH_LOGS_LOG_LIMIT, TAIL_LOGS_FETCH_INTERVAL_MS, TAIL_LOGS_LOG_LIMIT } from "./dynamic-settings";
 import { appendTail, logLevelOptions, tailCursor, type LogSearch, type LogsFeed } from "./log-query";
+import { LogViewer } from "./log-viewer";
 import { serviceDetailsPaths } from "./paths";
 import type { LoadedPart } from "./telemetry";
 import type { DetailsView } from "./view";
@@ -94,6 +83,8 @@ function LiveLogs({
   );
   const [pods, setPods] = useState<string[]>(initial.kind === "ok" ? initial.value.podNames : []);
   const [paused, setPaused] = useState(false);
+  // Whether the box sticks to the newest line: until the user scrolls up, and again once they jump back down.
+  const [following, setFollowing] = useState(true);
   const [pod, setPod] = useState<string | null>(
     preselectedPods.length === 1 ? (preselectedPods[0] ?? null) : null,
   );
@@ -134,8 +125,13 @@ function LiveLogs({
         />
         <Group gap="sm">
           <Text size="sm" c="dimmed" aria-live="polite">
-            {paused ? "Paused" : "Following"} · {shown.length} lines
+            {paused ? "Paused" : following ? "Following" : "Scrolled up"} · {shown.length} lines
           </Text>
+          {following ? null : (
+            <Button variant="secondary" onClick={() => setFollowing(true)}>
+              Jump to latest
+            </Button>
+          )}
           <Button variant="secondary" onClick={() => setPaused((value) => !value)}>
             {paused ? "Resume" : "Pause"}
           </Button>
@@ -146,7 +142,12 @@ function LiveLogs({
           {error}
         </Alert>
       ) : null}
-      <LogViewer lines={shown} label="Live logs" empty="No log lines yet." />
+      <LogViewer
+        lines={shown}
+        label="Live logs"
+        empty="No log lines yet."
+        follow={{ following, onFollowChange: setFollowing }}
+      />
     </Stack>
   );
 }
@@ -220,41 +221,5 @@ function SearchLogs({ logs }: { logs: Extract<LogsData, { logType: "SEARCH" }> }
         </Stack>
       ) : null}
     </Stack>
-  );
-}
-
-/** Log lines in a monospace, dark viewer, each coloured by its level. */
-function LogViewer({ lines, label, empty }: { lines: LogLine[]; label: string; empty: string }) {
-  return (
-    <Box
-      role="log"
-      aria-label={label}
-      bg="dark.8"
-      p="sm"
-      style={{ borderRadius: "var(--mantine-radius-sm)", fontFamily: "'Roboto Mono', monospace" }}
-    >
-      <ScrollArea.Autosize mah={480}>
-        {lines.length ? (
-          lines.map((line) => (
-            // Plain elements with Mantine's Text classes: a search shows up to 200 lines. The level's colour and
-            // the monospace font are `.log-line` in styles/global.css.
-            <div
-              key={line.id}
-              className={`${mantineClasses.text} log-line`}
-              data-size="xs"
-              data-level={line.level}
-              data-testid="log-line"
-            >
-              {line.at.slice(0, 19).replace("T", " ")} [{line.level.toUpperCase()}] {line.podName}{" "}
-              {line.message}
-            </div>
-          ))
-        ) : (
-          <Text size="sm" c="gray.5" data-testid="logs-empty">
-            {empty}
-          </Text>
-        )}
-      </ScrollArea.Autosize>
-    </Box>
   );
 }

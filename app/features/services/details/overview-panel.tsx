@@ -7,8 +7,8 @@ import {
   type ServiceUnits,
 } from "#contract/services";
 import { StageBadge } from "~/features/environments/stage-badge";
-import { formatTime } from "./format";
 import { EndpointText } from "./service-status";
+import { formatDateTime } from "~/components/date-time";
 import type { LoadedPart } from "./telemetry";
 
 /** The cloud's words for a unit that runs (ECS RUNNING, RDS available, EC2 running, simulated Running). */
@@ -33,9 +33,9 @@ export function OverviewPanel({
   const facts: [string, React.ReactNode][] = [
     ["Status", <StageBadge key="stage" stage={service.stage} />],
     ["Endpoint", <EndpointText key="endpoint" service={service} />],
-    ["Created", formatTime(service.createdAt)],
-    ["Updated", formatTime(service.updatedAt)],
-    ["Deployed", formatTime(lastDeployedAt(service.history))],
+    ["Created", formatDateTime(service.createdAt)],
+    ["Updated", formatDateTime(service.updatedAt)],
+    ["Deployed", formatDateTime(lastDeployedAt(service.history))],
     ["Retries used", `${service.retries} of ${MAX_RETRIES}`],
   ];
   return (

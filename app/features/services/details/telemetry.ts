@@ -1,4 +1,5 @@
 import { alarmSeverities, type Alarm, type Metrics } from "#contract/services";
+import { formatDateTime } from "~/components/date-time";
 
 export type LoadedPart<T> = { kind: "ok"; value: T } | { kind: "error"; message: string };
 export type Telemetry = { metrics: LoadedPart<Metrics>; alarms: LoadedPart<Alarm[]> };
@@ -30,11 +31,8 @@ export function currentValues(metrics: Metrics) {
   }));
 }
 
-/** A point's time as a chart's axis label: "08:30" within a day's range, "31 Jan 08:30" beyond. */
+/** A point's time as a chart's axis label: "08:30" within a day's range, "01-31 08:30" beyond (UTC, short). */
 export function axisLabel(iso: string, range: string): string {
-  const date = new Date(iso);
-  const time = date.toISOString().slice(11, 16);
-  if (range !== "7d") return time;
-  const day = date.toLocaleDateString("en-GB", { day: "numeric", month: "short", timeZone: "UTC" });
-  return `${day} ${time}`;
+  const [day = "", time = iso] = formatDateTime(iso).split(" ");
+  return range === "7d" ? `${day.slice(5)} ${time}` : time;
 }

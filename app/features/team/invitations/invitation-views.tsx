@@ -1,6 +1,7 @@
 import { Alert, Badge, Button, CopyButton, Group, Stack, Text, TextInput } from "@mantine/core";
 import type { InvitationStatus, SentInvitation } from "#contract/invitations";
 import type { RoleGrant } from "#contract/permissions";
+import { formatDateTime } from "~/components/date-time";
 
 const statusColors: Record<InvitationStatus, string> = {
   pending: "blue",
@@ -31,7 +32,7 @@ export function describeGrants(grants: RoleGrant[], environmentNames: Record<str
 }
 
 export function formatDate(iso: string | null): string {
-  return iso ? iso.slice(0, 16).replace("T", " ") : "";
+  return iso ? formatDateTime(iso) : "";
 }
 
 /** What happened to each invitation just sent: mailed, or the link to copy (shown this once). */
