@@ -1,5 +1,5 @@
 import * as z from "zod";
-import { serviceTypes } from "./services";
+import { serviceTypes } from "./service-catalogue";
 
 /**
  * What the organization spends (issue 16, decision 035): usage accrued hour by hour from what the engine ran,

@@ -2,7 +2,7 @@ import { Anchor, Button, Group, Paper, SimpleGrid, Stack, Table, Text, Title } f
 import { data, redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import type { CostOverview } from "#contract/cost";
-import { serviceTypeLabels } from "#contract/services";
+import { serviceTypeLabels } from "#contract/service-catalogue";
 import { errorCodes } from "#contract/errors";
 import { buildCostSearch, costPagePaths, costSearchString } from "~/features/cost/cost-search";
 import { CostChart } from "~/features/cost/lazy-cost-chart";

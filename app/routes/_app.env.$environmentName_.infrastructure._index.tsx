@@ -2,7 +2,7 @@ import { Paper, Stack, Table, Text, Title, VisuallyHidden } from "@mantine/core"
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
 import { errorCodes } from "#contract/errors";
-import { creatableServiceTypes, isBusyStage, serviceTypeLabels } from "#contract/services";
+import { creatableServiceTypes, isBusyStage, serviceTypeLabels } from "#contract/service-catalogue";
 import { Button } from "~/components/button";
 import { mantineClasses } from "~/components/mantine-classes";
 import { Restricted } from "~/components/restricted";

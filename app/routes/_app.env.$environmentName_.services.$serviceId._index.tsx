@@ -4,7 +4,8 @@ import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import * as z from "zod";
 import { errorCodes } from "#contract/errors";
-import { isBusyStage, type Resource } from "#contract/services";
+import { isBusyStage } from "#contract/service-catalogue";
+import { type Resource } from "#contract/services";
 import { ErrorPage } from "~/components/error-page";
 import { loadSourceChoices } from "~/features/applications/create.server";
 import { editApplicationActionSchema, loadDeployOnPush } from "~/features/applications/details.server";

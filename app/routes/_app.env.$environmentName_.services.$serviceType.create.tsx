@@ -19,7 +19,7 @@ import {
   type ShouldRevalidateFunction,
 } from "@remix-run/react";
 import type * as z from "zod";
-import { noContainerFormMessage, serviceTypeLabels } from "#contract/services";
+import { noContainerFormMessage, serviceTypeLabels } from "#contract/service-catalogue";
 import { defaultServiceConfigs } from "#contract/service-configs";
 import { Button } from "~/components/button";
 import { FormErrors, TextField } from "~/components/forms";

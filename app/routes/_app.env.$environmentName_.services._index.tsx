@@ -2,7 +2,7 @@ import { Group, Paper, Stack, Text, Title } from "@mantine/core";
 import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { errorCodes } from "#contract/errors";
-import { isBusyStage, serviceTypes } from "#contract/services";
+import { isBusyStage, serviceTypes } from "#contract/service-catalogue";
 import { Button } from "~/components/button";
 import { CreateServiceMenu } from "~/features/services/create-service-menu";
 import {

@@ -1,13 +1,7 @@
 import type { CloudProvider } from "#contract/cloud-providers";
 import type { CostEstimate } from "#contract/environments";
-import type {
-  Alarm,
-  Metrics,
-  MetricRange,
-  ServiceSettings,
-  ServiceType,
-  ServiceUnit,
-} from "#contract/services";
+import type { MetricRange, ServiceType } from "#contract/service-catalogue";
+import type { Alarm, Metrics, ServiceSettings, ServiceUnit } from "#contract/services";
 
 /**
  * The cloud seam: what the platform asks of a cloud, in plain data (no driver imports a domain module, nor another

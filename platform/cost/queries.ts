@@ -10,7 +10,7 @@ import {
   type CostWindowRange,
   type costQuerySchema,
 } from "#contract/cost";
-import { serviceTypeLabels, type ServiceType } from "#contract/services";
+import { serviceTypeLabels, type ServiceType } from "#contract/service-catalogue";
 import type * as z from "zod";
 import type { Database } from "../db/index";
 import {

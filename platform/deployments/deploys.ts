@@ -1,12 +1,7 @@
 import { and, eq, inArray, ne, sql } from "drizzle-orm";
 import * as z from "zod";
-import {
-  MAX_RETRIES,
-  resourceActions,
-  serviceErrorMessages,
-  type ConfigDiff,
-  type ServiceType,
-} from "#contract/services";
+import { MAX_RETRIES, resourceActions, type ServiceType } from "#contract/service-catalogue";
+import { serviceErrorMessages, type ConfigDiff } from "#contract/services";
 import { changeLabel } from "#contract/change-words";
 import type { Stage } from "#contract/stages";
 import type { EngineConfig } from "../lib/config";

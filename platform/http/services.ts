@@ -4,12 +4,15 @@ import {
   MAX_RETRIES,
   SERVERLESS_UPLOAD_BODY_MAX_BYTES,
   SERVERLESS_UPLOAD_MAX_BYTES,
+  noContainerFormMessage,
+  type ServiceType,
+} from "#contract/service-catalogue";
+import {
   attributeResponseSchema,
   costEstimateSchema,
   createResourceRequestSchema,
   defaultServiceSettings,
   estimateResourceCostRequestSchema,
-  noContainerFormMessage,
   resourceListQuerySchema,
   resourceListSchema,
   resourceResponseSchema,
@@ -18,7 +21,6 @@ import {
   serviceErrorMessages,
   updateResourceRequestSchema,
   type ServiceSettings,
-  type ServiceType,
 } from "#contract/services";
 import { serverlessConfigSchema, serviceConfigSchemas } from "#contract/service-configs";
 import { apiErrorCodes } from "#contract/errors";

@@ -1,4 +1,4 @@
-import { serviceTypeLabels, type ServiceType } from "#contract/services";
+import { serviceTypeLabels, type ServiceType } from "#contract/service-catalogue";
 import { CloudStepError, type DeployContext, type DeployDriver } from "../driver";
 import { containerApplication } from "./application";
 import { connectEngine } from "./engine";
