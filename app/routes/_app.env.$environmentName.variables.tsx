@@ -1,6 +1,12 @@
 import { parseSubmission } from "~/components/parse-submission.server";
 import { Group, Paper, Stack, Text, Title } from "@mantine/core";
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import {
+  data,
+  type ActionFunctionArgs,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+  type LinksFunction,
+} from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import type { EnvironmentVariable } from "#contract/environments";
 import { errorCodes } from "#contract/errors";
@@ -35,6 +41,9 @@ import { throwRouteError } from "~/platform/route-errors.server";
 import { dataWithToast, redirectWithToast } from "~/toast.server";
 import { RestrictedButton } from "~/components/restricted";
 import { useCanInCurrentEnvironment } from "~/features/permissions/permissions";
+import { mantineFormsSheet } from "~/styles/mantine-sheets";
+
+export const links: LinksFunction = () => [mantineFormsSheet];
 
 export const meta: MetaFunction = ({ params }) => [
   { title: `Variables · ${params.environmentName ?? "Environment"} · Cloud Console` },

@@ -1,6 +1,12 @@
 import { parseSubmission } from "~/components/parse-submission.server";
 import { Box, Stack, Tabs } from "@mantine/core";
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import {
+  data,
+  type ActionFunctionArgs,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+  type LinksFunction,
+} from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import * as z from "zod";
 import { errorCodes } from "#contract/errors";
@@ -64,6 +70,9 @@ import {
 } from "~/platform/services.server";
 import { listSnapshots } from "~/platform/snapshots.server";
 import { dataWithToast, redirectWithToast } from "~/toast.server";
+import { mantineFormsSheet } from "~/styles/mantine-sheets";
+
+export const links: LinksFunction = () => [mantineFormsSheet];
 
 export const meta: MetaFunction<typeof loader> = ({ data: loaded, params }) => [
   {

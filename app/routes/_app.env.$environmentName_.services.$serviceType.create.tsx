@@ -9,6 +9,7 @@ import {
   type ActionFunctionArgs,
   type LoaderFunctionArgs,
   type MetaFunction,
+  type LinksFunction,
 } from "@remix-run/node";
 import {
   Form,
@@ -44,6 +45,9 @@ import { requireEnvironment } from "~/features/workspace/workspace.server";
 import { useUnsavedChanges } from "~/hooks/use-unsaved-changes";
 import { createService } from "~/platform/services.server";
 import { redirectWithToast } from "~/toast.server";
+import { mantineFormsSheet } from "~/styles/mantine-sheets";
+
+export const links: LinksFunction = () => [mantineFormsSheet];
 
 export const meta: MetaFunction<typeof loader> = ({ data: loaded, params }) => [
   {
