@@ -3,7 +3,7 @@
 // once the browser is idle or the chart in view, so start-up keeps the network and the main thread
 // (docs/decisions/064-a-200-kb-first-visit.md). The table below the chart carries the same figures for anyone who
 // cannot see it.
-import chartsStyles from "@mantine/charts/styles.css";
+import chartsStyles from "@mantine/charts/styles.css?url";
 import { Center, Loader } from "@mantine/core";
 import { lazy, Suspense, useRef, type ComponentProps } from "react";
 import { loadStyleSheet } from "~/components/load-style-sheet";
