@@ -130,7 +130,10 @@ export function containerApplication({ engine: connect, timeScale, proxy }: Cont
     },
 
     async observe(context: DeployContext): Promise<Observation> {
-      const { result } = await run(context, (engine) => observe(engine, context));
+      const { result } = await run(context, async (engine) => {
+        const container = await observe(engine, context);
+        return container.state === "ok" ? observeRoute(context) : container;
+      });
       return result;
     },
 
@@ -330,6 +333,25 @@ export function containerApplication({ engine: connect, timeScale, proxy }: Cont
       endpoint,
       secrets: {},
       outputs: {},
+    };
+  }
+
+  /**
+   * The service's address still leads to its container: a Caddy restarted without `--resume` (or changed by hand)
+   * loses or moves the route, and a relaunch's switch-over posts it again.
+   */
+  async function observeRoute(context: DeployContext): Promise<Observation> {
+    const { state, resource } = context;
+    if (!proxy || !state.proxyPort || !state.hostPort) return { state: "ok" };
+    const address = proxy.addressOf(Number(state.proxyPort));
+    const upstream = await proxy.upstreamOf(resource.id);
+    const expected = `127.0.0.1:${state.hostPort}`;
+    if (upstream === expected) return { state: "ok" };
+    return {
+      state: "degraded",
+      message: upstream
+        ? `Its address ${address} leads to ${upstream}, not to its container (${expected}), in the reverse proxy.`
+        : `Its address ${address} leads nowhere: the reverse proxy has no route for it (was Caddy restarted without --resume?).`,
     };
   }
 

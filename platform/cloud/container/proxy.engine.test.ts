@@ -110,6 +110,29 @@ describe("an application behind the reverse proxy", () => {
     await destroyUntilDone(driver, containerContext(resource, state));
   });
 
+  it("sees an address that no longer leads to its container, and a relaunch routes it again", async () => {
+    const driver = driverOf();
+    const resource = withGreeting(containerApplicationResource(engine.images.web), "routed");
+    const deployed = await deployUntilDone(driver, containerContext(resource));
+    const context = containerContext(resource, deployed.state);
+    expect(await driver.observe?.(context)).toEqual({ state: "ok" });
+
+    // Caddy started without its autosave, or its config changed by hand: the route is gone.
+    await fetch(`${caddy.adminUrl}/config/apps/http/servers/${proxyServerName(resource.id)}`, {
+      method: "DELETE",
+    });
+    expect(await driver.observe?.(context)).toEqual({
+      state: "degraded",
+      message: `Its address ${deployed.endpoint} leads nowhere: the reverse proxy has no route for it (was Caddy restarted without --resume?).`,
+    });
+
+    const relaunched = await deployUntilDone(driver, context);
+    expect(relaunched.endpoint).toBe(deployed.endpoint);
+    expect(await page(relaunched.endpoint)).toBe("hello routed\n");
+    expect(await driver.observe?.(containerContext(resource, relaunched.state))).toEqual({ state: "ok" });
+    await destroyUntilDone(driver, containerContext(resource, relaunched.state));
+  });
+
   it("fails the step in words when the proxy's admin API does not answer, the container kept for a retry", async () => {
     const adminUrl = `http://127.0.0.1:${await freePort()}`;
     const driver = createContainerDriver({

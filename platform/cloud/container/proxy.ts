@@ -23,6 +23,8 @@ export type ContainerProxy = {
   allocatePort(): Promise<number>;
   /** Points the service's address (`port`) at `upstreamPort` on loopback, creating its server if it has none. */
   route(serviceId: string, port: number, upstreamPort: string): Promise<void>;
+  /** Where the service's route leads (`127.0.0.1:PORT`), or null when the proxy has no route for it. */
+  upstreamOf(serviceId: string): Promise<string | null>;
   /** Removes the service's server; one already gone is fine. */
   unroute(serviceId: string): Promise<void>;
   /** The URL of the service's address: `http://host:port`. */
@@ -120,6 +122,15 @@ export function containerProxy({ adminUrl, host }: ContainerProxyConfig): Contai
         text = await response.text();
       }
       if (!response.ok) throw refused(`Routing ${addressOf(port)}`, response, text);
+    },
+
+    async upstreamOf(serviceId) {
+      const response = await call("GET", `/id/${proxyServerName(serviceId)}`);
+      const text = await response.text();
+      if (response.status === 404) return null;
+      if (!response.ok) throw refused("Reading the application's route", response, text);
+      const route = JSON.parse(text) as { handle?: { upstreams?: { dial?: string }[] }[] };
+      return route.handle?.[0]?.upstreams?.[0]?.dial ?? null;
     },
 
     async unroute(serviceId) {
