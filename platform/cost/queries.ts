@@ -1,7 +1,7 @@
 import { and, between, eq, inArray, min, sql, sum, type SQL } from "drizzle-orm";
 import type { CloudProvider } from "#contract/cloud-providers";
+import { costWindowLabels } from "#contract/cost-windows";
 import {
-  costWindowLabels,
   FORECAST_METHOD,
   type CloudCost,
   type CostDay,
