@@ -78,7 +78,13 @@ it("deploys an application on a container host for real: its endpoint answers th
   const launched = await call("POST", servicePaths.list(tenantId, environmentId), {
     serviceType: "application",
     name: "web",
-    config: { ...defaultApplicationConfig, source: { kind: "image", image: engine.images.web } },
+    // The test image listens on 8080 (the form's defaults are nginx's 80).
+    config: {
+      ...defaultApplicationConfig,
+      source: { kind: "image", image: engine.images.web },
+      ports: [{ port: 8080, protocol: "HTTP", public: true }],
+      healthCheck: { ...defaultApplicationConfig.healthCheck, port: 8080 },
+    },
     launch: true,
   });
   expect(launched.status, await launched.clone().text()).toBe(201);
