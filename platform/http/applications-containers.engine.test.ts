@@ -78,12 +78,12 @@ it("deploys an application on a container host for real: its endpoint answers th
   const launched = await call("POST", servicePaths.list(tenantId, environmentId), {
     serviceType: "application",
     name: "web",
-    // The test image listens on 8080 (the form's defaults are nginx's 80).
     config: {
       ...defaultApplicationConfig,
       source: { kind: "image", image: engine.images.web },
+      // The test image serves on 8080 (the form's defaults are port 80 and "/").
       ports: [{ port: 8080, protocol: "HTTP", public: true }],
-      healthCheck: { ...defaultApplicationConfig.healthCheck, port: 8080 },
+      healthCheck: { ...defaultApplicationConfig.healthCheck, port: 8080, path: "/healthz" },
     },
     launch: true,
   });
@@ -91,7 +91,7 @@ it("deploys an application on a container host for real: its endpoint answers th
   const { id } = resourceResponseSchema.parse(await launched.json()).resource;
 
   const service = await settled(id);
-  expect(service).toMatchObject({
+  expect(service, service.message).toMatchObject({
     stage: "STAGE_COMPLETED",
     endpoint: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/),
   });
