@@ -1,6 +1,6 @@
 import * as z from "zod";
 import { cloningStateSchema } from "./cloning";
-import { cloudProviderSchema } from "./cloud-providers";
+import { cloudProviderSchema } from "./cloud-provider-schema";
 import { stageSchema } from "./stage-schema";
 import { requiredText } from "./required-text";
 import { patterns } from "./validation";

@@ -1,6 +1,6 @@
 import * as z from "zod";
 import type { ApplicationConfig } from "./application-config";
-import { cloudProviderSchema } from "./cloud-providers";
+import { cloudProviderSchema } from "./cloud-provider-schema";
 import { costEstimateSchema, environmentNameSchema } from "./environments";
 import type { ServiceType } from "./service-catalogue";
 import type { ServiceConfig } from "./service-configs";
