@@ -9,6 +9,7 @@ import { LABEL_ORGANIZATION, labelFilter } from "../cloud/container/labels";
 import { setContainerSockets } from "../lib/container-sockets";
 import { testOrganizationId } from "./container-deploys";
 import { tarOf } from "./tar";
+import { CONTAINERS_CONF } from "../../scripts/lib/container-engine.mjs";
 
 /**
  * A real container engine for the containers driver's tests (issue 26): `podman system service` on a socket of
@@ -25,17 +26,8 @@ const REQUIRED = {
   runc: "/usr/sbin/runc",
 } as const;
 
-/**
- * crun (podman's default runtime) refuses the sandbox's rlimits and hybrid cgroups; runc with cgroupfs works, and
- * podman's default ulimits would be refused too.
- */
-export const CONTAINERS_CONF = `[containers]
-default_ulimits = []
-
-[engine]
-cgroup_manager = "cgroupfs"
-runtime = "runc"
-`;
+/** The containers.conf podman needs on these machines: one copy, the start script's (it starts podman too). */
+export { CONTAINERS_CONF } from "../../scripts/lib/container-engine.mjs";
 
 /** The images the tests deploy, as pushed to the local registry (`127.0.0.1:PORT/test/web:1`). */
 export type TestImages = {
