@@ -132,6 +132,15 @@ const schema = z.object({
       for (const message of problems) context.addIssue({ code: "custom", message });
       return sockets;
     }),
+  /**
+   * With SEED_DEMO_DATA, give the demo organization a "This machine" connection to the first CONTAINER_SOCKETS
+   * engine that answers (platform/seed/this-machine.ts). The e2e stack turns it off: its specs expect Acme's
+   * environments on the simulated cloud.
+   */
+  SEED_CONTAINER_HOST: z
+    .enum(["true", "false"])
+    .default("true")
+    .transform((value) => value === "true"),
   /** Multiplies every engine step duration: 1 gives a few seconds per clone step, 0 runs steps back to back. */
   ENGINE_TIME_SCALE: z.coerce.number().min(0).max(1000).default(1),
   /** How often the engine looks for due jobs. */
@@ -233,6 +242,8 @@ export type PlatformConfig = {
   outboundAllow: OutboundAllowList;
   /** CONTAINER_SOCKETS, read; main.ts applies it (platform/lib/container-sockets.ts). */
   containerSockets: string[];
+  /** SEED_CONTAINER_HOST. */
+  seedContainerHost: boolean;
 };
 
 /** Reads the platform's configuration from the environment; throws naming every bad variable. */
@@ -282,5 +293,6 @@ export function loadPlatformConfig(env: Record<string, string | undefined> = pro
     costAccrualIntervalMs: value.COST_ACCRUAL_INTERVAL_MS,
     outboundAllow: value.OUTBOUND_ALLOW,
     containerSockets: value.CONTAINER_SOCKETS,
+    seedContainerHost: value.SEED_CONTAINER_HOST,
   };
 }

@@ -18,6 +18,7 @@ export async function prepareDatabase(database: OpenDatabase, config: PlatformCo
   if (await seedDemoData(database.db, { secrets: secretCipherFor(config) })) {
     console.info("platform: demo data seeded");
   }
+  if (!config.seedContainerHost) return;
   const thisMachine = await connectThisMachine(database.db, { sockets: config.containerSockets });
   if (thisMachine) console.info(`platform: ${thisMachine}`);
 }
