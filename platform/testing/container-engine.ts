@@ -16,6 +16,12 @@ import { CONTAINERS_CONF } from "../../scripts/lib/container-engine.mjs";
  * its own, a local registry (Debian's docker-registry) on a free loopback port, and the test images built from
  * busybox-static through the engine's build endpoint and pushed there. No mock of the client: what passes here
  * passes against Docker's API as Podman serves it. Without podman the tests fail saying what to install.
+ *
+ * The registry is also the engine's Docker Hub mirror (registries.conf: `docker.io` mirrored to it, plain HTTP):
+ * there is no internet here, so the official images a test asks for (`officialImages`) are stand-ins built here
+ * and pushed under their official names (`library/nginx:1.27`). The driver pulls `nginx:1.27` (the engine
+ * normalises it to docker.io/library/nginx:1.27) exactly as on a Docker host with internet; a name the mirror
+ * does not hold fails its pull rather than reach Docker Hub.
  */
 
 /** What these machines need (.ci/run installs them as root). */
@@ -38,6 +44,16 @@ export type TestImages = {
   /** Exits with code 3 at start, after a line on stderr. */
   crashing: string;
 };
+
+/**
+ * Stand-ins for official Docker Hub images, with the official image's interface (port, variables), pushed to the
+ * mirror under the official name:
+ * - `nginx` → `nginx:1.27`: busybox httpd on port 80, `/` answering a "Welcome to nginx!" page that includes
+ *   $GREETING when it is set (the web-application fastboot stack deploys `nginx:1.27`).
+ */
+export type OfficialImage = "nginx";
+
+export const OFFICIAL_IMAGES: Record<OfficialImage, string> = { nginx: "nginx:1.27" };
 
 /** A registry that asks for credentials, holding the web image (`setUpContainerEngine({ privateRegistry: true })`). */
 export type PrivateRegistry = { host: string; username: string; password: string; image: string };
@@ -85,6 +101,28 @@ echo "listening on 8080"
 exec httpd -f -v -p 8080 -h /www
 `;
 
+const nginxDockerfile = `FROM scratch
+COPY busybox /bin/busybox
+RUN ["/bin/busybox", "--install", "-s", "/bin"]
+COPY start.sh /start.sh
+EXPOSE 80
+CMD ["/bin/sh", "/start.sh"]
+`;
+
+const nginxStart = `mkdir -p /usr/share/nginx/html
+cat > /usr/share/nginx/html/index.html <<PAGE
+<!DOCTYPE html>
+<html><head><title>Welcome to nginx!</title></head>
+<body><h1>Welcome to nginx!</h1><p>\${GREETING:-}</p></body></html>
+PAGE
+exec httpd -f -v -p 80 -h /usr/share/nginx/html
+`;
+
+/** The build context of each official image's stand-in. */
+const officialContexts: Record<OfficialImage, () => Buffer> = {
+  nginx: () => busyboxContext({ Dockerfile: nginxDockerfile, "start.sh": nginxStart }),
+};
+
 const crashingDockerfile = `FROM scratch
 COPY busybox /bin/busybox
 CMD ["/bin/busybox", "sh", "-c", "echo 'fatal: cannot start' >&2; exit 3"]
@@ -119,12 +157,15 @@ async function stop(child: ChildProcess | undefined) {
   if (child.exitCode === null) child.kill("SIGKILL");
 }
 
-/** Builds `dockerfile` with busybox in its context through the engine's build endpoint, tagged `tag`, and pushes it. */
-async function buildAndPush(engine: Engine, tag: string, files: Record<string, string>) {
-  const context = tarOf([
+/** A build context of `files` and busybox-static (as `busybox`). */
+const busyboxContext = (files: Record<string, string>) =>
+  tarOf([
     ...Object.entries(files).map(([name, content]) => ({ path: name, content })),
     { path: "busybox", content: readFileSync(REQUIRED["busybox-static"]), mode: 0o755 },
   ]);
+
+/** Builds `context` (a tar with its Dockerfile) through the engine's build endpoint, tagged `tag`, and pushes it. */
+async function buildAndPush(engine: Engine, tag: string, context: Buffer) {
   const build = await engine.buildImage(context as unknown as NodeJS.ReadableStream, { t: tag });
   const output = await followed(engine, build);
   const failed = output.find((event) => event.error);
@@ -218,7 +259,8 @@ function htpasswdLine(username: string, password: string): string {
  */
 export function setUpContainerEngine({
   privateRegistry = false,
-}: { privateRegistry?: boolean } = {}): ContainerEngine {
+  officialImages = [],
+}: { privateRegistry?: boolean; officialImages?: OfficialImage[] } = {}): ContainerEngine {
   let ready: ContainerEngine | undefined;
   let podman: ChildProcess | undefined;
   const registries: ChildProcess[] = [];
@@ -240,12 +282,15 @@ export function setUpContainerEngine({
       : undefined;
     if (locked) registries.push(locked.child);
     writeFileSync(path.join(dir, "containers.conf"), CONTAINERS_CONF);
-    // A registry on loopback speaks plain HTTP: podman must be told it may.
+    // A registry on loopback speaks plain HTTP: podman must be told it may. The first is Docker Hub's mirror.
     writeFileSync(
       path.join(dir, "registries.conf"),
-      [registry.host, ...(locked ? [locked.host] : [])]
-        .map((host) => `[[registry]]\nlocation = "${host}"\ninsecure = true\n`)
-        .join("\n"),
+      [
+        ...[registry.host, ...(locked ? [locked.host] : [])].map(
+          (host) => `[[registry]]\nlocation = "${host}"\ninsecure = true\n`,
+        ),
+        `[[registry]]\nlocation = "docker.io"\n\n[[registry.mirror]]\nlocation = "${registry.host}"\ninsecure = true\n`,
+      ].join("\n"),
     );
     const registryHost = registry.host;
 
@@ -274,14 +319,28 @@ export function setUpContainerEngine({
     // A label of this file's own makes its images its own (the layers stay cached): files running side by side
     // on the machine's one store never add or remove names on each other's images.
     const own = (dockerfile: string) => `${dockerfile}LABEL test.registry="${registryHost}"\n`;
-    await buildAndPush(engine, images.web, { Dockerfile: own(webDockerfile(true)), "start.sh": webStart });
-    await buildAndPush(engine, images.unhealthy, {
-      Dockerfile: own(webDockerfile(false)),
-      "start.sh": webStart,
-    });
-    await buildAndPush(engine, images.crashing, { Dockerfile: own(crashingDockerfile) });
+    await buildAndPush(
+      engine,
+      images.web,
+      busyboxContext({ Dockerfile: own(webDockerfile(true)), "start.sh": webStart }),
+    );
+    await buildAndPush(
+      engine,
+      images.unhealthy,
+      busyboxContext({ Dockerfile: own(webDockerfile(false)), "start.sh": webStart }),
+    );
+    await buildAndPush(engine, images.crashing, busyboxContext({ Dockerfile: own(crashingDockerfile) }));
+    // The official stand-ins carry no label of the file: every file builds the same image, so the one official
+    // name a pull leaves in the machine's store (docker.io/library/nginx:1.27, as on a Docker host) never moves
+    // between files' images, and no image is orphaned by it.
+    const mirrored = officialImages.map((name) => `${registryHost}/library/${OFFICIAL_IMAGES[name]}`);
+    for (const [index, name] of officialImages.entries()) {
+      await buildAndPush(engine, mirrored[index] ?? "", officialContexts[name]());
+    }
     const builtIds = await Promise.all(
-      Object.values(images).map(async (image) => (await engine.getImage(image).inspect()).Id),
+      [...Object.values(images), ...mirrored].map(
+        async (image) => (await engine.getImage(image).inspect()).Id,
+      ),
     );
     imageIds.push(...builtIds);
     if (locked) {
