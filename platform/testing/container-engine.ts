@@ -2,7 +2,6 @@ import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll } from "vitest";
 import { freePort } from "../../tests/setup/moto-server";
 import { connectEngine, type Engine } from "../cloud/container/engine";
 import { LABEL_ORGANIZATION, labelFilter } from "../cloud/container/labels";
@@ -10,6 +9,10 @@ import { setContainerSockets } from "../lib/container-sockets";
 import { testOrganizationId } from "./container-deploys";
 import { tarOf } from "./tar";
 import { CONTAINERS_CONF } from "../../scripts/lib/container-engine.mjs";
+
+// Vitest's hooks only in a test run: the e2e stack starts the same engine outside vitest (containerEngine), where
+// importing vitest throws.
+const vitest = process.env.VITEST ? await import("vitest") : undefined;
 
 /**
  * A real container engine for the containers driver's tests (issue 26): `podman system service` on a socket of
@@ -251,16 +254,29 @@ function htpasswdLine(username: string, password: string): string {
   return `${username}:${result.stdout.trim()}\n`;
 }
 
+type EngineOptions = { privateRegistry?: boolean; officialImages?: OfficialImage[] };
+
 /**
  * Starts the engine, the registry and the test images for the calling file in beforeAll (a few seconds: the
  * images are tiny) and stops them in afterAll, with any container a failed test of the file left. The
  * engine's image store is the machine's (root's podman): a deployment's pull of a test image asks the registry,
  * which answers it is already there. `privateRegistry` adds a registry that asks for credentials.
  */
-export function setUpContainerEngine({
-  privateRegistry = false,
-  officialImages = [],
-}: { privateRegistry?: boolean; officialImages?: OfficialImage[] } = {}): ContainerEngine {
+export function setUpContainerEngine(options: EngineOptions = {}): ContainerEngine {
+  if (!vitest)
+    throw new Error("setUpContainerEngine registers vitest's hooks: outside vitest use containerEngine");
+  const { handle, start, stop: stopEngine } = containerEngine(options);
+  vitest.beforeAll(start, 120_000);
+  vitest.afterAll(stopEngine);
+  return handle;
+}
+
+/** The same engine as plain start and stop, for a process of its own (the e2e stack's, tests/setup/). */
+export function containerEngine({ privateRegistry = false, officialImages = [] }: EngineOptions = {}): {
+  handle: ContainerEngine;
+  start: () => Promise<void>;
+  stop: () => Promise<void>;
+} {
   let ready: ContainerEngine | undefined;
   let podman: ChildProcess | undefined;
   const registries: ChildProcess[] = [];
@@ -270,7 +286,7 @@ export function setUpContainerEngine({
   const hosts: string[] = [];
   let dir: string | undefined;
 
-  beforeAll(async () => {
+  const start = async () => {
     const missing = missingEngineTools();
     if (missing) throw new Error(missing);
     dir = mkdtempSync(path.join(tmpdir(), "container-engine-"));
@@ -368,9 +384,9 @@ export function setUpContainerEngine({
         return privateImage;
       },
     };
-  }, 120_000);
+  };
 
-  afterAll(async () => {
+  const stopEngine = async () => {
     // Whatever a failed test left goes with the engine: only this file's (its organization's label), since
     // another file's engine shares the machine's store.
     if (ready) {
@@ -385,14 +401,14 @@ export function setUpContainerEngine({
     await stop(podman);
     for (const child of registries) await stop(child);
     if (dir) rmSync(dir, { recursive: true, force: true });
-  });
+  };
 
   const handle = <Key extends keyof ContainerEngine>(key: Key): ContainerEngine[Key] => {
     if (!ready)
       throw new Error("The container engine starts in beforeAll: use its handle in hooks and tests");
     return ready[key];
   };
-  return {
+  const engineHandle: ContainerEngine = {
     get dockerHost() {
       return handle("dockerHost");
     },
@@ -412,4 +428,5 @@ export function setUpContainerEngine({
       return handle("privateRegistry");
     },
   };
+  return { handle: engineHandle, start, stop: stopEngine };
 }
