@@ -65,9 +65,24 @@ async function connectThisMachine(page: Page) {
   expect(response.status(), await response.text()).toBe(302);
 }
 
-test("a new user deploys nginx:1.27 on this machine and opens its URL from the overview", async ({
+/** The application's URL as its overview shows it now (its port changes with each deployment). */
+async function endpointOf(page: Page): Promise<string> {
+  const endpoint = page.getByTestId("service-endpoint");
+  await expect(endpoint).toContainText(/http:\/\/127\.0\.0\.1:\d+/);
+  return (await endpoint.textContent())?.match(/http:\/\/127\.0\.0\.1:\d+/)?.[0] ?? "";
+}
+
+/** What the page at `url` says, or "" while nothing answers there. */
+const pageAt = (url: string) =>
+  fetch(url).then(
+    (response) => (response.ok ? response.text() : ""),
+    () => "",
+  );
+
+test("a new user deploys nginx:1.27 on this machine, opens its URL from the overview, and a broken health check rolls back by itself", async ({
   page,
 }) => {
+  test.setTimeout(240_000);
   await signUpWithOrganization(page);
   await connectThisMachine(page);
 
@@ -88,22 +103,31 @@ test("a new user deploys nginx:1.27 on this machine and opens its URL from the o
   const deployedAt = Date.now();
   await page.getByRole("button", { name: "Deploy", exact: true }).click();
   await expect(page.getByTestId("service-title")).toHaveText("web");
+  const servicePage = new URL(page.url()).pathname;
   const stage = page.getByTestId("service-title").locator("xpath=..");
   await expect(stage).toContainText("Completed", { timeout: 120_000 });
 
-  // The overview's URL is the container's published port on this machine, and it answers with the page.
-  const endpoint = page.getByTestId("service-endpoint");
-  await expect(endpoint).toContainText(/http:\/\/127\.0\.0\.1:\d+/);
-  const url = (await endpoint.textContent())?.match(/http:\/\/127\.0\.0\.1:\d+/)?.[0] ?? "";
-  await expect
-    .poll(() =>
-      fetch(url).then(
-        (response) => response.status,
-        () => 0,
-      ),
-    )
-    .toBe(200);
+  // The overview's URL is the container's published port on this machine: it serves the container's page.
+  const url = await endpointOf(page);
+  await expect.poll(() => pageAt(url)).toContain("Welcome to nginx!");
   console.info(`containers.spec: from Deploy to ${url} answering: ${Date.now() - deployedAt} ms`);
   await page.goto(url);
   await expect(page.getByRole("heading", { name: "Welcome to nginx!" })).toBeVisible();
+
+  // A health check that never passes: the new container goes, the running one stays, and the overview says so.
+  await openHydrated(page, `${servicePage}?tab=config`);
+  const health = page.getByRole("group", { name: "Health check" });
+  await health.getByRole("textbox", { name: "Path", exact: true }).fill("/missing");
+  await page.getByRole("button", { name: "Save and deploy" }).click();
+  await expect(page.getByText(/never became healthy/).first()).toBeVisible({ timeout: 120_000 });
+  expect(await pageAt(url)).toContain("Welcome to nginx!");
+
+  // Nothing is left running on the machine once the service is deleted.
+  await openHydrated(page, servicePage);
+  await page.getByRole("button", { name: "Delete", exact: true }).click();
+  const dialog = page.getByRole("dialog", { name: "Delete service" });
+  const confirmation = dialog.getByRole("textbox");
+  if (await confirmation.count()) await confirmation.fill("web");
+  await dialog.getByRole("button", { name: "Delete service" }).click();
+  await expect.poll(() => pageAt(url), { timeout: 60_000 }).toBe("");
 });
