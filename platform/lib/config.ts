@@ -141,6 +141,16 @@ const schema = z.object({
     .enum(["true", "false"])
     .default("true")
     .transform((value) => value === "true"),
+  /**
+   * Caddy's admin API (docs/decisions/063), e.g. `http://127.0.0.1:2019`: each application on a container host gets
+   * a stable address through it. Unset: an application's URL is its container's published port, new each deploy.
+   */
+  CONTAINER_PROXY_ADMIN_URL: z
+    .url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" })
+    .transform((value) => value.replace(/\/+$/, ""))
+    .optional(),
+  /** The address Caddy listens on for the applications, and the host their URLs name. */
+  CONTAINER_PROXY_HOST: z.string().trim().min(1).default("127.0.0.1"),
   /** Multiplies every engine step duration: 1 gives a few seconds per clone step, 0 runs steps back to back. */
   ENGINE_TIME_SCALE: z.coerce.number().min(0).max(1000).default(1),
   /** How often the engine looks for due jobs. */
@@ -244,6 +254,8 @@ export type PlatformConfig = {
   containerSockets: string[];
   /** SEED_CONTAINER_HOST. */
   seedContainerHost: boolean;
+  /** CONTAINER_PROXY_ADMIN_URL and CONTAINER_PROXY_HOST; unset without an admin URL (no reverse proxy). */
+  containerProxy?: { adminUrl: string; host: string };
 };
 
 /** Reads the platform's configuration from the environment; throws naming every bad variable. */
@@ -294,5 +306,8 @@ export function loadPlatformConfig(env: Record<string, string | undefined> = pro
     outboundAllow: value.OUTBOUND_ALLOW,
     containerSockets: value.CONTAINER_SOCKETS,
     seedContainerHost: value.SEED_CONTAINER_HOST,
+    ...(value.CONTAINER_PROXY_ADMIN_URL
+      ? { containerProxy: { adminUrl: value.CONTAINER_PROXY_ADMIN_URL, host: value.CONTAINER_PROXY_HOST } }
+      : {}),
   };
 }
