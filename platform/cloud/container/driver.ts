@@ -5,6 +5,7 @@ import { containerCache } from "./cache";
 import { containerDataService } from "./data-service";
 import { containerDatabase } from "./database";
 import { connectEngine } from "./engine";
+import { containerProxy, type ContainerProxyConfig } from "./proxy";
 
 /**
  * The containers driver (issue 26): deploys an environment's services to the container engine its connection
@@ -27,12 +28,18 @@ export type ContainerDriverOptions = {
   dockerHost: string;
   /** ENGINE_TIME_SCALE: multiplies the health check's interval; 1 keeps the configured pace. */
   timeScale?: number;
+  /** The reverse proxy in front of the applications (CONTAINER_PROXY_ADMIN_URL); unset: their published ports. */
+  proxy?: ContainerProxyConfig;
 };
 
-export function createContainerDriver({ dockerHost, timeScale = 1 }: ContainerDriverOptions): DeployDriver {
+export function createContainerDriver({
+  dockerHost,
+  timeScale = 1,
+  proxy,
+}: ContainerDriverOptions): DeployDriver {
   const options = { engine: () => connectEngine(dockerHost), timeScale };
   const runners = {
-    application: containerApplication(options),
+    application: containerApplication({ ...options, ...(proxy ? { proxy: containerProxy(proxy) } : {}) }),
     database: containerDataService(containerDatabase, options),
     cache: containerDataService(containerCache, options),
   };
