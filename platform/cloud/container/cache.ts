@@ -35,7 +35,7 @@ export const containerCache: DataServiceKind = {
     const at = command.indexOf(PASSWORD_FLAG);
     return at >= 0 ? command[at + 1] : undefined;
   },
-  probe: (port, password) => redisAnswers(port, password),
+  probe: (_resource, port, password) => redisAnswers(port, password),
   attributes: (_resource, { host, port, password }) => ({
     secrets: { authToken: password, connectionString: `redis://:${password}@${host}:${port}` },
     outputs: { host, port },

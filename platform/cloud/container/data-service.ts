@@ -55,10 +55,19 @@ export type DataServiceKind = {
   dataPath: string;
   /** The container's variables and command with `password`, as its official image takes them. */
   container(resource: DriverResource, password: string): { Env?: string[]; Cmd?: string[] };
+  /**
+   * The command (run in the new container once it answers) that sets `password` on data the volume kept when no
+   * container was left to read the old one from; absent when each start sets it (Redis's `--requirepass`).
+   */
+  passwordOnData?(resource: DriverResource, password: string): string[];
   /** The password a container was started with (read back at a redeploy), if it carries one. */
   passwordOf(inspected: ContainerInspectInfo): string | undefined;
   /** One probe of the server through the published port: answered in its protocol, or what it said. */
-  probe(hostPort: number, password: string): Promise<{ healthy: boolean; said: string }>;
+  probe(
+    resource: DriverResource,
+    hostPort: number,
+    password: string,
+  ): Promise<{ healthy: boolean; said: string }>;
   /** The connection attributes: the sealed ones (with the password) and the plain outputs. */
   attributes(
     resource: DriverResource,
@@ -184,7 +193,7 @@ export function containerDataService(
     engine: Engine,
     context: DeployContext,
     log: (message: string) => void,
-  ): Promise<string> {
+  ): Promise<{ volume: string; existed: boolean }> {
     const name = `${context.resource.name}-${context.resource.id.slice(0, 8)}-data`;
     const found = await engine
       .getVolume(name)
@@ -208,17 +217,20 @@ export function containerDataService(
         });
       log(`Created volume ${name} for ${kind.dataPath}`);
     }
-    return name;
+    return { volume: name, existed: Boolean(found) };
   }
 
   /** The running container's password, else a new one (the first deployment, or every container removed). */
-  async function passwordFor(engine: Engine, context: DeployContext): Promise<string> {
+  async function passwordFor(
+    engine: Engine,
+    context: DeployContext,
+  ): Promise<{ password: string; kept: boolean }> {
     for (const container of await containersOf(engine, context.resource.id)) {
       const inspected = await engine.getContainer(container.Id).inspect();
       const password = kind.passwordOf(inspected);
-      if (password) return password;
+      if (password) return { password, kept: true };
     }
-    return generatedPassword(32);
+    return { password: generatedPassword(32), kept: false };
   }
 
   /** The container on the service's volume: the one before stopped and removed, the new one started. */
@@ -229,14 +241,17 @@ export function containerDataService(
   ) {
     const { resource, state } = context;
     const rollout = state.rollout ?? "";
-    const volume = await volumeOf(engine, context, log);
+    const { volume, existed } = await volumeOf(engine, context, log);
+    let resetPassword = state.resetPassword ?? "";
     const [found] = await engine.listContainers({
       all: true,
       filters: labelFilter({ [LABEL_SERVICE]: resource.id, [LABEL_DEPLOYMENT]: rollout }),
     });
     let id = found?.Id;
     if (!id) {
-      const password = await passwordFor(engine, context);
+      const { password, kept } = await passwordFor(engine, context);
+      // Data without a container to read its password from (removed outside the console): a new one is set on it.
+      resetPassword = existed && !kept && kind.passwordOnData ? "yes" : "";
       for (const container of await containersOf(engine, resource.id)) {
         await stopAndRemove(engine, container.Id);
         log(`Stopped and removed container ${nameOf(container)}; its data stays on volume ${volume}`);
@@ -274,7 +289,7 @@ export function containerDataService(
       log(`Started container ${name}`);
     }
     return pending(
-      { ...state, phase: "health", newContainer: id, startedAt: context.now.toISOString() },
+      { ...state, phase: "health", newContainer: id, startedAt: context.now.toISOString(), resetPassword },
       interval(),
       "Waiting for the server to accept connections",
     );
@@ -301,7 +316,7 @@ export function containerDataService(
     }
     const hostPort = publishedPort(inspected, kind.port);
     const password = kind.passwordOf(inspected) ?? "";
-    const outcome = await kind.probe(Number(hostPort), password);
+    const outcome = await kind.probe(resource, Number(hostPort), password);
     if (!outcome.healthy) {
       if (context.now.getTime() - new Date(state.startedAt ?? context.now).getTime() > START_LIMIT_MS) {
         throw new CloudStepError(
@@ -313,6 +328,10 @@ export function containerDataService(
       return pending(state, interval(), "Waiting for the server to accept connections");
     }
     log(`${resource.name} accepts connections at ${HOST}:${hostPort} (${outcome.said})`);
+    if (state.resetPassword && kind.passwordOnData) {
+      await runIn(engine, inspected.Id, kind.passwordOnData(resource, password));
+      log("Set a new password on the data the volume kept: no container was left with the one before");
+    }
     const { secrets, outputs } = kind.attributes(resource, { host: HOST, port: hostPort, password });
     const { newContainer: _new, startedAt: _started, ...kept } = withoutRollout(state);
     return {
@@ -338,8 +357,30 @@ function generatedPassword(length: number): string {
 }
 
 function withoutRollout(state: State): Record<string, string> {
-  const { phase: _phase, newContainer: _new, startedAt: _started, ...kept } = state;
+  const { phase: _phase, newContainer: _new, startedAt: _started, resetPassword: _reset, ...kept } = state;
   return kept;
+}
+
+/** Runs `command` in the container (the engine's exec) and fails the step unless it exits 0. */
+async function runIn(engine: Engine, containerId: string, command: string[]) {
+  const exec = await engine
+    .getContainer(containerId)
+    .exec({ Cmd: command, AttachStdout: true, AttachStderr: true });
+  const stream = await exec.start({ hijack: true, stdin: false });
+  let output = "";
+  await new Promise<void>((resolve, reject) => {
+    stream.on("data", (chunk: Buffer) => (output = (output + chunk.toString()).slice(-2000)));
+    stream.on("end", () => resolve());
+    stream.on("error", reject);
+  });
+  const { ExitCode: code } = await exec.inspect();
+  if (code !== 0) {
+    // The command carries the password: only its output is said.
+    throw new CloudStepError(
+      `Setting the password in the container failed (exit code ${code}): ${output.replace(/[^\x20-\x7e]/g, "").trim()}`,
+      { transient: false },
+    );
+  }
 }
 
 /** A server stopped with time to shut down cleanly (its files are on the volume), then removed. */

@@ -86,7 +86,20 @@ describe("a PostgreSQL database on the container engine", () => {
     expect(await query(connection, "SELECT item FROM orders")).toEqual([{ item: "a teapot" }]);
     expect(await engine.engine.listContainers({ all: true, ...labelled(resource.id) })).toHaveLength(1);
 
-    await destroyUntilDone(driverOf(), containerContext(resource, second.state));
+    // Its container removed outside the console: the drift check says so, and the next deployment brings the
+    // database back on its volume, with a new password set on the data the volume kept.
+    await engine.engine.getContainer(second.state.container ?? "").remove({ force: true });
+    expect(await driverOf().observe?.(containerContext(resource, second.state))).toMatchObject({
+      state: "missing",
+    });
+    const third = await deployed(resource, second.state);
+    expect(third.secrets.password).not.toBe(first.secrets.password);
+    expect(await query(third.secrets.connectionString ?? "", "SELECT item FROM orders")).toEqual([
+      { item: "a teapot" },
+    ]);
+    expect(JSON.stringify([third.state, third.lines])).not.toContain(third.secrets.password);
+
+    await destroyUntilDone(driverOf(), containerContext(resource, third.state));
     expect(await engine.engine.listContainers({ all: true, ...labelled(resource.id) })).toEqual([]);
     expect((await engine.engine.listVolumes(labelled(resource.id))).Volumes).toEqual([]);
   });

@@ -42,11 +42,27 @@ export const containerDatabase: DataServiceKind = {
       ],
     };
   },
+  // Through the server's unix socket, which the official image trusts for local connections.
+  passwordOnData(resource, password) {
+    const { username } = configOf(resource, "database");
+    return [
+      "psql",
+      "-v",
+      "ON_ERROR_STOP=1",
+      "-U",
+      username,
+      "-d",
+      "postgres",
+      "-c",
+      `ALTER USER "${username}" WITH PASSWORD '${password}'`,
+    ];
+  },
   passwordOf: (inspected) =>
     inspected.Config.Env?.find((variable) => variable.startsWith(PASSWORD_VARIABLE))?.slice(
       PASSWORD_VARIABLE.length,
     ),
-  probe: (port) => postgresAnswers(port),
+  probe: (resource, port) =>
+    postgresAnswers(port, configOf(resource, "database").username, databaseNameOf(resource)),
   attributes(resource, { host, port, password }) {
     const { username } = configOf(resource, "database");
     const database = databaseNameOf(resource);
@@ -61,10 +77,16 @@ export const containerDatabase: DataServiceKind = {
 };
 
 /**
- * Whether PostgreSQL answers on `port`: its SSLRequest (8 bytes) is answered with one byte, `N` or `S`, by the
- * server itself once it accepts connections (a port the engine forwards to nothing answers nothing).
+ * Whether PostgreSQL accepts connections on `port`: to a startup message (protocol 3.0, `user` and `database`) the
+ * server that accepts them answers with an authentication request (`R`); one still starting up or recovering
+ * answers an error (`E`: "the database system is starting up"), and a port the engine forwards to nothing
+ * answers nothing.
  */
-function postgresAnswers(port: number): Promise<{ healthy: boolean; said: string }> {
+function postgresAnswers(
+  port: number,
+  user: string,
+  database: string,
+): Promise<{ healthy: boolean; said: string }> {
   return new Promise((resolve) => {
     const socket = connect({ host: "127.0.0.1", port });
     const done = (healthy: boolean, said: string) => {
@@ -77,17 +99,17 @@ function postgresAnswers(port: number): Promise<{ healthy: boolean; said: string
     );
     socket.once("close", () => done(false, "the connection closed without an answer"));
     socket.once("connect", () => {
-      const request = Buffer.alloc(8);
-      request.writeInt32BE(8, 0);
-      request.writeInt32BE(80877103, 4);
-      socket.write(request);
+      const parameters = Buffer.from(`user\0${user}\0database\0${database}\0\0`);
+      const header = Buffer.alloc(8);
+      header.writeInt32BE(8 + parameters.length, 0);
+      header.writeInt32BE(196608, 4);
+      socket.write(Buffer.concat([header, parameters]));
     });
     socket.once("data", (data) => {
-      const answer = String.fromCharCode(data[0] ?? 0);
-      done(
-        answer === "N" || answer === "S",
-        `the server answered the SSL request with ${JSON.stringify(answer)}`,
-      );
+      if (data[0] === 0x52) return done(true, "it asked for the password");
+      // An ErrorResponse: its message field (M) says why.
+      const message = /M([^\0]*)\0/.exec(data.subarray(5).toString())?.[1];
+      done(false, message ? `it answered "${message}"` : "it answered no authentication request");
     });
   });
 }
