@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { freePort } from "../../tests/setup/moto-server";
@@ -7,8 +7,17 @@ import { connectEngine, type Engine } from "../cloud/container/engine";
 import { LABEL_ORGANIZATION, labelFilter } from "../cloud/container/labels";
 import { setContainerSockets } from "../lib/container-sockets";
 import { testOrganizationId } from "./container-deploys";
-import { tarOf } from "./tar";
 import { CONTAINERS_CONF } from "../../scripts/lib/container-engine.mjs";
+import {
+  OFFICIAL_IMAGE_SOURCES,
+  OFFICIAL_STAND_IN_LABEL,
+  OFFICIAL_IMAGES,
+  busyboxContext,
+  officialContexts,
+  type OfficialImage,
+} from "./official-images";
+
+export type { OfficialImage };
 
 // Vitest's hooks only in a test run: the e2e stack starts the same engine outside vitest (containerEngine), where
 // importing vitest throws.
@@ -47,16 +56,6 @@ export type TestImages = {
   /** Exits with code 3 at start, after a line on stderr. */
   crashing: string;
 };
-
-/**
- * Stand-ins for official Docker Hub images, with the official image's interface (port, variables), pushed to the
- * mirror under the official name:
- * - `nginx` → `nginx:1.27`: busybox httpd on port 80, `/` answering a "Welcome to nginx!" page that includes
- *   $GREETING when it is set (the web-application fastboot stack deploys `nginx:1.27`).
- */
-export type OfficialImage = "nginx";
-
-export const OFFICIAL_IMAGES: Record<OfficialImage, string> = { nginx: "nginx:1.27" };
 
 /** A registry that asks for credentials, holding the web image (`setUpContainerEngine({ privateRegistry: true })`). */
 export type PrivateRegistry = { host: string; username: string; password: string; image: string };
@@ -104,28 +103,6 @@ echo "listening on 8080"
 exec httpd -f -v -p 8080 -h /www
 `;
 
-const nginxDockerfile = `FROM scratch
-COPY busybox /bin/busybox
-RUN ["/bin/busybox", "--install", "-s", "/bin"]
-COPY start.sh /start.sh
-EXPOSE 80
-CMD ["/bin/sh", "/start.sh"]
-`;
-
-const nginxStart = `mkdir -p /usr/share/nginx/html
-cat > /usr/share/nginx/html/index.html <<PAGE
-<!DOCTYPE html>
-<html><head><title>Welcome to nginx!</title></head>
-<body><h1>Welcome to nginx!</h1><p>\${GREETING:-}</p></body></html>
-PAGE
-exec httpd -f -v -p 80 -h /usr/share/nginx/html
-`;
-
-/** The build context of each official image's stand-in. */
-const officialContexts: Record<OfficialImage, () => Buffer> = {
-  nginx: () => busyboxContext({ Dockerfile: nginxDockerfile, "start.sh": nginxStart }),
-};
-
 const crashingDockerfile = `FROM scratch
 COPY busybox /bin/busybox
 CMD ["/bin/busybox", "sh", "-c", "echo 'fatal: cannot start' >&2; exit 3"]
@@ -160,13 +137,6 @@ async function stop(child: ChildProcess | undefined) {
   if (child.exitCode === null) child.kill("SIGKILL");
 }
 
-/** A build context of `files` and busybox-static (as `busybox`). */
-const busyboxContext = (files: Record<string, string>) =>
-  tarOf([
-    ...Object.entries(files).map(([name, content]) => ({ path: name, content })),
-    { path: "busybox", content: readFileSync(REQUIRED["busybox-static"]), mode: 0o755 },
-  ]);
-
 /** Builds `context` (a tar with its Dockerfile) through the engine's build endpoint, tagged `tag`, and pushes it. */
 async function buildAndPush(engine: Engine, tag: string, context: Buffer) {
   const build = await engine.buildImage(context as unknown as NodeJS.ReadableStream, { t: tag });
@@ -176,6 +146,18 @@ async function buildAndPush(engine: Engine, tag: string, context: Buffer) {
   const [repository, version] = [tag.slice(0, tag.lastIndexOf(":")), tag.slice(tag.lastIndexOf(":") + 1)];
   const push = await engine.getImage(repository).push({ tag: version });
   const pushed = await followed(engine, push);
+  const refused = pushed.find((event) => event.error);
+  if (refused) throw new Error(`Pushing ${tag} failed: ${String(refused.error)}`);
+}
+
+/** Gives the image `from` the name `tag` too, and pushes it under that name. */
+async function tagAndPush(engine: Engine, from: string, tag: string) {
+  const colon = tag.lastIndexOf(":");
+  await engine.getImage(from).tag({ repo: tag.slice(0, colon), tag: tag.slice(colon + 1) });
+  const pushed = await followed(
+    engine,
+    await engine.getImage(tag.slice(0, colon)).push({ tag: tag.slice(colon + 1) }),
+  );
   const refused = pushed.find((event) => event.error);
   if (refused) throw new Error(`Pushing ${tag} failed: ${String(refused.error)}`);
 }
@@ -287,7 +269,10 @@ export function containerEngine({ privateRegistry = false, officialImages = [] }
   let dir: string | undefined;
 
   const start = async () => {
-    const missing = missingEngineTools();
+    const missing = missingEngineTools({
+      ...REQUIRED,
+      ...Object.assign({}, ...officialImages.map((name) => OFFICIAL_IMAGE_SOURCES[name])),
+    });
     if (missing) throw new Error(missing);
     dir = mkdtempSync(path.join(tmpdir(), "container-engine-"));
     const registry = await startRegistry(dir, "registry");
@@ -349,9 +334,12 @@ export function containerEngine({ privateRegistry = false, officialImages = [] }
     // The official stand-ins carry no label of the file: every file builds the same image, so the one official
     // name a pull leaves in the machine's store (docker.io/library/nginx:1.27, as on a Docker host) never moves
     // between files' images, and no image is orphaned by it.
-    const mirrored = officialImages.map((name) => `${registryHost}/library/${OFFICIAL_IMAGES[name]}`);
-    for (const [index, name] of officialImages.entries()) {
-      await buildAndPush(engine, mirrored[index] ?? "", officialContexts[name]());
+    const mirrored: string[] = [];
+    for (const name of officialImages) {
+      const [first = "", ...more] = OFFICIAL_IMAGES[name].map((tag) => `${registryHost}/library/${tag}`);
+      await buildAndPush(engine, first, officialContexts[name]());
+      for (const tag of more) await tagAndPush(engine, first, tag);
+      mirrored.push(first, ...more);
     }
     const builtIds = await Promise.all(
       [...Object.values(images), ...mirrored].map(
@@ -396,7 +384,21 @@ export function containerEngine({ privateRegistry = false, officialImages = [] }
         filters: labelFilter({ [LABEL_ORGANIZATION]: testOrganizationId }),
       });
       for (const container of left) await engine.getContainer(container.Id).remove({ force: true });
+      const { Volumes: volumes } = await engine.listVolumes({
+        filters: labelFilter({ [LABEL_ORGANIZATION]: testOrganizationId }),
+      });
+      for (const volume of volumes ?? []) await engine.getVolume(volume.Name).remove({ force: true });
       await forgetNames(engine, imageIds, hosts);
+      // Stand-ins an official name moved away from (a newer build pulled since) have no name left: they go.
+      const orphans = await engine.listImages({
+        filters: JSON.stringify({ label: [OFFICIAL_STAND_IN_LABEL], dangling: ["true"] }),
+      });
+      for (const image of orphans) {
+        await engine
+          .getImage(image.Id)
+          .remove()
+          .catch(() => undefined);
+      }
     }
     await stop(podman);
     for (const child of registries) await stop(child);

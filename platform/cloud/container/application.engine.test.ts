@@ -276,9 +276,9 @@ describe("an application on the container engine", () => {
 
   it("says which types cannot run on a container engine yet", async () => {
     const driver = driverOf();
-    const database = { ...containerApplicationResource(engine.images.web), serviceType: "database" as const };
-    await expect(driver.apply(containerContext(database))).rejects.toThrow(
-      "Database services cannot be deployed to a container engine yet.",
+    const queue = { ...containerApplicationResource(engine.images.web), serviceType: "queue" as const };
+    await expect(driver.apply(containerContext(queue))).rejects.toThrow(
+      "Queue services cannot be deployed to a container engine yet.",
     );
   });
 });
