@@ -79,38 +79,57 @@ const pageAt = (url: string) =>
     () => "",
   );
 
-test("a new user deploys nginx:1.27 on this machine, opens its URL from the overview, and a broken health check rolls back by itself", async ({
+/** Deletes the service on `servicePage` through its dialog. */
+async function deleteService(page: Page, servicePage: string, name: string) {
+  await openHydrated(page, servicePage);
+  await page.getByRole("button", { name: "Delete", exact: true }).click();
+  const dialog = page.getByRole("dialog", { name: "Delete service" });
+  const confirmation = dialog.getByRole("textbox");
+  if (await confirmation.count()) await confirmation.fill(name);
+  await dialog.getByRole("button", { name: "Delete service" }).click();
+}
+
+test("a new user fastboots the web application with PostgreSQL on this machine, opens its URL from the overview, and a broken health check rolls back by itself", async ({
   page,
 }) => {
   test.setTimeout(240_000);
   await signUpWithOrganization(page);
   await connectThisMachine(page);
 
-  // The new environment is offered this machine first: Containers on the verified host.
-  const environment = uniqueEnvironmentName("machine");
+  // The new environment form offers this machine first: Containers on the verified host.
   await openHydrated(page, "/environments/create");
   await expect(page.getByRole("textbox", { name: "Cloud provider", exact: true })).toHaveValue("Containers");
   await expect(page.getByRole("textbox", { name: "Container host", exact: true })).toHaveValue(
     "This machine (verified)",
   );
-  await page.getByRole("textbox", { name: "Name", exact: true }).fill(environment);
-  await page.getByRole("button", { name: "Create environment" }).click();
-  await expect(page.getByTestId("environment-title")).toHaveText(environment);
 
-  await openHydrated(page, `/env/${environment}/applications/create`);
-  await page.getByRole("textbox", { name: "Image", exact: true }).fill("nginx:1.27");
-  await page.getByRole("textbox", { name: "Name", exact: true }).fill("web");
-  const deployedAt = Date.now();
-  await page.getByRole("button", { name: "Deploy", exact: true }).click();
+  // So does fastboot; on a container host the stack has no network (it has no container form) and costs nothing.
+  const environment = uniqueEnvironmentName("machine");
+  await openHydrated(page, "/fastboot/configure");
+  await expect(page.getByRole("textbox", { name: "Cloud account", exact: true })).toHaveValue(
+    "This machine (verified)",
+  );
+  const stack = page.getByTestId("stack-web-postgres");
+  await expect(stack).not.toContainText("network");
+  await expect(stack.getByTestId("stack-estimate")).toContainText("$0");
+  await page.getByRole("radio", { name: "Web application with PostgreSQL" }).check();
+  await page.getByRole("textbox", { name: "Environment name" }).fill(environment);
+  const launchedAt = Date.now();
+  await page.getByRole("button", { name: "Create and launch" }).click();
+  await expect(page).toHaveURL(/\/fastboot\/[0-9a-f-]{36}$/);
+  await expect(page.getByTestId("fastboot-done")).toBeVisible({ timeout: 180_000 });
+  const services = page.getByRole("table", { name: "Services" });
+  for (const name of ["postgres", "web"]) {
+    await expect(services.getByTestId(`fastboot-service-${name}`)).toContainText("Completed");
+  }
+
+  // The overview's URL is served by the container on this machine.
+  await page.getByRole("link", { name: "Open web's overview" }).click();
   await expect(page.getByTestId("service-title")).toHaveText("web");
   const servicePage = new URL(page.url()).pathname;
-  const stage = page.getByTestId("service-title").locator("xpath=..");
-  await expect(stage).toContainText("Completed", { timeout: 120_000 });
-
-  // The overview's URL is the container's published port on this machine: it serves the container's page.
   const url = await endpointOf(page);
   await expect.poll(() => pageAt(url)).toContain("Welcome to nginx!");
-  console.info(`containers.spec: from Deploy to ${url} answering: ${Date.now() - deployedAt} ms`);
+  console.info(`containers.spec: from fastboot's launch to ${url} answering: ${Date.now() - launchedAt} ms`);
   await page.goto(url);
   await expect(page.getByRole("heading", { name: "Welcome to nginx!" })).toBeVisible();
 
@@ -122,12 +141,19 @@ test("a new user deploys nginx:1.27 on this machine, opens its URL from the over
   await expect(page.getByText(/never became healthy/).first()).toBeVisible({ timeout: 120_000 });
   expect(await pageAt(url)).toContain("Welcome to nginx!");
 
-  // Nothing is left running on the machine once the service is deleted.
-  await openHydrated(page, servicePage);
-  await page.getByRole("button", { name: "Delete", exact: true }).click();
-  const dialog = page.getByRole("dialog", { name: "Delete service" });
-  const confirmation = dialog.getByRole("textbox");
-  if (await confirmation.count()) await confirmation.fill("web");
-  await dialog.getByRole("button", { name: "Delete service" }).click();
+  // Nothing is left serving on the machine once the services are deleted.
+  await deleteService(page, servicePage, "web");
   await expect.poll(() => pageAt(url), { timeout: 60_000 }).toBe("");
+  await openHydrated(page, `/env/${environment}/services`);
+  const postgresPage = await page
+    .getByRole("table", { name: "Services" })
+    .getByRole("link", { name: "postgres", exact: true })
+    .getAttribute("href");
+  await deleteService(page, postgresPage ?? "", "postgres");
+  await expect(
+    page
+      .getByRole("alert")
+      .filter({ hasText: /postgres/ })
+      .first(),
+  ).toBeVisible();
 });

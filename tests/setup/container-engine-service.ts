@@ -1,6 +1,6 @@
 // The e2e stack's container engine (issue 26): the engine tests' set-up (platform/testing/container-engine.ts,
-// podman's service, a local registry that is also Docker Hub's mirror, the test images and the nginx:1.27
-// stand-in) started in a process of its own, as one of playwright.config.ts's web servers, before the platform.
+// podman's service, a local registry that is also Docker Hub's mirror, the test images and the nginx:1.27 and
+// postgres stand-ins) started in a process of its own, as one of playwright.config.ts's web servers, before the platform.
 // The platform lists E2E_ENGINE_DIR/podman.sock in CONTAINER_SOCKETS before the engine exists, so that path is a
 // link to the engine's own socket (the list compares paths, not what they link to). engine.json beside it tells
 // the specs the registry's images. SIGTERM (Playwright, at the end) stops it all and removes what it started.
@@ -13,7 +13,7 @@ const dir = process.env.E2E_ENGINE_DIR;
 if (!dir)
   throw new Error("E2E_ENGINE_DIR names where the e2e engine's socket link goes (playwright.config.ts)");
 
-const { handle, start, stop } = containerEngine({ officialImages: ["nginx"] });
+const { handle, start, stop } = containerEngine({ officialImages: ["nginx", "postgres"] });
 let stopping = false;
 const stopAll = async (code: number) => {
   if (stopping) return;
