@@ -89,7 +89,7 @@ async function deleteService(page: Page, servicePage: string, name: string) {
   await dialog.getByRole("button", { name: "Delete service" }).click();
 }
 
-test("a new user fastboots the web application with PostgreSQL on this machine, opens its URL from the overview, and a broken health check rolls back by itself", async ({
+test("a new user fastboots the web application with PostgreSQL on this machine, opens its URL from the overview, reads the container's logs, and a broken health check rolls back by itself", async ({
   page,
 }) => {
   test.setTimeout(240_000);
@@ -132,6 +132,11 @@ test("a new user fastboots the web application with PostgreSQL on this machine, 
   console.info(`containers.spec: from fastboot's launch to ${url} answering: ${Date.now() - launchedAt} ms`);
   await page.goto(url);
   await expect(page.getByRole("heading", { name: "Welcome to nginx!" })).toBeVisible();
+
+  // The logs tab shows the container's own lines: busybox httpd's request log (the health checks, the page).
+  await openHydrated(page, `${servicePage}?tab=logs`);
+  const live = page.getByRole("log", { name: "Live logs" });
+  await expect(live.getByTestId("log-line").filter({ hasText: "response:200" }).first()).toBeVisible();
 
   // A health check that never passes: the new container goes, the running one stays, and the overview says so.
   await openHydrated(page, `${servicePage}?tab=config`);
