@@ -111,14 +111,14 @@ function summarize(samples) {
   };
 }
 
-/** Calls `url` warm-up + iterations times, one at a time; any answer other than 200 stops the benchmark. */
-async function measure(label, url, options) {
+/** Calls `url` warm-up + iterations times, one at a time; any answer other than `status` stops the benchmark. */
+async function measure(label, url, options, status = 200) {
   const samples = [];
   let bytes = 0;
   let body = "";
   for (let round = 0; round < settings.warmup + settings.iterations; round++) {
     const result = await request(url, options);
-    if (result.status !== 200) {
+    if (result.status !== status) {
       const hint = isRedirect(result.status)
         ? " (a redirect: is the page there, and is the session still valid?)"
         : "";
@@ -316,6 +316,18 @@ async function main() {
       `${platformUrl}/api${scenario.platform}`,
       bearer,
     );
+    // What a poll of an unchanged page costs the platform: the same call holding the answer's ETag (decision 065).
+    const etag = (await request(`${platformUrl}/api${scenario.platform}`, bearer)).response.headers.get(
+      "ETag",
+    );
+    const unchanged = etag
+      ? await measure(
+          `${scenario.name} (platform, unchanged)`,
+          `${platformUrl}/api${scenario.platform}`,
+          { headers: { ...bearer.headers, "If-None-Match": etag } },
+          304,
+        )
+      : null;
     // The app answers 200 even when a call behind a page fails (it shows the error on the page), so check that the
     // page and its data show what the platform answered.
     const expected = scenario.expect(JSON.parse(platform.body)).filter(Boolean);
@@ -339,6 +351,7 @@ async function main() {
       navigation: navigation.result,
       poll: poll.result,
       platform: platform.result,
+      unchanged: unchanged?.result ?? null,
       ratio: ratio(html),
       navigationRatio: ratio(navigation),
       pollRatio: ratio(poll),
@@ -391,19 +404,24 @@ async function main() {
   console.info(
     table([
       ["route", "request", "p50", "p95", "× platform p50", "answer"],
-      ...results.flatMap(({ name, app, navigation, poll, platform, ratio, navigationRatio, pollRatio }) => [
-        [name, "HTML page", ms(app.p50), ms(app.p95), `${ratio.toFixed(1)}x`, kb(app.bytes)],
-        [
-          "",
-          "navigation .data",
-          ms(navigation.p50),
-          ms(navigation.p95),
-          `${navigationRatio.toFixed(1)}x`,
-          kb(navigation.bytes),
+      ...results.flatMap(
+        ({ name, app, navigation, poll, platform, unchanged, ratio, navigationRatio, pollRatio }) => [
+          [name, "HTML page", ms(app.p50), ms(app.p95), `${ratio.toFixed(1)}x`, kb(app.bytes)],
+          [
+            "",
+            "navigation .data",
+            ms(navigation.p50),
+            ms(navigation.p95),
+            `${navigationRatio.toFixed(1)}x`,
+            kb(navigation.bytes),
+          ],
+          ["", "poll .data", ms(poll.p50), ms(poll.p95), `${pollRatio.toFixed(1)}x`, kb(poll.bytes)],
+          ["", "platform", ms(platform.p50), ms(platform.p95), "", kb(platform.bytes)],
+          ...(unchanged
+            ? [["", "platform 304", ms(unchanged.p50), ms(unchanged.p95), "", kb(unchanged.bytes)]]
+            : []),
         ],
-        ["", "poll .data", ms(poll.p50), ms(poll.p95), `${pollRatio.toFixed(1)}x`, kb(poll.bytes)],
-        ["", "platform", ms(platform.p50), ms(platform.p95), "", kb(platform.bytes)],
-      ]),
+      ),
     ]),
   );
   console.info(
