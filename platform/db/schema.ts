@@ -253,7 +253,7 @@ export const environments = pgTable(
 /**
  * How many times what an environment's services show has changed (decision 065): the ETag of its services' answers,
  * so an unchanged poll is answered 304 after one look-up. Kept apart from `environments` so the bump never waits
- * on a row a write holds FOR SHARE. Written only by the deferred triggers of migration 0016 (on environments,
+ * on a row a write holds FOR SHARE. Written only by the deferred triggers of migration 0017 (on environments,
  * resources, resource_history and engine_jobs), once per changed row at commit; a missing row reads as 0.
  */
 export const environmentRevisions = pgTable("environment_revisions", {
@@ -513,6 +513,23 @@ export const resourceLogs = pgTable(
     index("resource_logs_resource_id").on(table.resourceId, table.id),
     index("resource_logs_resource_at").on(table.resourceId, table.at),
   ],
+);
+
+/**
+ * CPU and memory of a service on a container host, sampled from the engine every minute (the engine keeps no
+ * history: platform/deployments/usage-samples.ts), as shares of the containers' limits; kept 7 days.
+ */
+export const resourceUsageSamples = pgTable(
+  "resource_usage_samples",
+  {
+    resourceId: uuid("resource_id")
+      .notNull()
+      .references(() => resources.id, { onDelete: "cascade" }),
+    at: timestamp("at", { withTimezone: true, mode: "date" }).notNull(),
+    cpuPercent: doublePrecision("cpu_percent").notNull(),
+    memoryPercent: doublePrecision("memory_percent").notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.resourceId, table.at] })],
 );
 
 /** Serverless function archives, kept until the environment goes (base64 of the zip). */

@@ -3,7 +3,7 @@ import type { Database } from "../db/index";
 import { environmentRevisions } from "../db/schema";
 
 /**
- * How many times what the environment's services show has changed: the triggers of migration 0016 bump it at the
+ * How many times what the environment's services show has changed: the triggers of migration 0017 bump it at the
  * commit of every write to the environment, its services, their history and its jobs (decision 065).
  */
 export async function revisionOf(db: Database, environmentId: string): Promise<number> {

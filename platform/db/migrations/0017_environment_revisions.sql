@@ -3,7 +3,8 @@ CREATE TABLE "environment_revisions" (
 	"revision" bigint DEFAULT 0 NOT NULL
 );
 --> statement-breakpoint
-ALTER TABLE "environment_revisions" ADD CONSTRAINT "environment_revisions_environment_id_environments_id_fk" FOREIGN KEY ("environment_id") REFERENCES "public"."environments"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "environment_revisions" ADD CONSTRAINT "environment_revisions_environment_id_environments_id_fk" FOREIGN KEY ("environment_id") REFERENCES "public"."environments"("id") ON DELETE cascade ON UPDATE no action;
+--> statement-breakpoint
 -- Decision 065: every change to what an environment's services show bumps its revision, once per changed row, at
 -- commit (deferred), so the bump takes its lock last and an uncommitted change is never announced. An environment
 -- deleted in the same transaction gets no row back (the insert selects from environments).
