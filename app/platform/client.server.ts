@@ -65,6 +65,11 @@ export type PlatformClientOptions = {
    * platform's 304 (nothing changed) is answered with the held one, parsed once (decision 065).
    */
   held?: HeldAnswers;
+  /**
+   * The incoming request's signal: when the browser goes away, its calls stop and are not retried, instead of
+   * keeping the platform busy until their own time-out (issue 27).
+   */
+  signal?: AbortSignal;
 };
 
 type Query = Record<string, string | undefined>;
@@ -137,7 +142,9 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
         method: plan.method,
         headers,
         body,
-        signal: AbortSignal.timeout(timeoutMs),
+        signal: options.signal
+          ? AbortSignal.any([options.signal, AbortSignal.timeout(timeoutMs)])
+          : AbortSignal.timeout(timeoutMs),
       });
       status = response.status;
       const decoded = await decodeBody(response);
@@ -161,7 +168,7 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
     const retries = IDEMPOTENT_METHODS.has(plan.method) ? retryDelaysMs.length : 0;
     for (let retry = 0; ; retry++) {
       const result = await attempt(plan, token);
-      if (retry >= retries || !isRetryable(result)) return result;
+      if (retry >= retries || !isRetryable(result) || options.signal?.aborted) return result;
       await sleep(retryDelaysMs[retry] ?? MAX_RETRY_DELAY_MS);
     }
   }

@@ -32,6 +32,7 @@ export async function requirePlatformClient(request: Request) {
     onUnauthorized: refresh,
     // A poll of an unchanged page is answered from what the platform sent this user last (decision 065).
     held: heldAnswersOf(signedIn.user.sub),
+    signal: request.signal,
   });
   return {
     api,
