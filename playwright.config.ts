@@ -31,6 +31,12 @@ export default defineConfig({
   timeout: 30_000,
   expect: { timeout: 10_000 },
   reporter: process.env.CI ? [["list"]] : [["list"], ["html", { open: "never" }]],
+  // Each container podman starts or stops adds or removes a network interface, and Chromium aborts the loads then in
+  // flight (ERR_NETWORK_CHANGED): the specs that deploy on the run's engine run after all the others, by themselves.
+  projects: [
+    { name: "simulated", testIgnore: /containers\.spec\.ts$/ },
+    { name: "containers", testMatch: /containers\.spec\.ts$/, dependencies: ["simulated"] },
+  ],
   use: {
     baseURL: appUrl,
     trace: "retain-on-failure",
