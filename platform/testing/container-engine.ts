@@ -2,12 +2,12 @@ import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll } from "vitest";
 import { freePort } from "../../tests/setup/moto-server";
 import { connectEngine, type Engine } from "../cloud/container/engine";
 import { LABEL_ORGANIZATION, labelFilter } from "../cloud/container/labels";
 import { setContainerSockets } from "../lib/container-sockets";
 import { testOrganizationId } from "./container-deploys";
+import { CONTAINERS_CONF } from "../../scripts/lib/container-engine.mjs";
 import {
   OFFICIAL_IMAGE_SOURCES,
   OFFICIAL_IMAGES,
@@ -17,6 +17,10 @@ import {
 } from "./official-images";
 
 export type { OfficialImage };
+
+// Vitest's hooks only in a test run: the e2e stack starts the same engine outside vitest (containerEngine), where
+// importing vitest throws.
+const vitest = process.env.VITEST ? await import("vitest") : undefined;
 
 /**
  * A real container engine for the containers driver's tests (issue 26): `podman system service` on a socket of
@@ -39,17 +43,8 @@ const REQUIRED = {
   runc: "/usr/sbin/runc",
 } as const;
 
-/**
- * crun (podman's default runtime) refuses the sandbox's rlimits and hybrid cgroups; runc with cgroupfs works, and
- * podman's default ulimits would be refused too.
- */
-export const CONTAINERS_CONF = `[containers]
-default_ulimits = []
-
-[engine]
-cgroup_manager = "cgroupfs"
-runtime = "runc"
-`;
+/** The containers.conf podman needs on these machines: one copy, the start script's (it starts podman too). */
+export { CONTAINERS_CONF } from "../../scripts/lib/container-engine.mjs";
 
 /** The images the tests deploy, as pushed to the local registry (`127.0.0.1:PORT/test/web:1`). */
 export type TestImages = {
@@ -240,16 +235,29 @@ function htpasswdLine(username: string, password: string): string {
   return `${username}:${result.stdout.trim()}\n`;
 }
 
+type EngineOptions = { privateRegistry?: boolean; officialImages?: OfficialImage[] };
+
 /**
  * Starts the engine, the registry and the test images for the calling file in beforeAll (a few seconds: the
  * images are tiny) and stops them in afterAll, with any container a failed test of the file left. The
  * engine's image store is the machine's (root's podman): a deployment's pull of a test image asks the registry,
  * which answers it is already there. `privateRegistry` adds a registry that asks for credentials.
  */
-export function setUpContainerEngine({
-  privateRegistry = false,
-  officialImages = [],
-}: { privateRegistry?: boolean; officialImages?: OfficialImage[] } = {}): ContainerEngine {
+export function setUpContainerEngine(options: EngineOptions = {}): ContainerEngine {
+  if (!vitest)
+    throw new Error("setUpContainerEngine registers vitest's hooks: outside vitest use containerEngine");
+  const { handle, start, stop: stopEngine } = containerEngine(options);
+  vitest.beforeAll(start, 120_000);
+  vitest.afterAll(stopEngine);
+  return handle;
+}
+
+/** The same engine as plain start and stop, for a process of its own (the e2e stack's, tests/setup/). */
+export function containerEngine({ privateRegistry = false, officialImages = [] }: EngineOptions = {}): {
+  handle: ContainerEngine;
+  start: () => Promise<void>;
+  stop: () => Promise<void>;
+} {
   let ready: ContainerEngine | undefined;
   let podman: ChildProcess | undefined;
   const registries: ChildProcess[] = [];
@@ -261,7 +269,7 @@ export function setUpContainerEngine({
   const hosts: string[] = [];
   let dir: string | undefined;
 
-  beforeAll(async () => {
+  const start = async () => {
     const missing = missingEngineTools({
       ...REQUIRED,
       ...Object.assign({}, ...officialImages.map((name) => OFFICIAL_IMAGE_SOURCES[name])),
@@ -366,9 +374,9 @@ export function setUpContainerEngine({
         return privateImage;
       },
     };
-  }, 120_000);
+  };
 
-  afterAll(async () => {
+  const stopEngine = async () => {
     // Whatever a failed test left goes with the engine: only this file's (its organization's label), since
     // another file's engine shares the machine's store.
     if (ready) {
@@ -394,14 +402,14 @@ export function setUpContainerEngine({
     await stop(podman);
     for (const child of registries) await stop(child);
     if (dir) rmSync(dir, { recursive: true, force: true });
-  });
+  };
 
   const handle = <Key extends keyof ContainerEngine>(key: Key): ContainerEngine[Key] => {
     if (!ready)
       throw new Error("The container engine starts in beforeAll: use its handle in hooks and tests");
     return ready[key];
   };
-  return {
+  const engineHandle: ContainerEngine = {
     get dockerHost() {
       return handle("dockerHost");
     },
@@ -421,4 +429,5 @@ export function setUpContainerEngine({
       return handle("privateRegistry");
     },
   };
+  return { handle: engineHandle, start, stop: stopEngine };
 }
