@@ -247,7 +247,8 @@ export function setUpContainerEngine(options: EngineOptions = {}): ContainerEngi
   if (!vitest)
     throw new Error("setUpContainerEngine registers vitest's hooks: outside vitest use containerEngine");
   const { handle, start, stop: stopEngine } = containerEngine(options);
-  vitest.beforeAll(start, 120_000);
+  // Building and pushing the PostgreSQL stand-in (84 MB) takes a minute when six people share two cores.
+  vitest.beforeAll(start, 300_000);
   vitest.afterAll(stopEngine);
   return handle;
 }
