@@ -236,6 +236,14 @@ export type ApplicationSources = {
       pushedCommit?: { sha: string; message: string };
     },
   ) => Promise<{ owner: string; name: string; commit: string; message: string; dockerfile: string }>;
+  /**
+   * The repository `owner/name` at `commit` as GitHub serves it (its tarball API: a gzipped tar whose entries sit
+   * under one top directory), what a container engine builds from.
+   */
+  githubArchive: (
+    connectionId: string,
+    source: { owner: string; name: string; commit: string },
+  ) => Promise<Uint8Array>;
   /** The URL of one of the environment's chart repositories. */
   chartRepositoryUrl: (id: string) => Promise<string | undefined>;
 };

@@ -1,11 +1,16 @@
 import { randomBytes } from "node:crypto";
 import type { ContainerInfo } from "dockerode";
-import { applicationConfigFieldsSchema, applicationSourceLabels } from "#contract/application-config";
+import {
+  applicationConfigFieldsSchema,
+  applicationSourceLabels,
+  type ApplicationConfig,
+} from "#contract/application-config";
 import type { ServiceUnit } from "#contract/services";
 import { applicationImageOf } from "../images";
 import {
   CloudStepError,
   RolloutFailedError,
+  type ApplicationSources,
   type DeployContext,
   type DeployStep,
   type NewLogLine,
@@ -13,6 +18,7 @@ import {
   type RegistryAuth,
   type TeardownStep,
 } from "../driver";
+import { buildContextOf, buildImage, dockerfileInRepository, keptBuildLines } from "./build";
 import { engineStepError, type Engine } from "./engine";
 import { LABEL_DEPLOYMENT, LABEL_SERVICE, labelFilter, labelsOf } from "./labels";
 import { lastLinesOf } from "./telemetry";
@@ -88,7 +94,10 @@ export function containerApplication({ engine: connect, timeScale }: ContainerSt
   return {
     async apply(context: DeployContext): Promise<DeployStep> {
       const { result, lines } = await run(context, async (engine, log) => {
-        if (context.step === 0) return pull(engine, context, log);
+        if (context.step === 0) {
+          const { source } = applicationConfigFieldsSchema.parse(context.resource.config);
+          return source.kind === "github" ? build(engine, context, source, log) : pull(engine, context, log);
+        }
         switch (context.state.phase) {
           case "start":
             return start(engine, context, log);
@@ -114,6 +123,7 @@ export function containerApplication({ engine: connect, timeScale }: ContainerSt
           await removeContainer(engine, container.Id);
           log(`Removed container ${nameOf(container)}`);
         }
+        await removeBuiltImages(engine, context.resource.id, "", log);
       });
       return { done: true, lines };
     },
@@ -183,6 +193,67 @@ export function containerApplication({ engine: connect, timeScale }: ContainerSt
       },
       0,
       "Pulling image",
+    );
+  }
+
+  /**
+   * Step 1 of a GitHub application: a new rollout, and its image built from the repository at the deployment's
+   * commit (the pushed one, or the branch's head), labelled with the service so the teardown removes it.
+   */
+  async function build(
+    engine: Engine,
+    context: DeployContext,
+    source: Extract<ApplicationConfig["source"], { kind: "github" }>,
+    log: (message: string) => void,
+  ) {
+    const { state, resource } = context;
+    const sources = sourcesOf(context);
+    const { owner, name, commit, message } = await sources.githubSource(source.connectionId, {
+      repository: source.repository,
+      branch: source.branch,
+      dockerfilePath: dockerfileInRepository(source),
+      ...(context.pushedCommit ? { pushedCommit: context.pushedCommit } : {}),
+    });
+    const subject = message.split("\n")[0] ?? "";
+    log(
+      `Cloning ${owner}/${name} at ${source.branch} (${commit.slice(0, 7)}${subject ? ` ${subject}` : ""})`,
+    );
+    const archive = await sources.githubArchive(source.connectionId, { owner, name, commit });
+    const { tar, dockerfile } = await buildContextOf(archive, source);
+    const rollout = randomBytes(4).toString("hex");
+    // A name of this engine's own (localhost/…): never a registry's, never pushed.
+    const tag = `localhost/cloud-console/${resource.name}-${resource.id.slice(0, 8)}:${commit.slice(0, 12)}`;
+    log(
+      `Building ${tag} from ${dockerfile} in ${source.buildContext === "." ? "the repository's root" : source.buildContext}`,
+    );
+    const output: string[] = [];
+    const imageId = await buildImage(engine, {
+      tar,
+      dockerfile,
+      tag,
+      labels: labelsOf(context, rollout),
+      onLines: (lines) => output.push(...lines),
+    }).catch((error: unknown) => {
+      for (const line of keptBuildLines(output)) log(line);
+      throw error;
+    });
+    for (const line of keptBuildLines(output)) log(line);
+    log(`Successfully built ${tag} (${imageId})`);
+    return pending(
+      {
+        ...withoutRollout(state),
+        phase: "start",
+        rollout,
+        image: tag,
+        imageDigest: imageId,
+        imageId,
+        commit,
+        pinnedImage: "",
+        pinnedDigest: "",
+        runningImage: state.container ? (state.image ?? "") : "",
+      },
+      0,
+      "Building image",
     );
   }
 
@@ -300,6 +371,8 @@ export function containerApplication({ engine: connect, timeScale }: ContainerSt
       await removeContainer(engine, container.Id);
       log(`Removed container ${nameOf(container)}`);
     }
+    // The images built for earlier deployments go with their containers.
+    await removeBuiltImages(engine, resource.id, inspected.Image, log);
     const hostPort = publishedPort(inspected, resource.settings.networking.port);
     const endpoint = `http://127.0.0.1:${hostPort}`;
     log(`${resource.name} answers at ${endpoint}`);
@@ -326,7 +399,7 @@ export function containerApplication({ engine: connect, timeScale }: ContainerSt
 
 /**
  * What the deployment pulls: a public image as named; a registry's through the application's connection
- * (`context.sources`, read by the domain), with the credentials it gives. GitHub builds and charts come later.
+ * (`context.sources`, read by the domain), with the credentials it gives. (GitHub sources are built instead.)
  */
 async function imageOf(context: DeployContext): Promise<{ image: string; auth?: RegistryAuth }> {
   const { source } = applicationConfigFieldsSchema.parse(context.resource.config);
@@ -334,15 +407,7 @@ async function imageOf(context: DeployContext): Promise<{ image: string; auth?: 
     case "image":
       return { image: withTag(applicationImageOf(context.resource.config)) };
     case "registry": {
-      if (!context.sources) {
-        throw new CloudStepError(
-          "The connection this application's source names was deleted: choose another.",
-          {
-            transient: false,
-          },
-        );
-      }
-      const { image, auth } = await context.sources.registryImage(
+      const { image, auth } = await sourcesOf(context).registryImage(
         source.connectionId,
         source.repository,
         source.tag,
@@ -355,6 +420,16 @@ async function imageOf(context: DeployContext): Promise<{ image: string; auth?: 
         { transient: false },
       );
   }
+}
+
+/** What the application's source reaches outside; without it, no connection the source names can be read. */
+function sourcesOf(context: DeployContext): ApplicationSources {
+  if (!context.sources) {
+    throw new CloudStepError("The connection this application's source names was deleted: choose another.", {
+      transient: false,
+    });
+  }
+  return context.sources;
 }
 
 const rolledBack = (context: DeployContext) =>
@@ -421,6 +496,26 @@ const containersOf = (engine: Engine, serviceId: string): Promise<ContainerInfo[
 
 const nameOf = (container: ContainerInfo) =>
   container.Names[0]?.replace(/^\//, "") ?? container.Id.slice(0, 12);
+
+/** Removes the images built for the service (labelled with it) but `keep`, tolerating one already gone. */
+async function removeBuiltImages(
+  engine: Engine,
+  serviceId: string,
+  keep: string,
+  log: (message: string) => void,
+) {
+  const images = await engine.listImages({ filters: labelFilter({ [LABEL_SERVICE]: serviceId }) });
+  for (const image of images.filter((one) => one.Id !== keep)) {
+    await engine
+      .getImage(image.Id)
+      .remove({ force: true })
+      .catch((error: unknown) => {
+        if ((error as { statusCode?: number }).statusCode !== 404)
+          throw engineStepError("Removing a built image", error);
+      });
+    log(`Removed image ${image.RepoTags?.[0] ?? image.Id}`);
+  }
+}
 
 /** Removes a container with its anonymous volumes, tolerating one already gone. */
 async function removeContainer(engine: Engine, id: string) {

@@ -1,0 +1,144 @@
+import { gunzipSync } from "node:zlib";
+import { packTar, unpackTar } from "modern-tar";
+import { CloudStepError } from "../driver";
+import { engineStepError, type Engine } from "./engine";
+
+/**
+ * A GitHub application built on the container engine (issue 26): the repository's archive at the deployment's
+ * commit becomes the build context, and the engine's build endpoint (what `docker build` calls) builds it. The
+ * build's own output is what the deployment's logs show.
+ */
+
+/** Where the Dockerfile goes in the context when it sits outside the build context (as `docker build -f` does). */
+const OUTSIDE_DOCKERFILE = ".cloud-console.Dockerfile";
+/** The build's last lines kept in the deployment's logs (a long build writes thousands). */
+const MAX_BUILD_LINES = 500;
+
+/**
+ * The Dockerfile's path in the repository, read as the simulated cloud reads it: a bare file name with a build
+ * context other than the root is in that directory; any other path is from the repository's root.
+ */
+export function dockerfileInRepository(source: { dockerfilePath: string; buildContext: string }): string {
+  return source.buildContext === "." || source.dockerfilePath.includes("/")
+    ? source.dockerfilePath
+    : `${trimmed(source.buildContext)}/${source.dockerfilePath}`;
+}
+
+const trimmed = (directory: string) => directory.replace(/^\.\/+/, "").replace(/\/+$/, "");
+
+/**
+ * The build context of a GitHub tarball (gzipped, every entry under one top directory): the entries under
+ * `buildContext`, at the root of a plain tar; `dockerfile` is the Dockerfile's path in it.
+ */
+export async function buildContextOf(
+  archive: Uint8Array,
+  source: { dockerfilePath: string; buildContext: string },
+): Promise<{ tar: Uint8Array; dockerfile: string }> {
+  let entries;
+  try {
+    entries = await unpackTar(gunzipSync(archive), { strip: 1 });
+  } catch (error) {
+    throw new CloudStepError(
+      `The repository's archive could not be read: ${error instanceof Error ? error.message : String(error)}`,
+      { transient: false },
+    );
+  }
+  const directory = trimmed(source.buildContext);
+  const prefix = directory === "" || directory === "." ? "" : `${directory}/`;
+  const dockerfilePath = dockerfileInRepository(source);
+  const inContext = entries
+    .filter((entry) => entry.header.name.startsWith(prefix) && entry.header.name !== prefix)
+    .map((entry) => ({
+      ...entry,
+      header: { ...entry.header, name: entry.header.name.slice(prefix.length) },
+    }));
+  const file = entries.find((entry) => entry.header.name === dockerfilePath && entry.data);
+  if (!file) {
+    throw new CloudStepError(`The repository has no ${dockerfilePath} at this commit.`, { transient: false });
+  }
+  if (dockerfilePath.startsWith(prefix)) {
+    return { tar: await packTar(inContext), dockerfile: dockerfilePath.slice(prefix.length) };
+  }
+  const outside = { ...file, header: { ...file.header, name: OUTSIDE_DOCKERFILE } };
+  return { tar: await packTar([...inContext, outside]), dockerfile: OUTSIDE_DOCKERFILE };
+}
+
+type BuildEvent = {
+  stream?: string;
+  error?: unknown;
+  errorDetail?: { message?: string };
+  aux?: { ID?: string };
+};
+
+/**
+ * Builds `tar` on the engine as `tag` with `labels` (what the teardown finds it by); `onLines` gets the build's
+ * output as it comes. Answers the image's id; a failed build fails the step with the engine's words.
+ */
+export async function buildImage(
+  engine: Engine,
+  {
+    tar,
+    dockerfile,
+    tag,
+    labels,
+    onLines,
+  }: {
+    tar: Uint8Array;
+    dockerfile: string;
+    tag: string;
+    labels: Record<string, string>;
+    onLines: (lines: string[]) => void;
+  },
+): Promise<string> {
+  const stream = await engine
+    .buildImage(Buffer.from(tar) as unknown as NodeJS.ReadableStream, {
+      t: tag,
+      dockerfile,
+      labels,
+      rm: true,
+      forcerm: true,
+    })
+    .catch((error: unknown) => {
+      throw engineStepError("Building the image", error);
+    });
+  const kept: string[] = [];
+  const events = await new Promise<BuildEvent[]>((resolve, reject) => {
+    engine.modem.followProgress(
+      stream,
+      (error: Error | null, all: BuildEvent[]) =>
+        error ? reject(engineStepError("Building the image", error)) : resolve(all),
+      (event: BuildEvent) => {
+        const lines = (event.stream ?? "")
+          .split(/\r?\n/)
+          .map((line) => line.trimEnd())
+          .filter(Boolean);
+        if (!lines.length) return;
+        kept.push(...lines);
+        onLines(lines);
+      },
+    );
+  });
+  const failed = events.find((event) => event.error);
+  if (failed) {
+    const said = failed.errorDetail?.message ?? String(failed.error);
+    throw new CloudStepError(`The build failed: the container engine said: ${said.trim()}`, {
+      transient: false,
+    });
+  }
+  const inspected = await engine
+    .getImage(tag)
+    .inspect()
+    .catch((error: unknown) => {
+      throw engineStepError("Reading the built image", error);
+    });
+  return inspected.Id;
+}
+
+/** The last MAX_BUILD_LINES of a build's output, with a line saying how many were left out. */
+export function keptBuildLines(lines: string[]): string[] {
+  if (lines.length <= MAX_BUILD_LINES) return lines;
+  return [
+    `(${lines.length - MAX_BUILD_LINES} earlier lines of the build left out)`,
+    ...lines.slice(-MAX_BUILD_LINES),
+  ];
+}
