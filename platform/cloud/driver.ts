@@ -124,6 +124,11 @@ export type DeployContext = {
   previousPodNames?: string[];
   /** The pushed commit a GitHub application's deployment builds (deploy on push); absent: the branch's head. */
   pushedCommit?: { sha: string; message: string };
+  /**
+   * Writes lines to the deployment's logs before the step ends, in a short write of their own (a build's output
+   * as it comes); lines written so are not answered again with the step. Absent: the step's lines come at its end.
+   */
+  writeLines?: (lines: NewLogLine[]) => Promise<void>;
   now: Date;
 };
 

@@ -207,10 +207,10 @@ it("builds a GitHub application on a container host, deploys a pushed commit bui
   expect(github.requests.some((request) => request.path === `/repos/acme/web/tarball/${pushedSha}`)).toBe(
     true,
   );
-  // One container and one built image: the first build's went with its container.
+  // One container; the first build's image is kept beside the new one, for a rollback without a build.
   const filters = labelFilter({ [LABEL_SERVICE]: id });
   expect(await engine.engine.listContainers({ all: true, filters })).toHaveLength(1);
-  expect(await engine.engine.listImages({ filters })).toHaveLength(1);
+  expect(await engine.engine.listImages({ filters })).toHaveLength(2);
 
   const path = servicePaths.one(tenantId, environmentId, id);
   const deleted = await call("DELETE", path);

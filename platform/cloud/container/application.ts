@@ -18,7 +18,7 @@ import {
   type RegistryAuth,
   type TeardownStep,
 } from "../driver";
-import { buildContextOf, buildImage, dockerfileInRepository, keptBuildLines } from "./build";
+import { buildContextOf, buildImage, dockerfileInRepository } from "./build";
 import { engineStepError, type Engine } from "./engine";
 import { LABEL_DEPLOYMENT, LABEL_SERVICE, labelFilter, labelsOf } from "./labels";
 import { lastLinesOf } from "./telemetry";
@@ -45,6 +45,10 @@ const UNHEALTHY_THRESHOLD = 3;
 const MIN_WAIT_MS = 200;
 /** How many of a failed container's last lines its deployment's logs show. */
 const FAILED_LOG_LINES = 20;
+/** A build's output is written to the deployment's logs at most this often while it runs. */
+const BUILD_FLUSH_MS = 1000;
+/** The build's lines kept in the deployment's logs (a long build writes thousands). */
+const MAX_BUILD_LINES = 2000;
 
 type State = Readonly<Record<string, string>>;
 
@@ -58,27 +62,51 @@ export type ContainerStepOptions = {
 export function containerApplication({ engine: connect, timeScale }: ContainerStepOptions) {
   const scaled = (ms: number) => Math.max(MIN_WAIT_MS, Math.round(ms * timeScale));
 
-  /** Runs one step with a client of the engine, collecting its log lines; refusals read in the engine's words. */
+  /**
+   * Runs one step with a client of the engine, collecting its log lines (`flush` writes those so far to the
+   * deployment's logs at once, where the engine allows it); refusals read in the engine's words.
+   */
   async function run<Result>(
     context: DeployContext,
-    work: (engine: Engine, log: (message: string, level?: NewLogLine["level"]) => void) => Promise<Result>,
+    work: (
+      engine: Engine,
+      log: (message: string, level?: NewLogLine["level"]) => void,
+      flush: () => Promise<void>,
+    ) => Promise<Result>,
   ): Promise<{ result: Result; lines: NewLogLine[] }> {
     const lines: NewLogLine[] = [];
+    let written = 0;
     const podName = context.podNames[0] ?? context.resource.name;
     const log = (message: string, level: NewLogLine["level"] = "info") => {
       // A millisecond apart, so the lines of one step keep their order in time.
       lines.push({ at: new Date(context.now.getTime() + lines.length), podName, level, message });
     };
+    let streaming = Boolean(context.writeLines);
+    const flush = async () => {
+      const from = written;
+      const batch = lines.slice(from);
+      if (!streaming || !batch.length) return;
+      written = lines.length;
+      try {
+        await context.writeLines?.(batch);
+      } catch {
+        // The logs could not be written now: the step answers these lines, and the rest, at its end.
+        streaming = false;
+        written = from;
+      }
+    };
     try {
-      return { result: await work(await connect(), log), lines };
+      const result = await work(await connect(), log, flush);
+      return { result, lines: lines.slice(written) };
     } catch (error) {
+      const unwritten = lines.slice(written);
       if (error instanceof CloudStepError) {
         throw error instanceof RolloutFailedError
-          ? new RolloutFailedError(error.message, [...lines, ...error.lines])
-          : new CloudStepError(error.message, { transient: error.transient, lines });
+          ? new RolloutFailedError(error.message, [...unwritten, ...error.lines])
+          : new CloudStepError(error.message, { transient: error.transient, lines: unwritten });
       }
       const failed = engineStepError("The step", error);
-      throw new CloudStepError(failed.message, { transient: failed.transient, lines });
+      throw new CloudStepError(failed.message, { transient: failed.transient, lines: unwritten });
     }
   }
 
@@ -93,10 +121,12 @@ export function containerApplication({ engine: connect, timeScale }: ContainerSt
 
   return {
     async apply(context: DeployContext): Promise<DeployStep> {
-      const { result, lines } = await run(context, async (engine, log) => {
+      const { result, lines } = await run(context, async (engine, log, flush) => {
         if (context.step === 0) {
           const { source } = applicationConfigFieldsSchema.parse(context.resource.config);
-          return source.kind === "github" ? build(engine, context, source, log) : pull(engine, context, log);
+          return source.kind === "github"
+            ? build(engine, context, source, log, flush)
+            : pull(engine, context, log);
         }
         switch (context.state.phase) {
           case "start":
@@ -123,7 +153,7 @@ export function containerApplication({ engine: connect, timeScale }: ContainerSt
           await removeContainer(engine, container.Id);
           log(`Removed container ${nameOf(container)}`);
         }
-        await removeBuiltImages(engine, context.resource.id, "", log);
+        await removeBuiltImages(engine, context.resource.id, [], log);
       });
       return { done: true, lines };
     },
@@ -205,8 +235,10 @@ export function containerApplication({ engine: connect, timeScale }: ContainerSt
     context: DeployContext,
     source: Extract<ApplicationConfig["source"], { kind: "github" }>,
     log: (message: string) => void,
+    flush: () => Promise<void>,
   ) {
     const { state, resource } = context;
+    if (state.pinnedDigest) return rebuiltNothing(engine, context, log);
     const sources = sourcesOf(context);
     const { owner, name, commit, message } = await sources.githubSource(source.connectionId, {
       repository: source.repository,
@@ -226,18 +258,26 @@ export function containerApplication({ engine: connect, timeScale }: ContainerSt
     log(
       `Building ${tag} from ${dockerfile} in ${source.buildContext === "." ? "the repository's root" : source.buildContext}`,
     );
-    const output: string[] = [];
+    // The build's output goes to the logs as it comes, every BUILD_FLUSH_MS, up to MAX_BUILD_LINES (a long
+    // build writes thousands).
+    let count = 0;
+    let flushing = flush();
+    const timer = setInterval(() => {
+      flushing = flushing.then(flush);
+    }, BUILD_FLUSH_MS);
     const imageId = await buildImage(engine, {
       tar,
       dockerfile,
       tag,
       labels: labelsOf(context, rollout),
-      onLines: (lines) => output.push(...lines),
-    }).catch((error: unknown) => {
-      for (const line of keptBuildLines(output)) log(line);
-      throw error;
+      onLines: (lines) => {
+        for (const line of lines) if (count++ < MAX_BUILD_LINES) log(line);
+      },
+    }).finally(async () => {
+      clearInterval(timer);
+      await flushing;
+      if (count > MAX_BUILD_LINES) log(`(${count - MAX_BUILD_LINES} more lines of the build left out)`);
     });
-    for (const line of keptBuildLines(output)) log(line);
     log(`Successfully built ${tag} (${imageId})`);
     return pending(
       {
@@ -254,6 +294,46 @@ export function containerApplication({ engine: connect, timeScale }: ContainerSt
       },
       0,
       "Building image",
+    );
+  }
+
+  /**
+   * Step 1 of a rollback of a GitHub application: the version's image as it was built (state `pinnedDigest` is
+   * its id), still on the engine when it is the one that ran before (the switch-over keeps it); an older one
+   * was removed, and the rollback says so rather than build something else.
+   */
+  async function rebuiltNothing(engine: Engine, context: DeployContext, log: (message: string) => void) {
+    const { state } = context;
+    const image = state.pinnedImage ?? "";
+    const digest = state.pinnedDigest ?? "";
+    const found = await engine
+      .getImage(digest)
+      .inspect()
+      .catch(() => undefined);
+    if (!found) {
+      throw new CloudStepError(
+        `The image this version ran (${image}, ${digest.slice(0, 19)}) is no longer on the container host: only ` +
+          "the version that ran before the current one can be rolled back to. Deploy its commit instead.",
+        { transient: false },
+      );
+    }
+    log(`Rolling back: deploying ${image} (${digest}) exactly as it was built before (no build)`);
+    return pending(
+      {
+        ...withoutRollout(state),
+        phase: "start",
+        rollout: randomBytes(4).toString("hex"),
+        image,
+        imageDigest: digest,
+        imageId: found.Id,
+        // The commit it was built from is the version's, not recorded here.
+        commit: "",
+        pinnedImage: "",
+        pinnedDigest: "",
+        runningImage: state.container ? (state.image ?? "") : "",
+      },
+      0,
+      "Rolling back",
     );
   }
 
@@ -366,13 +446,15 @@ export function containerApplication({ engine: connect, timeScale }: ContainerSt
     const { state, resource } = context;
     const current = state.newContainer ?? "";
     const inspected = await engine.getContainer(current).inspect();
+    const replaced: string[] = [];
     for (const container of await containersOf(engine, resource.id)) {
       if (container.Id === current) continue;
+      replaced.push(container.ImageID);
       await removeContainer(engine, container.Id);
       log(`Removed container ${nameOf(container)}`);
     }
-    // The images built for earlier deployments go with their containers.
-    await removeBuiltImages(engine, resource.id, inspected.Image, log);
+    // The images built for earlier deployments go, but the one that ran until now: a rollback to it needs no build.
+    await removeBuiltImages(engine, resource.id, [inspected.Image, ...replaced], log);
     const hostPort = publishedPort(inspected, resource.settings.networking.port);
     const endpoint = `http://127.0.0.1:${hostPort}`;
     log(`${resource.name} answers at ${endpoint}`);
@@ -497,15 +579,15 @@ const containersOf = (engine: Engine, serviceId: string): Promise<ContainerInfo[
 const nameOf = (container: ContainerInfo) =>
   container.Names[0]?.replace(/^\//, "") ?? container.Id.slice(0, 12);
 
-/** Removes the images built for the service (labelled with it) but `keep`, tolerating one already gone. */
+/** Removes the images built for the service (labelled with it) but those `kept`, tolerating one already gone. */
 async function removeBuiltImages(
   engine: Engine,
   serviceId: string,
-  keep: string,
+  kept: string[],
   log: (message: string) => void,
 ) {
   const images = await engine.listImages({ filters: labelFilter({ [LABEL_SERVICE]: serviceId }) });
-  for (const image of images.filter((one) => one.Id !== keep)) {
+  for (const image of images.filter((one) => !kept.includes(one.Id))) {
     await engine
       .getImage(image.Id)
       .remove({ force: true })

@@ -10,7 +10,7 @@ import {
   destroyUntilDone,
 } from "../../testing/container-deploys";
 import { providerContext, startFakeGitHub, type TestServer } from "../../testing/provider-servers";
-import { CloudStepError, type ApplicationSources, type DriverResource } from "../driver";
+import { CloudStepError, type ApplicationSources, type DriverResource, type NewLogLine } from "../driver";
 import { createContainerDriver } from "./driver";
 import { LABEL_SERVICE, labelFilter } from "./labels";
 
@@ -57,6 +57,12 @@ beforeAll(async () => {
             },
           },
           { name: "broken", files: { Dockerfile: `FROM ${base}\nRUN echo 'compiling' && exit 7\n` } },
+          {
+            name: "slow",
+            files: {
+              Dockerfile: `FROM ${base}\nRUN echo 'compiling part 1' && sleep 3 && echo 'compiling part 2'\n`,
+            },
+          },
         ],
       },
     },
@@ -135,7 +141,7 @@ describe("a GitHub application on the container engine", () => {
     ).toEqual([]);
   });
 
-  it("builds a pushed commit, with its Dockerfile outside the build context, and removes the image it replaced", async () => {
+  it("builds a pushed commit with its Dockerfile outside the build context, rolls back to the image that ran before without a build, and keeps no older image", async () => {
     const driver = driverOf();
     const resource = githubApplication("web", {
       dockerfilePath: "docker/web.Dockerfile",
@@ -143,23 +149,84 @@ describe("a GitHub application on the container engine", () => {
     });
     const atHead = { ...resource, config: githubApplication("web").config };
     const first = await deployUntilDone(driver, containerContext(atHead, {}, { sources }));
-    const firstImage = first.state.imageId;
+    const push = { sha: pushedSha, message: "Move the site\n\nAnd its Dockerfile." };
     const pushed = await deployUntilDone(
       driver,
-      containerContext(resource, first.state, {
-        sources,
-        pushedCommit: { sha: pushedSha, message: "Move the site\n\nAnd its Dockerfile." },
-      }),
+      containerContext(resource, first.state, { sources, pushedCommit: push }),
     );
 
     expect(await (await fetch(`${pushed.endpoint ?? ""}/`)).text()).toBe("built from the pushed commit\n");
     expect(pushed.lines[0]?.message).toBe("Cloning acme/web at main (c0ffee0 Move the site)");
     expect(pushed.state.commit).toBe(pushedSha);
-    expect((await builtImages(resource.id)).map((image) => image.Id)).toEqual([pushed.state.imageId]);
     expect(first.state.image).toMatch(/^localhost\/cloud-console\/web-[0-9a-f]{8}:[0-9a-f]{12}$/);
-    expect(pushed.lines.map((line) => line.message)).toContain(`Removed image ${first.state.image ?? ""}`);
-    expect(firstImage).not.toBe(pushed.state.imageId);
-    await destroyUntilDone(driver, containerContext(resource, pushed.state));
+    const ids = async () => (await builtImages(resource.id)).map((image) => image.Id).sort();
+    // The image that ran before stays for a rollback.
+    expect(await ids()).toEqual([first.state.imageId, pushed.state.imageId].sort());
+
+    // A rollback to the first version, as the rollback route pins it: its image, built nothing.
+    const rolledBack = await deployUntilDone(
+      driver,
+      containerContext(resource, {
+        ...pushed.state,
+        pinnedImage: first.state.image ?? "",
+        pinnedDigest: first.state.imageDigest ?? "",
+      }),
+    );
+    expect(await (await fetch(`${rolledBack.endpoint ?? ""}/`)).text()).toBe("built from the branch\n");
+    expect(rolledBack.lines[0]?.message).toBe(
+      `Rolling back: deploying ${first.state.image} (${first.state.imageDigest}) exactly as it was built before (no build)`,
+    );
+    expect(rolledBack.lines.map((line) => line.message)).not.toContainEqual(expect.stringMatching(/^STEP /i));
+
+    // The next build replaces the pushed image (which ran before) and keeps the first (running until then).
+    const again = await deployUntilDone(
+      driver,
+      containerContext(resource, rolledBack.state, { sources, pushedCommit: push }),
+    );
+    expect(await ids()).toEqual([first.state.imageId, again.state.imageId].sort());
+    expect(await ids()).not.toContain(pushed.state.imageId);
+
+    // An image no longer kept cannot be rolled back to: said, nothing built in its place.
+    const refused = await driver
+      .apply(
+        containerContext(resource, {
+          ...again.state,
+          pinnedImage: pushed.state.image ?? "",
+          pinnedDigest: pushed.state.imageDigest ?? "",
+        }),
+      )
+      .catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(CloudStepError);
+    expect((refused as Error).message).toMatch(
+      /^The image this version ran \(localhost\/cloud-console\/.*\) is no longer on the container host: only the version that ran before the current one can be rolled back to\. Deploy its commit instead\.$/,
+    );
+    await destroyUntilDone(driver, containerContext(resource, again.state));
+    expect(await ids()).toEqual([]);
+  });
+
+  it("writes the build's output to the deployment's logs while it runs, not only when it ends", async () => {
+    const driver = driverOf();
+    const resource = githubApplication("slow");
+    const written: { message: string; at: number }[] = [];
+    const writeLines = async (lines: NewLogLine[]) => {
+      written.push(...lines.map((line) => ({ message: line.message, at: Date.now() })));
+    };
+    const step = await driver.apply(containerContext(resource, {}, { sources, writeLines }));
+    const ended = Date.now();
+
+    const part1 = written.find((line) => line.message === "compiling part 1");
+    const part2 = written.find((line) => line.message === "compiling part 2");
+    // Part 1 was in the logs while the build slept, seconds before the step ended.
+    expect(part1?.at).toBeLessThan((part2?.at ?? ended) - 1000);
+    expect(written.map((line) => line.message)[0]).toMatch(/^Cloning acme\/slow at main/);
+    // What was written while the step ran is not answered again with it.
+    const answered = step.lines.map((line) => line.message);
+    expect(answered).not.toContain("compiling part 1");
+    expect([...written.map((line) => line.message), ...answered]).toContainEqual(
+      expect.stringMatching(/^Successfully built localhost\/cloud-console\//),
+    );
+    await destroyUntilDone(driver, containerContext(resource, step.state));
+    expect(await builtImages(resource.id)).toEqual([]);
   });
 
   it("fails the deployment with the build's error and output when the Dockerfile does not build", async () => {

@@ -11,8 +11,6 @@ import { engineStepError, type Engine } from "./engine";
 
 /** Where the Dockerfile goes in the context when it sits outside the build context (as `docker build -f` does). */
 const OUTSIDE_DOCKERFILE = ".cloud-console.Dockerfile";
-/** The build's last lines kept in the deployment's logs (a long build writes thousands). */
-const MAX_BUILD_LINES = 500;
 
 /**
  * The Dockerfile's path in the repository, read as the simulated cloud reads it: a bare file name with a build
@@ -101,7 +99,6 @@ export async function buildImage(
     .catch((error: unknown) => {
       throw engineStepError("Building the image", error);
     });
-  const kept: string[] = [];
   const events = await new Promise<BuildEvent[]>((resolve, reject) => {
     engine.modem.followProgress(
       stream,
@@ -112,9 +109,7 @@ export async function buildImage(
           .split(/\r?\n/)
           .map((line) => line.trimEnd())
           .filter(Boolean);
-        if (!lines.length) return;
-        kept.push(...lines);
-        onLines(lines);
+        if (lines.length) onLines(lines);
       },
     );
   });
@@ -132,13 +127,4 @@ export async function buildImage(
       throw engineStepError("Reading the built image", error);
     });
   return inspected.Id;
-}
-
-/** The last MAX_BUILD_LINES of a build's output, with a line saying how many were left out. */
-export function keptBuildLines(lines: string[]): string[] {
-  if (lines.length <= MAX_BUILD_LINES) return lines;
-  return [
-    `(${lines.length - MAX_BUILD_LINES} earlier lines of the build left out)`,
-    ...lines.slice(-MAX_BUILD_LINES),
-  ];
 }
