@@ -78,14 +78,20 @@ it("deploys an application on a container host for real: its endpoint answers th
   const launched = await call("POST", servicePaths.list(tenantId, environmentId), {
     serviceType: "application",
     name: "web",
-    config: { ...defaultApplicationConfig, source: { kind: "image", image: engine.images.web } },
+    config: {
+      ...defaultApplicationConfig,
+      source: { kind: "image", image: engine.images.web },
+      // The test image serves on 8080 (the form's defaults are port 80 and "/").
+      ports: [{ port: 8080, protocol: "HTTP", public: true }],
+      healthCheck: { ...defaultApplicationConfig.healthCheck, port: 8080, path: "/healthz" },
+    },
     launch: true,
   });
   expect(launched.status, await launched.clone().text()).toBe(201);
   const { id } = resourceResponseSchema.parse(await launched.json()).resource;
 
   const service = await settled(id);
-  expect(service).toMatchObject({
+  expect(service, service.message).toMatchObject({
     stage: "STAGE_COMPLETED",
     endpoint: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/),
   });

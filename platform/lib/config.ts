@@ -132,6 +132,16 @@ const schema = z.object({
       for (const message of problems) context.addIssue({ code: "custom", message });
       return sockets;
     }),
+  /**
+   * Caddy's admin API (docs/decisions/063), e.g. `http://127.0.0.1:2019`: each application on a container host gets
+   * a stable address through it. Unset: an application's URL is its container's published port, new each deploy.
+   */
+  CONTAINER_PROXY_ADMIN_URL: z
+    .url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" })
+    .transform((value) => value.replace(/\/+$/, ""))
+    .optional(),
+  /** The address Caddy listens on for the applications, and the host their URLs name. */
+  CONTAINER_PROXY_HOST: z.string().trim().min(1).default("127.0.0.1"),
   /** Multiplies every engine step duration: 1 gives a few seconds per clone step, 0 runs steps back to back. */
   ENGINE_TIME_SCALE: z.coerce.number().min(0).max(1000).default(1),
   /** How often the engine looks for due jobs. */
@@ -233,6 +243,8 @@ export type PlatformConfig = {
   outboundAllow: OutboundAllowList;
   /** CONTAINER_SOCKETS, read; main.ts applies it (platform/lib/container-sockets.ts). */
   containerSockets: string[];
+  /** CONTAINER_PROXY_ADMIN_URL and CONTAINER_PROXY_HOST; unset without an admin URL (no reverse proxy). */
+  containerProxy?: { adminUrl: string; host: string };
 };
 
 /** Reads the platform's configuration from the environment; throws naming every bad variable. */
@@ -282,5 +294,8 @@ export function loadPlatformConfig(env: Record<string, string | undefined> = pro
     costAccrualIntervalMs: value.COST_ACCRUAL_INTERVAL_MS,
     outboundAllow: value.OUTBOUND_ALLOW,
     containerSockets: value.CONTAINER_SOCKETS,
+    ...(value.CONTAINER_PROXY_ADMIN_URL
+      ? { containerProxy: { adminUrl: value.CONTAINER_PROXY_ADMIN_URL, host: value.CONTAINER_PROXY_HOST } }
+      : {}),
   };
 }

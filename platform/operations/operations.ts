@@ -45,7 +45,9 @@ export function createOperations({
   db: Database;
   /** The Terraform settings, data dir and public URL say where environments' exports are kept and linked. */
   config: Pick<PlatformConfig, "engine" | "appUrl"> &
-    Partial<Pick<PlatformConfig, "dataDir" | "publicUrl">> & { terraform?: Partial<TerraformConfig> };
+    Partial<Pick<PlatformConfig, "dataDir" | "publicUrl" | "containerProxy">> & {
+      terraform?: Partial<TerraformConfig>;
+    };
   secrets: SecretCipher;
   now?: () => Date;
   driver?: CloudDriver;
@@ -68,8 +70,12 @@ export function createOperations({
     endpoint: config.terraform?.awsEndpoint,
     appUrl: config.appUrl,
   });
-  // The containers driver deploys to the engine a container host connection names (docs/decisions/058).
-  const containers = containerHosts({ timeScale: config.engine.timeScale });
+  // The containers driver deploys to the engine a container host connection names (docs/decisions/058), its
+  // applications behind the operator's reverse proxy when there is one (063).
+  const containers = containerHosts({
+    timeScale: config.engine.timeScale,
+    ...(config.containerProxy ? { proxy: config.containerProxy } : {}),
+  });
   const deploys = createDeploys({
     driver,
     secrets,

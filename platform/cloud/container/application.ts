@@ -21,6 +21,7 @@ import {
 import { buildContextOf, buildImage, dockerfileInRepository } from "./build";
 import { engineStepError, type Engine } from "./engine";
 import { LABEL_DEPLOYMENT, LABEL_SERVICE, labelFilter, labelsOf } from "./labels";
+import type { ContainerProxy } from "./proxy";
 import { lastLinesOf } from "./telemetry";
 
 /**
@@ -35,6 +36,10 @@ import { lastLinesOf } from "./telemetry";
  *    UNHEALTHY_THRESHOLD failures in a row (or the container exiting) remove it and fail the deployment with
  *    RolloutFailedError, the running container untouched: the rollback is simply keeping it;
  * 4. remove the container that ran before (and any left by an interrupted rollout); the endpoint is the new one's.
+ *    Behind a reverse proxy (`proxy`, docs/decisions/063), the service's stable address is first pointed at the
+ *    new container: its port is allocated at the first switch and kept in state (`proxyPort`), and the endpoint
+ *    is that address, the same after every redeploy. A failed rollout never reaches this step, so the address
+ *    stays on the container that ran before; a teardown removes the route first.
  *
  * It reads the service's settings as the AWS driver does: variables, port, CPU and memory, health check.
  */
@@ -57,9 +62,11 @@ export type ContainerStepOptions = {
   engine: () => Promise<Engine>;
   /** ENGINE_TIME_SCALE: multiplies the health check's interval (tests run it fast). */
   timeScale: number;
+  /** The reverse proxy giving each application a stable address; without it, the published port is the URL. */
+  proxy?: ContainerProxy;
 };
 
-export function containerApplication({ engine: connect, timeScale }: ContainerStepOptions) {
+export function containerApplication({ engine: connect, timeScale, proxy }: ContainerStepOptions) {
   const scaled = (ms: number) => Math.max(MIN_WAIT_MS, Math.round(ms * timeScale));
 
   /**
@@ -149,6 +156,10 @@ export function containerApplication({ engine: connect, timeScale }: ContainerSt
 
     async destroy(context: DeployContext): Promise<TeardownStep> {
       const { lines } = await run(context, async (engine, log) => {
+        if (proxy && context.state.proxyPort) {
+          await proxy.unroute(context.resource.id);
+          log(`Removed the route of ${proxy.addressOf(Number(context.state.proxyPort))}`);
+        }
         for (const container of await containersOf(engine, context.resource.id)) {
           await removeContainer(engine, container.Id);
           log(`Removed container ${nameOf(container)}`);
@@ -159,7 +170,10 @@ export function containerApplication({ engine: connect, timeScale }: ContainerSt
     },
 
     async observe(context: DeployContext): Promise<Observation> {
-      const { result } = await run(context, (engine) => observe(engine, context));
+      const { result } = await run(context, async (engine) => {
+        const container = await observe(engine, context);
+        return container.state === "ok" ? observeRoute(context) : container;
+      });
       return result;
     },
 
@@ -446,6 +460,17 @@ export function containerApplication({ engine: connect, timeScale }: ContainerSt
     const { state, resource } = context;
     const current = state.newContainer ?? "";
     const inspected = await engine.getContainer(current).inspect();
+    const hostPort = publishedPort(inspected, resource.settings.networking.port);
+    let endpoint = `http://127.0.0.1:${hostPort}`;
+    let proxyPort = state.proxyPort ?? "";
+    if (proxy) {
+      // Allocated once; a step repeated after a crash before its state was kept allocates again, harmlessly.
+      proxyPort ||= String(await proxy.allocatePort());
+      // Before the old container goes: requests move to the new one in one config load, none to nothing.
+      await proxy.route(resource.id, Number(proxyPort), hostPort);
+      endpoint = proxy.addressOf(Number(proxyPort));
+      log(`Routed ${endpoint} to container ${inspected.Name.replace(/^\//, "")} (127.0.0.1:${hostPort})`);
+    }
     const replaced: string[] = [];
     for (const container of await containersOf(engine, resource.id)) {
       if (container.Id === current) continue;
@@ -455,16 +480,33 @@ export function containerApplication({ engine: connect, timeScale }: ContainerSt
     }
     // The images built for earlier deployments go, but the one that ran until now: a rollback to it needs no build.
     await removeBuiltImages(engine, resource.id, [inspected.Image, ...replaced], log);
-    const hostPort = publishedPort(inspected, resource.settings.networking.port);
-    const endpoint = `http://127.0.0.1:${hostPort}`;
     log(`${resource.name} answers at ${endpoint}`);
     const kept = withoutRollout(state);
     return {
       done: true as const,
-      state: { ...kept, container: current, hostPort },
+      state: { ...kept, container: current, hostPort, ...(proxyPort ? { proxyPort } : {}) },
       endpoint,
       secrets: {},
       outputs: {},
+    };
+  }
+
+  /**
+   * The service's address still leads to its container: a Caddy restarted without `--resume` (or changed by hand)
+   * loses or moves the route, and a relaunch's switch-over posts it again.
+   */
+  async function observeRoute(context: DeployContext): Promise<Observation> {
+    const { state, resource } = context;
+    if (!proxy || !state.proxyPort || !state.hostPort) return { state: "ok" };
+    const address = proxy.addressOf(Number(state.proxyPort));
+    const upstream = await proxy.upstreamOf(resource.id);
+    const expected = `127.0.0.1:${state.hostPort}`;
+    if (upstream === expected) return { state: "ok" };
+    return {
+      state: "degraded",
+      message: upstream
+        ? `Its address ${address} leads to ${upstream}, not to its container (${expected}), in the reverse proxy.`
+        : `Its address ${address} leads nowhere: the reverse proxy has no route for it (was Caddy restarted without --resume?).`,
     };
   }
 

@@ -2,6 +2,7 @@ import { serviceTypeLabels, type ServiceType } from "#contract/services";
 import { CloudStepError, type DeployContext, type DeployDriver } from "../driver";
 import { containerApplication } from "./application";
 import { connectEngine } from "./engine";
+import { containerProxy, type ContainerProxyConfig } from "./proxy";
 
 /**
  * The containers driver (issue 26): deploys an environment's services to the container engine its connection
@@ -17,10 +18,20 @@ export type ContainerDriverOptions = {
   dockerHost: string;
   /** ENGINE_TIME_SCALE: multiplies the health check's interval; 1 keeps the configured pace. */
   timeScale?: number;
+  /** The reverse proxy in front of the applications (CONTAINER_PROXY_ADMIN_URL); unset: their published ports. */
+  proxy?: ContainerProxyConfig;
 };
 
-export function createContainerDriver({ dockerHost, timeScale = 1 }: ContainerDriverOptions): DeployDriver {
-  const application = containerApplication({ engine: () => connectEngine(dockerHost), timeScale });
+export function createContainerDriver({
+  dockerHost,
+  timeScale = 1,
+  proxy,
+}: ContainerDriverOptions): DeployDriver {
+  const application = containerApplication({
+    engine: () => connectEngine(dockerHost),
+    timeScale,
+    ...(proxy ? { proxy: containerProxy(proxy) } : {}),
+  });
 
   function supported(context: DeployContext) {
     const type: ServiceType = context.resource.serviceType;
