@@ -117,6 +117,13 @@ export function connectionSources({
               ? await githubGet(credentials, next, { timeoutMs: ARCHIVE_TIMEOUT_MS })
               : await providerFetch(next, {}, { timeoutMs: ARCHIVE_TIMEOUT_MS });
         }
+        if (!response.ok && new URL(response.url).origin !== apiOrigin(credentials)) {
+          await response.body?.cancel();
+          throw new CloudStepError(
+            `GitHub's archive host ${new URL(response.url).host} answered ${response.status} for ${owner}/${name} at ${commit.slice(0, 12)}.`,
+            { transient: response.status >= 500 },
+          );
+        }
         if (!response.ok) {
           throw await githubRefusal(credentials, response, {
             notFound: `GitHub has no commit ${commit} in ${owner}/${name}, or the token cannot see it.`,
@@ -130,6 +137,9 @@ export function connectionSources({
     },
   };
 }
+
+const apiOrigin = (credentials: Credentials) =>
+  new URL(credentials.fields.BASE_URL ?? "https://api.github.com").origin;
 
 /** A repository's archive may take a while to download, and is held in memory to be built: both are bounded. */
 const ARCHIVE_TIMEOUT_MS = 5 * 60_000;

@@ -396,6 +396,8 @@ export type FakeGitHubOptions = {
   >;
   /** The epoch second the token's rate limit resets; while set, every call answers 403 as GitHub does. */
   rateLimitResetsAt?: number;
+  /** Where the tarball API redirects (GitHub's codeload host); this server's own codeload route by default. */
+  codeloadOrigin?: string;
 };
 
 export async function startFakeGitHub(options: FakeGitHubOptions): Promise<TestServer> {
@@ -558,7 +560,7 @@ export async function startFakeGitHub(options: FakeGitHubOptions): Promise<TestS
       const { owner = "", repo = "", ref = "" } = request.params;
       const repository = repositoryOf(request);
       if (!repository) return notFound;
-      const location = `${request.origin}/codeload/${owner}/${repo}/legacy.tar.gz/${encodeURIComponent(ref)}`;
+      const location = `${options.codeloadOrigin ?? request.origin}/codeload/${owner}/${repo}/legacy.tar.gz/${encodeURIComponent(ref)}`;
       return { status: 302, headers: { Location: `${location}?token=${codeloadToken}` } };
     },
     "GET /codeload/:owner/:repo/legacy.tar.gz/:ref": (request) => {
