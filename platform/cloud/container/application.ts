@@ -58,15 +58,25 @@ const MAX_BUILD_LINES = 2000;
 type State = Readonly<Record<string, string>>;
 
 export type ContainerStepOptions = {
-  /** A client of the environment's engine, connected for one step. */
-  engine: () => Promise<Engine>;
+  /**
+   * A client of the environment's engine, connected for one step; `streaming`: for a build or a pull, which may
+   * say nothing for minutes, never given up for silence.
+   */
+  engine: (options?: { streaming?: boolean }) => Promise<Engine>;
   /** ENGINE_TIME_SCALE: multiplies the health check's interval (tests run it fast). */
   timeScale: number;
   /** The reverse proxy giving each application a stable address; without it, the published port is the URL. */
   proxy?: ContainerProxy;
+  /** A build running longer is stopped (the deployment's time-out, checked between steps, cannot stop one). */
+  buildTimeoutMs: number;
 };
 
-export function containerApplication({ engine: connect, timeScale, proxy }: ContainerStepOptions) {
+export function containerApplication({
+  engine: connect,
+  timeScale,
+  proxy,
+  buildTimeoutMs,
+}: ContainerStepOptions) {
   const scaled = (ms: number) => Math.max(MIN_WAIT_MS, Math.round(ms * timeScale));
 
   /**
@@ -164,7 +174,7 @@ export function containerApplication({ engine: connect, timeScale, proxy }: Cont
           await removeContainer(engine, container.Id);
           log(`Removed container ${nameOf(container)}`);
         }
-        await removeBuiltImages(engine, context.resource.id, [], log);
+        if (context.state.built) await removeBuiltImages(engine, context.resource.id, [], log);
       });
       return { done: true, lines };
     },
@@ -199,10 +209,11 @@ export function containerApplication({ engine: connect, timeScale, proxy }: Cont
     log(`Pulling image "${reference}"${auth ? " with the credentials of the connection" : ""}`);
     const repository = repositoryOf(pinned ? (state.pinnedImage ?? "") : image);
     const known = await digestsOf(engine, reference, repository);
-    const stream = await engine.pull(reference, auth ? { authconfig: auth } : {}).catch((error: unknown) => {
+    const puller = await connect({ streaming: true });
+    const stream = await puller.pull(reference, auth ? { authconfig: auth } : {}).catch((error: unknown) => {
       throw engineStepError(`Pulling ${reference}`, error);
     });
-    const events = await followed(engine, stream);
+    const events = await followed(puller, stream);
     const failed = events.find((event) => event.error);
     if (failed) {
       throw new CloudStepError(
@@ -279,11 +290,12 @@ export function containerApplication({ engine: connect, timeScale, proxy }: Cont
     const timer = setInterval(() => {
       flushing = flushing.then(flush);
     }, BUILD_FLUSH_MS);
-    const imageId = await buildImage(engine, {
+    const imageId = await buildImage(await connect({ streaming: true }), {
       tar,
       dockerfile,
       tag,
       labels: labelsOf(context, rollout),
+      timeoutMs: buildTimeoutMs,
       onLines: (lines) => {
         for (const line of lines) if (count++ < MAX_BUILD_LINES) log(line);
       },
@@ -302,6 +314,8 @@ export function containerApplication({ engine: connect, timeScale, proxy }: Cont
         imageDigest: imageId,
         imageId,
         commit,
+        // The service has images of its own on the engine, for the switch-over and the teardown to remove.
+        built: "1",
         pinnedImage: "",
         pinnedDigest: "",
         runningImage: state.container ? (state.image ?? "") : "",
@@ -479,7 +493,7 @@ export function containerApplication({ engine: connect, timeScale, proxy }: Cont
       log(`Removed container ${nameOf(container)}`);
     }
     // The images built for earlier deployments go, but the one that ran until now: a rollback to it needs no build.
-    await removeBuiltImages(engine, resource.id, [inspected.Image, ...replaced], log);
+    if (state.built) await removeBuiltImages(engine, resource.id, [inspected.Image, ...replaced], log);
     log(`${resource.name} answers at ${endpoint}`);
     const kept = withoutRollout(state);
     return {
@@ -621,6 +635,23 @@ const containersOf = (engine: Engine, serviceId: string): Promise<ContainerInfo[
 const nameOf = (container: ContainerInfo) =>
   container.Names[0]?.replace(/^\//, "") ?? container.Id.slice(0, 12);
 
+/**
+ * The images built for the service (labelled with it). Podman fails a listing with 500 "image not known" when an
+ * image goes while it lists (another deployment's removal): the listing is asked again then.
+ */
+async function builtImagesOf(engine: Engine, serviceId: string) {
+  const filters = labelFilter({ [LABEL_SERVICE]: serviceId });
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await engine.listImages({ filters });
+    } catch (error) {
+      const raced =
+        (error as { statusCode?: number }).statusCode === 500 && /image not known/.test(String(error));
+      if (!raced || attempt === 3) throw engineStepError("Listing the built images", error);
+    }
+  }
+}
+
 /** Removes the images built for the service (labelled with it) but those `kept`, tolerating one already gone. */
 async function removeBuiltImages(
   engine: Engine,
@@ -628,7 +659,7 @@ async function removeBuiltImages(
   kept: string[],
   log: (message: string) => void,
 ) {
-  const images = await engine.listImages({ filters: labelFilter({ [LABEL_SERVICE]: serviceId }) });
+  const images = await builtImagesOf(engine, serviceId);
   for (const image of images.filter((one) => !kept.includes(one.Id))) {
     await engine
       .getImage(image.Id)

@@ -57,6 +57,7 @@ beforeAll(async () => {
             },
           },
           { name: "broken", files: { Dockerfile: `FROM ${base}\nRUN echo 'compiling' && exit 7\n` } },
+          { name: "quiet", files: { Dockerfile: `FROM ${base}\nRUN sleep 3\n` } },
           {
             name: "slow",
             files: {
@@ -226,6 +227,37 @@ describe("a GitHub application on the container engine", () => {
       expect.stringMatching(/^Successfully built localhost\/cloud-console\//),
     );
     await destroyUntilDone(driver, containerContext(resource, step.state));
+    expect(await builtImages(resource.id)).toEqual([]);
+  });
+
+  it("waits out a build step that writes nothing for longer than an engine call may take", async () => {
+    // An engine call gives up after a second of silence here; the build's `RUN sleep 3` says nothing for three.
+    const driver = createContainerDriver({
+      dockerHost: engine.dockerHost,
+      timeScale: 0.05,
+      callTimeoutMs: 1000,
+    });
+    const resource = githubApplication("quiet");
+    const deployed = await deployUntilDone(driver, containerContext(resource, {}, { sources }));
+    expect(deployed.lines.map((line) => line.message)).toContainEqual(
+      expect.stringMatching(/^step 2\/\d+ ?: RUN sleep 3$/i),
+    );
+    await destroyUntilDone(driver, containerContext(resource, deployed.state));
+  });
+
+  it("stops a build that runs longer than the deployment may take, saying so", async () => {
+    // 0.02 minutes: 1.2 s, and the build's `RUN sleep 3` takes three.
+    const driver = createContainerDriver({
+      dockerHost: engine.dockerHost,
+      timeScale: 0.05,
+      timeoutMinutes: 0.02,
+    });
+    const resource = githubApplication("quiet");
+    const failure = await driver
+      .apply(containerContext(resource, {}, { sources }))
+      .catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(CloudStepError);
+    expect((failure as Error).message).toBe("The build did not finish within 0.02 minutes: it was stopped.");
     expect(await builtImages(resource.id)).toEqual([]);
   });
 

@@ -79,15 +79,27 @@ export async function buildImage(
     dockerfile,
     tag,
     labels,
+    timeoutMs,
     onLines,
   }: {
     tar: Uint8Array;
     dockerfile: string;
     tag: string;
     labels: Record<string, string>;
+    /** The build is stopped (its request closed, which ends it) when it runs longer. */
+    timeoutMs: number;
     onLines: (lines: string[]) => void;
   },
 ): Promise<string> {
+  const signal = AbortSignal.timeout(timeoutMs);
+  const stepError = (error: unknown) => {
+    if (!signal.aborted) return engineStepError("Building the image", error);
+    const minutes = Math.round((timeoutMs / 60_000) * 100) / 100;
+    return new CloudStepError(
+      `The build did not finish within ${minutes} minute${minutes === 1 ? "" : "s"}: it was stopped.`,
+      { transient: false },
+    );
+  };
   const stream = await engine
     .buildImage(Buffer.from(tar) as unknown as NodeJS.ReadableStream, {
       t: tag,
@@ -95,15 +107,15 @@ export async function buildImage(
       labels,
       rm: true,
       forcerm: true,
+      abortSignal: signal,
     })
     .catch((error: unknown) => {
-      throw engineStepError("Building the image", error);
+      throw stepError(error);
     });
   const events = await new Promise<BuildEvent[]>((resolve, reject) => {
     engine.modem.followProgress(
       stream,
-      (error: Error | null, all: BuildEvent[]) =>
-        error ? reject(engineStepError("Building the image", error)) : resolve(all),
+      (error: Error | null, all: BuildEvent[]) => (error ? reject(stepError(error)) : resolve(all)),
       (event: BuildEvent) => {
         const lines = (event.stream ?? "")
           .split(/\r?\n/)

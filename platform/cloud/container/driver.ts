@@ -20,16 +20,25 @@ export type ContainerDriverOptions = {
   timeScale?: number;
   /** The reverse proxy in front of the applications (CONTAINER_PROXY_ADMIN_URL); unset: their published ports. */
   proxy?: ContainerProxyConfig;
+  /** How long one engine call may stay silent before it is given up (builds and pulls are not bounded by it). */
+  callTimeoutMs?: number;
+  /** How long a deployment or teardown may take (30 minutes); a build running longer is stopped. */
+  timeoutMinutes?: number;
 };
 
 export function createContainerDriver({
   dockerHost,
   timeScale = 1,
   proxy,
+  callTimeoutMs,
+  timeoutMinutes = TIMEOUT_MINUTES,
 }: ContainerDriverOptions): DeployDriver {
   const application = containerApplication({
-    engine: () => connectEngine(dockerHost),
+    // A build or a pull may say nothing for minutes (a long RUN, a large layer): its client waits.
+    engine: ({ streaming = false } = {}) =>
+      connectEngine(dockerHost, { timeoutMs: streaming ? null : callTimeoutMs }),
     timeScale,
+    buildTimeoutMs: timeoutMinutes * 60_000,
     ...(proxy ? { proxy: containerProxy(proxy) } : {}),
   });
 
@@ -59,6 +68,6 @@ export function createContainerDriver({
     units: (context) =>
       context.resource.serviceType === "application" ? application.units(context) : Promise.resolve([]),
     secretAttributeNames: () => [],
-    timeoutMinutes: () => TIMEOUT_MINUTES,
+    timeoutMinutes: () => timeoutMinutes,
   };
 }
