@@ -9,6 +9,7 @@ import { prepareDatabase } from "./seed/prepare";
 import { startAuditRetention } from "./audit/retention";
 import { createCostWorker } from "./cost/worker";
 import { createDriftChecks } from "./deployments/drift-checks";
+import { createUsageSampling } from "./deployments/usage-samples";
 import { createOperations } from "./operations/operations";
 import { createIdentityProvider } from "./identity/provider";
 import { createDeliveryWorker } from "./notifications/worker";
@@ -56,6 +57,9 @@ export async function startPlatform(config: PlatformConfig): Promise<RunningPlat
     now: engine.now,
   });
   driftChecks.start();
+  // Samples the CPU and memory of applications on container hosts every minute: the engine keeps no history.
+  const usageSamples = createUsageSampling({ db: database.db, now: engine.now });
+  usageSamples.start();
   const auditRetention = startAuditRetention({ db: database.db });
   // Accrues usage hour by hour into the cost rollups and checks budgets (decision 035).
   const cost = createCostWorker({
@@ -97,6 +101,7 @@ export async function startPlatform(config: PlatformConfig): Promise<RunningPlat
       await deliveries.stop();
       await metrics.stop();
       await driftChecks.stop();
+      await usageSamples.stop();
       await auditRetention.stop();
       await cost.stop();
       await database.close();

@@ -501,6 +501,23 @@ export const resourceLogs = pgTable(
   ],
 );
 
+/**
+ * CPU and memory of a service on a container host, sampled from the engine every minute (the engine keeps no
+ * history: platform/deployments/usage-samples.ts), as shares of the containers' limits; kept 7 days.
+ */
+export const resourceUsageSamples = pgTable(
+  "resource_usage_samples",
+  {
+    resourceId: uuid("resource_id")
+      .notNull()
+      .references(() => resources.id, { onDelete: "cascade" }),
+    at: timestamp("at", { withTimezone: true, mode: "date" }).notNull(),
+    cpuPercent: doublePrecision("cpu_percent").notNull(),
+    memoryPercent: doublePrecision("memory_percent").notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.resourceId, table.at] })],
+);
+
 /** Serverless function archives, kept until the environment goes (base64 of the zip). */
 export const serverlessUploads = pgTable(
   "serverless_uploads",

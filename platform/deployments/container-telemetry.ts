@@ -1,10 +1,10 @@
-import { and, eq, gte } from "drizzle-orm";
-import type { Metrics } from "#contract/services";
+import { and, asc, eq, gt, gte, lte } from "drizzle-orm";
+import { metricRanges, type Metrics } from "#contract/services";
 import type { Database } from "../db/index";
-import { resourceLogs, resources } from "../db/schema";
+import { resourceLogs, resources, resourceUsageSamples } from "../db/schema";
 import { CloudStepError } from "../cloud/driver";
 import type { Engine } from "../cloud/container/engine";
-import { containerLogLines, containerUsage } from "../cloud/container/telemetry";
+import { containerLogLines } from "../cloud/container/telemetry";
 import {
   lockedResource,
   notStored,
@@ -20,8 +20,8 @@ import {
  * work the same: a read asks the engine for what the service's containers wrote since `logs_written_until`
  * (and LATE_ARRIVAL_MS before it) OUTSIDE any transaction, then stores it in a short one that locks the service
  * row and leaves out the lines already stored (the same time, container and message, counted), whether an
- * earlier read or a concurrent one stored them. The engine keeps no
- * history of resource use: the monitoring tab gets the current sample of CPU and memory.
+ * earlier read or a concurrent one stored them. The engine keeps no history of resource use: the monitoring tab
+ * charts the samples ./usage-samples.ts takes every minute.
  */
 
 /**
@@ -80,19 +80,44 @@ export function containerTelemetry({
       });
     },
 
+    /**
+     * The samples ./usage-samples.ts stored over `range` up to `at`, a point per `step` (their mean, at the
+     * step's start, steps aligned on the epoch as CloudWatch's periods): a minute without a sample has no point.
+     */
     async metrics(row, _resource, range, step, at): Promise<Metrics> {
-      const samples = await containerUsage(await engine(), row.id).catch((error: unknown) => {
-        throw unavailable(error);
-      });
-      const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
-      const point = (values: number[]) =>
-        values.length ? [{ at: at.toISOString(), value: Math.round(mean(values) * 100) / 100 }] : [];
+      const samples = await db
+        .select()
+        .from(resourceUsageSamples)
+        .where(
+          and(
+            eq(resourceUsageSamples.resourceId, row.id),
+            gt(resourceUsageSamples.at, new Date(at.getTime() - metricRanges[range] * 1000)),
+            lte(resourceUsageSamples.at, at),
+          ),
+        )
+        .orderBy(asc(resourceUsageSamples.at));
+      const stepMs = step * 1000;
+      const buckets = new Map<number, { cpu: number[]; memory: number[] }>();
+      for (const sample of samples) {
+        const start = Math.floor(sample.at.getTime() / stepMs) * stepMs;
+        const bucket = buckets.get(start) ?? { cpu: [], memory: [] };
+        bucket.cpu.push(sample.cpuPercent);
+        bucket.memory.push(sample.memoryPercent);
+        buckets.set(start, bucket);
+      }
+      const mean = (values: number[]) =>
+        Math.round((values.reduce((sum, value) => sum + value, 0) / values.length) * 100) / 100;
+      const points = (metric: "cpu" | "memory") =>
+        [...buckets].map(([start, bucket]) => ({
+          at: new Date(start).toISOString(),
+          value: mean(bucket[metric]),
+        }));
       return {
         range,
         step,
         series: [
-          { metric: "cpu", unit: "%", points: point(samples.map((sample) => sample.cpuPercent)) },
-          { metric: "memory", unit: "%", points: point(samples.map((sample) => sample.memoryPercent)) },
+          { metric: "cpu", unit: "%", points: points("cpu") },
+          { metric: "memory", unit: "%", points: points("memory") },
         ],
       };
     },

@@ -10,13 +10,14 @@ import { createPoller } from "../engine/poller";
 
 /**
  * The periodic drift check (issue 14): reflects what was changed outside the platform (a stopped instance, a
- * deleted queue) in the stage of the services of environments in an AWS connection. Every deployed service
+ * deleted queue, a container stopped or removed) in the stage of the services of environments in an AWS connection
+ * or on a container host. Every deployed service
  * (STAGE_COMPLETED), and every one it failed for drift, is observed at most once per DRIFT_CHECK_INTERVAL_SECONDS:
  *
  * 1. claim: one due service gets `drift_checked_at = now` in a statement of its own (`FOR UPDATE SKIP LOCKED`,
  *    so two platforms on one PostgreSQL never claim the same one, and a claimed one is not due again for an
  *    interval);
- * 2. observe: its provisioner's `observe` asks AWS, outside any transaction;
+ * 2. observe: its driver's `observe` asks AWS or the container engine, outside any transaction;
  * 3. record: a short transaction that first checks the service is still as it was claimed (same stage, not
  *    updated since: a deployment, an edit or a delete that began meanwhile wins), then fails it with what changed
  *    and what to do (`driftedAt` set, a `Check` history entry, a log line), or, when a service it failed is as
@@ -75,7 +76,8 @@ export function createDriftChecks({
       .innerJoin(connections, eq(connections.id, environments.cloudConnectionId))
       .where(
         and(
-          eq(connections.kind, "AWS"),
+          // The clouds whose driver observes what it deployed: AWS, and container hosts (issue 26).
+          inArray(connections.kind, ["AWS", "CONTAINER_HOST"]),
           or(
             eq(resources.stage, "STAGE_COMPLETED"),
             and(eq(resources.stage, "STAGE_FAILED"), isNotNull(resources.driftedAt)),

@@ -392,6 +392,9 @@ export function containerApplication({
             ),
             NanoCpus: Math.round(Number(hardware.cpu) * 1e9),
             Memory: hardware.memoryMb * 1024 * 1024,
+            // A container that crashes (or is killed out of memory) is started again by the engine, as ECS
+            // replaces a task; one stopped on purpose stays stopped, for the drift check to report.
+            RestartPolicy: { Name: "unless-stopped" },
           },
         })
         .catch((error: unknown) => {
@@ -427,14 +430,19 @@ export function containerApplication({
     const container = engine.getContainer(state.newContainer ?? "");
     const inspected = await container.inspect();
     const name = inspected.Name.replace(/^\//, "");
-    if (!inspected.State.Running) {
+    // Restarted by its restart policy: it exited (crashed) at least once before its health check passed.
+    if (!inspected.State.Running || inspected.RestartCount > 0) {
       const output = await lastLinesOf(engine, inspected.Id, FAILED_LOG_LINES);
       for (const line of output) log(line, "error");
       await rollBack(engine, context, log);
       const said = output.at(-1);
+      // Caught running again after a restart, the engine no longer says how it exited.
+      const ended = inspected.State.Running
+        ? `kept exiting (restarted ${inspected.RestartCount} ${inspected.RestartCount === 1 ? "time" : "times"})`
+        : `exited with code ${inspected.State.ExitCode}`;
       throw new RolloutFailedError(
-        `The new container ${name} exited with code ${inspected.State.ExitCode} before its health check ` +
-          `passed${said ? ` (${said})` : ""}: ${rolledBack(context)}.`,
+        `The new container ${name} ${ended} before its health check passed${said ? ` (${said})` : ""}: ` +
+          `${rolledBack(context)}.`,
         [],
       );
     }

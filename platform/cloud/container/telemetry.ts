@@ -94,29 +94,41 @@ type Stats = {
   memory_stats: { usage?: number; limit?: number };
 };
 
-/** A sample of each running container of the service, as the engine's stats call answers it. */
+/** How long apart two stats reads are when the engine answers no previous reading (Podman). */
+const CPU_SPAN_MS = 1000;
+
+/**
+ * A sample of each running container of the service. CPU is a rate: Docker's one-shot stats carry the reading a
+ * second before (`precpu_stats`), Podman's carry none, so without one the container is read again a second later,
+ * as `docker stats` does.
+ */
 export async function containerUsage(engine: Engine, serviceId: string): Promise<ContainerUsage[]> {
   try {
-    const samples: ContainerUsage[] = [];
-    for (const container of await runningContainersOf(engine, serviceId)) {
+    const read = async (container: ContainerInfo): Promise<ContainerUsage> => {
       const handle = engine.getContainer(container.Id);
-      const stats = (await handle.stats({ stream: false })) as unknown as Stats;
       const { HostConfig } = await handle.inspect();
-      const cpuDelta = stats.cpu_stats.cpu_usage.total_usage - stats.precpu_stats.cpu_usage.total_usage;
-      const systemDelta =
-        (stats.cpu_stats.system_cpu_usage ?? 0) - (stats.precpu_stats.system_cpu_usage ?? 0);
+      let stats = (await handle.stats({ stream: false })) as unknown as Stats;
+      let before = stats.precpu_stats;
+      if (!before.system_cpu_usage) {
+        before = stats.cpu_stats;
+        await new Promise((resolve) => setTimeout(resolve, CPU_SPAN_MS));
+        stats = (await handle.stats({ stream: false })) as unknown as Stats;
+      }
+      const cpuDelta = stats.cpu_stats.cpu_usage.total_usage - before.cpu_usage.total_usage;
+      const systemDelta = (stats.cpu_stats.system_cpu_usage ?? 0) - (before.system_cpu_usage ?? 0);
       const cpus = stats.cpu_stats.online_cpus ?? 1;
       // Of the machine's CPUs, then of the container's limit (NanoCpus), as Fargate's CPUUtilization reads.
       const ofMachine = systemDelta > 0 ? (cpuDelta / systemDelta) * cpus : 0;
       const limit = HostConfig.NanoCpus ? HostConfig.NanoCpus / 1e9 : cpus;
       const memoryLimit = HostConfig.Memory || stats.memory_stats.limit || 0;
-      samples.push({
+      return {
         name: nameOf(container),
         at: new Date(stats.read),
         cpuPercent: Math.max(0, (ofMachine / limit) * 100),
         memoryPercent: memoryLimit ? ((stats.memory_stats.usage ?? 0) / memoryLimit) * 100 : 0,
-      });
-    }
+      };
+    };
+    const samples = await Promise.all((await runningContainersOf(engine, serviceId)).map(read));
     return samples;
   } catch (error) {
     throw engineStepError("Reading the containers' stats", error);
