@@ -10,6 +10,7 @@ import {
 } from "#contract/deploy-on-push";
 import { environmentPaths, environmentResponseSchema } from "#contract/environments";
 import { isBusyStage, resourceResponseSchema, servicePaths } from "#contract/services";
+import { imagesLabelled } from "../cloud/container/build";
 import { LABEL_ENVIRONMENT, LABEL_SERVICE, labelFilter } from "../cloud/container/labels";
 import { sealSecrets } from "../connections/records";
 import { connections, resourceLogs } from "../db/schema";
@@ -68,7 +69,7 @@ afterAll(async () => {
     for (const container of await engine.engine.listContainers({ all: true, filters })) {
       await engine.engine.getContainer(container.Id).remove({ force: true });
     }
-    for (const image of await engine.engine.listImages({ filters })) {
+    for (const image of await imagesLabelled(engine.engine, { [LABEL_ENVIRONMENT]: environmentId })) {
       await engine.engine.getImage(image.Id).remove({ force: true });
     }
   }
@@ -210,7 +211,7 @@ it("builds a GitHub application on a container host, deploys a pushed commit bui
   // One container; the first build's image is kept beside the new one, for a rollback without a build.
   const filters = labelFilter({ [LABEL_SERVICE]: id });
   expect(await engine.engine.listContainers({ all: true, filters })).toHaveLength(1);
-  expect(await engine.engine.listImages({ filters })).toHaveLength(2);
+  expect(await imagesLabelled(engine.engine, { [LABEL_SERVICE]: id })).toHaveLength(2);
 
   const path = servicePaths.one(tenantId, environmentId, id);
   const deleted = await call("DELETE", path);
@@ -223,5 +224,5 @@ it("builds a GitHub application on a container host, deploys a pushed commit bui
   }
   expect((await call("GET", path)).status).toBe(404);
   expect(await engine.engine.listContainers({ all: true, filters: byEnvironment })).toEqual([]);
-  expect(await engine.engine.listImages({ filters: byEnvironment })).toEqual([]);
+  expect(await imagesLabelled(engine.engine, { [LABEL_ENVIRONMENT]: environmentId })).toEqual([]);
 }, 180_000);

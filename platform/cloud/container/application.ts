@@ -18,7 +18,7 @@ import {
   type RegistryAuth,
   type TeardownStep,
 } from "../driver";
-import { buildContextOf, buildImage, dockerfileInRepository } from "./build";
+import { buildContextOf, buildImage, dockerfileInRepository, imagesLabelled } from "./build";
 import { engineStepError, type Engine } from "./engine";
 import { LABEL_DEPLOYMENT, LABEL_SERVICE, labelFilter, labelsOf } from "./labels";
 import type { ContainerProxy } from "./proxy";
@@ -174,7 +174,8 @@ export function containerApplication({
           await removeContainer(engine, container.Id);
           log(`Removed container ${nameOf(container)}`);
         }
-        if (context.state.built) await removeBuiltImages(engine, context.resource.id, [], log);
+        // Always looked for: a build stopped by its time-out may still land its image after the step failed.
+        await removeBuiltImages(engine, context.resource.id, [], log);
       });
       return { done: true, lines };
     },
@@ -643,23 +644,6 @@ const containersOf = (engine: Engine, serviceId: string): Promise<ContainerInfo[
 const nameOf = (container: ContainerInfo) =>
   container.Names[0]?.replace(/^\//, "") ?? container.Id.slice(0, 12);
 
-/**
- * The images built for the service (labelled with it). Podman fails a listing with 500 "image not known" when an
- * image goes while it lists (another deployment's removal): the listing is asked again then.
- */
-async function builtImagesOf(engine: Engine, serviceId: string) {
-  const filters = labelFilter({ [LABEL_SERVICE]: serviceId });
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await engine.listImages({ filters });
-    } catch (error) {
-      const raced =
-        (error as { statusCode?: number }).statusCode === 500 && /image not known/.test(String(error));
-      if (!raced || attempt === 3) throw engineStepError("Listing the built images", error);
-    }
-  }
-}
-
 /** Removes the images built for the service (labelled with it) but those `kept`, tolerating one already gone. */
 async function removeBuiltImages(
   engine: Engine,
@@ -667,7 +651,7 @@ async function removeBuiltImages(
   kept: string[],
   log: (message: string) => void,
 ) {
-  const images = await builtImagesOf(engine, serviceId);
+  const images = await imagesLabelled(engine, { [LABEL_SERVICE]: serviceId });
   for (const image of images.filter((one) => !kept.includes(one.Id))) {
     await engine
       .getImage(image.Id)

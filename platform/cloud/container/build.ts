@@ -2,6 +2,7 @@ import { gunzipSync } from "node:zlib";
 import { packTar, unpackTar } from "modern-tar";
 import { CloudStepError } from "../driver";
 import { engineStepError, type Engine } from "./engine";
+import { labelFilter } from "./labels";
 
 /**
  * A GitHub application built on the container engine (issue 26): the repository's archive at the deployment's
@@ -86,7 +87,7 @@ export async function buildImage(
     dockerfile: string;
     tag: string;
     labels: Record<string, string>;
-    /** The build is stopped (its request closed, which ends it) when it runs longer. */
+    /** The build's request is closed when it runs longer (Docker then ends the build; Podman may finish it). */
     timeoutMs: number;
     onLines: (lines: string[]) => void;
   },
@@ -96,7 +97,7 @@ export async function buildImage(
     if (!signal.aborted) return engineStepError("Building the image", error);
     const minutes = Math.round((timeoutMs / 60_000) * 100) / 100;
     return new CloudStepError(
-      `The build did not finish within ${minutes} minute${minutes === 1 ? "" : "s"}: it was stopped.`,
+      `The build did not finish within ${minutes} minute${minutes === 1 ? "" : "s"}: the deployment stopped waiting for it.`,
       { transient: false },
     );
   };
@@ -139,4 +140,21 @@ export async function buildImage(
       throw engineStepError("Reading the built image", error);
     });
   return inspected.Id;
+}
+
+/**
+ * The images carrying all of `labels` (the ones built for a service or an environment). Podman fails a listing
+ * with 500 "image not known" when an image goes while it lists (another deployment's removal): it is asked again.
+ */
+export async function imagesLabelled(engine: Engine, labels: Record<string, string>) {
+  const filters = labelFilter(labels);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await engine.listImages({ filters });
+    } catch (error) {
+      const raced =
+        (error as { statusCode?: number }).statusCode === 500 && /image not known/.test(String(error));
+      if (!raced || attempt === 3) throw engineStepError("Listing the built images", error);
+    }
+  }
 }
