@@ -3,10 +3,13 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { defineConfig } from "@playwright/test";
 import { READY_TIMEOUT_MS } from "./scripts/lib/processes.mjs";
+import { engineSocketOf } from "./tests/setup/container-engine";
 import { motoServerCommand } from "./tests/setup/moto-server";
 
 // One fresh data dir per run, shared by the config's copies in the worker processes through the environment.
 process.env.E2E_DATA_DIR ??= mkdtempSync(path.join(tmpdir(), "cloud-console-e2e-"));
+// The run's container engine (issue 26): its socket link and engine.json (tests/setup/container-engine-service.ts).
+process.env.E2E_ENGINE_DIR ??= mkdtempSync(path.join(tmpdir(), "cloud-console-e2e-engine-"));
 // The demo users' app sessions, signed in once a run by the global set-up and reused by signIn().
 process.env.E2E_AUTH_DIR ??= mkdtempSync(path.join(tmpdir(), "cloud-console-e2e-auth-"));
 
@@ -28,6 +31,12 @@ export default defineConfig({
   timeout: 30_000,
   expect: { timeout: 10_000 },
   reporter: process.env.CI ? [["list"]] : [["list"], ["html", { open: "never" }]],
+  // Each container podman starts or stops adds or removes a network interface, and Chromium aborts the loads then in
+  // flight (ERR_NETWORK_CHANGED): the specs that deploy on the run's engine run after all the others, by themselves.
+  projects: [
+    { name: "simulated", testIgnore: /containers\.spec\.ts$/ },
+    { name: "containers", testMatch: /containers\.spec\.ts$/, dependencies: ["simulated"] },
+  ],
   use: {
     baseURL: appUrl,
     trace: "retain-on-failure",
@@ -54,6 +63,16 @@ export default defineConfig({
       stderr: "ignore",
     },
     {
+      // A real container engine for the run (podman's service, a registry mirroring Docker Hub's nginx:1.27):
+      // containers.spec.ts deploys on it. It stops, removing what it started, when the run ends.
+      command: "node --import tsx tests/setup/container-engine-service.ts",
+      wait: { stdout: /^engine: ready/m },
+      reuseExistingServer: false,
+      timeout: 120_000,
+      stdout: "pipe",
+      stderr: "pipe",
+    },
+    {
       command: "node scripts/start.mjs",
       // The app and the platform start at once; the script says "ready" once both answer.
       wait: { stdout: /^start: ready at /m },
@@ -78,6 +97,10 @@ export default defineConfig({
         // The stand-in providers the specs start (fake GitHub, Jira) listen on loopback: the egress policy lets
         // loopback through here only (decision 042).
         OUTBOUND_ALLOW: "127.0.0.0/8, ::1",
+        // The run's engine, which a user may connect as "This machine" (containers.spec.ts). Acme gets no
+        // connection to it from the seed: the other specs expect its environments on the simulated cloud.
+        CONTAINER_SOCKETS: engineSocketOf(process.env.E2E_ENGINE_DIR),
+        SEED_CONTAINER_HOST: "false",
         // A clone whose name contains fail-<step> fails there (environments-clone.spec.ts), and a service whose
         // name contains fail-deploy fails every deployment (services-operate.spec.ts).
         ENGINE_FAILURE_INJECTION: "true",

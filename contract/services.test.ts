@@ -164,11 +164,22 @@ describe("requests and queries", () => {
 });
 
 describe("what a container host runs (issue 26)", () => {
+  it("says queues and file storage cannot run on a container host yet: the containers driver has no server for them", () => {
+    expect(noContainerFormMessage("queue")).toBe(
+      "A queue cannot run on a container host yet: the container driver has no server for it. Create it in an environment on a cloud account.",
+    );
+    expect(noContainerFormMessage("file-storage")).toBe(
+      "A file storage cannot run on a container host yet: the container driver has no server for it. Create it in an environment on a cloud account.",
+    );
+  });
+
   it("says which types have no container form, in words, and nothing of those that have one", () => {
     expect(noContainerFormMessage("tls")).toBe(
       "A TLS certificate cannot run on a container host: it has no container form. Create it in an environment on a cloud account.",
     );
     expect(serviceTypes.filter((type) => noContainerFormMessage(type) !== null)).toEqual([
+      "queue",
+      "file-storage",
       "serverless",
       "kubernetes",
       "control-plane",

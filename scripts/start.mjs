@@ -7,6 +7,7 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
+import { containerSocketsForStart } from "./lib/container-engine.mjs";
 import { embeddedEnvironments, isExternalMode } from "./lib/embedded.mjs";
 import { announceReady, READY_TIMEOUT_MS, supervise, waitForHttp } from "./lib/processes.mjs";
 
@@ -50,8 +51,11 @@ try {
     );
   } else {
     const environments = embeddedEnvironments();
+    // "This machine" (issue 26): the container engine sockets found here, unless the operator listed them.
+    const containerSockets = await containerSocketsForStart(process.env, environments.platform.DATA_DIR);
     const platform = processes.start("platform", process.execPath, platformServer, {
       ...environments.platform,
+      ...(containerSockets === undefined ? {} : { CONTAINER_SOCKETS: containerSockets }),
       NODE_ENV: "production",
     });
     // The app boots without the platform (it calls it per request), so both start at once: ready when both are.

@@ -14,7 +14,7 @@ import { configFormSchema, maintenanceDayOptions } from "~/features/environments
 import { environmentPagePaths } from "~/features/environments/paths";
 import { Restricted, RestrictedFields } from "~/components/restricted";
 import { useCanInCurrentEnvironment } from "~/features/permissions/permissions";
-import { requireEnvironment } from "~/features/workspace/workspace.server";
+import { requireEnvironment, requireEnvironmentIdentity } from "~/features/workspace/workspace.server";
 import { useUnsavedChanges } from "~/hooks/use-unsaved-changes";
 import { rejectSubmission } from "~/platform/action-errors.server";
 import { getEnvironmentConfig, updateEnvironmentConfig } from "~/platform/environments.server";
@@ -26,7 +26,7 @@ export const meta: MetaFunction = ({ params }) => [
 ];
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
-  const { api, tenantId, environment, headers } = await requireEnvironment(
+  const { api, tenantId, environment, headers } = await requireEnvironmentIdentity(
     request,
     params.environmentName,
     context,

@@ -21,7 +21,7 @@ import {
   type VariablesActionData,
 } from "~/features/environments/variable-forms";
 import { VariablesTable } from "~/features/environments/variables-table";
-import { requireEnvironment } from "~/features/workspace/workspace.server";
+import { requireEnvironment, requireEnvironmentIdentity } from "~/features/workspace/workspace.server";
 import { rejectSubmission } from "~/platform/action-errors.server";
 import {
   createVariables,
@@ -43,7 +43,7 @@ export const meta: MetaFunction = ({ params }) => [
 const REFERENCED_SERVICES_CONCURRENCY = 8;
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
-  const { api, tenantId, environment, headers } = await requireEnvironment(
+  const { api, tenantId, environment, headers } = await requireEnvironmentIdentity(
     request,
     params.environmentName,
     context,

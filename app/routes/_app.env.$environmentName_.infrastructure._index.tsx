@@ -21,7 +21,7 @@ import { CreateServiceMenu } from "~/features/services/create-service-menu";
 import { hasFilters, pageCount, parseServiceListFilters } from "~/features/services/list-filters";
 import { servicePagePaths } from "~/features/services/paths";
 import { ServiceFilters } from "~/features/services/service-filters";
-import { requireEnvironment } from "~/features/workspace/workspace.server";
+import { requireEnvironment, requireEnvironmentIdentity } from "~/features/workspace/workspace.server";
 import { useRevalidateWhileBusy } from "~/hooks/use-revalidate-while";
 import { userMessageOf } from "~/platform/action-errors.server";
 import { isPlatformError } from "~/platform/client.server";
@@ -36,7 +36,7 @@ export const meta: MetaFunction = ({ params }) => [
 ];
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
-  const { api, tenantId, environment, headers } = await requireEnvironment(
+  const { api, tenantId, environment, headers } = await requireEnvironmentIdentity(
     request,
     params.environmentName,
     context,

@@ -35,7 +35,7 @@ import { ServiceHeader } from "~/features/services/details/service-header";
 import { SettingsPanel } from "~/features/services/details/settings-panel";
 import { mergeSettings, settingsFormSchema, settingsKeyOf } from "~/features/services/details/settings-forms";
 import { readDetailsView, serviceTabLabels } from "~/features/services/details/view";
-import { requireEnvironment } from "~/features/workspace/workspace.server";
+import { requireEnvironment, requireEnvironmentIdentity } from "~/features/workspace/workspace.server";
 import { useRevalidateWhileBusy } from "~/hooks/use-revalidate-while";
 import { userMessageOf } from "~/platform/action-errors.server";
 import { isPlatformError, type PlatformClient } from "~/platform/client.server";
@@ -84,7 +84,7 @@ async function loadPart<T>(load: () => Promise<T>): Promise<Loaded<T>> {
 
 /** Only what the shown tab needs is loaded beside the service itself; secret attribute values never are. */
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
-  const { api, tenantId, environment, headers } = await requireEnvironment(
+  const { api, tenantId, environment, headers } = await requireEnvironmentIdentity(
     request,
     params.environmentName,
     context,

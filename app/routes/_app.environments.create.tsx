@@ -11,7 +11,6 @@ import {
   type MetaFunction,
 } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import type { CloudProvider } from "#contract/cloud-providers";
 import type { Environment } from "#contract/environments";
 import { errorCodes } from "#contract/errors";
 import { FormErrors, SelectField, TextField } from "~/components/forms";
@@ -22,7 +21,8 @@ import {
   defaultRegion,
   regionOptions,
 } from "~/features/environments/cloud-regions";
-import { cloudAccountChoices } from "~/features/connections/connection-links.server";
+import { cloudAccountChoices, defaultCloudAccountOf } from "~/features/connections/connection-links.server";
+import { placementOf } from "~/features/fastboot/placement";
 import { CostEstimatePanel, useCostEstimate } from "~/features/environments/cost-estimate-panel";
 import { settingsPaths } from "~/features/settings/paths";
 import { loadCostEstimate } from "~/features/environments/cost-estimate.server";
@@ -81,18 +81,27 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const providers = availableCloudProviders({ azureEnabled: isFeatureEnabled(flags, "azure-connection") });
   // A clone starts where its source runs, when that provider is still offered.
   const keepsSourceCloud = source !== null && providers.includes(source.cloudProvider);
-  const cloudProvider: CloudProvider = source && keepsSourceCloud ? source.cloudProvider : "AWS";
-  const region = source && keepsSourceCloud ? source.region : defaultRegion(cloudProvider);
+  const cloudAccounts = cloudAccountChoices(cloudConnections);
+  // A new environment is offered a verified container host ("This machine") first: it deploys for real.
+  const placement =
+    source && keepsSourceCloud
+      ? {
+          cloudProvider: source.cloudProvider,
+          region: source.region,
+          cloudConnectionId: source.cloudConnectionId,
+        }
+      : placementOf(
+          cloudAccounts,
+          source ? { cloudConnectionId: "" } : {},
+          defaultCloudAccountOf(cloudConnections),
+        );
+  const { cloudProvider, region } = placement;
   return data(
     {
       source: source && { id: source.id, name: source.name },
       providers,
-      defaults: {
-        cloudProvider,
-        region,
-        cloudConnectionId: (keepsSourceCloud && source?.cloudConnectionId) || undefined,
-      },
-      cloudAccounts: cloudAccountChoices(cloudConnections),
+      defaults: { cloudProvider, region, cloudConnectionId: placement.cloudConnectionId || undefined },
+      cloudAccounts,
       estimate: await loadCostEstimate(api, tenantId, { cloudProvider, region, addons: [] }),
     },
     { headers },

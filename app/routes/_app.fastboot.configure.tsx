@@ -10,7 +10,7 @@ import { errorCodes } from "#contract/errors";
 import { fastbootRequestSchema, type Fastboot } from "#contract/fastboot";
 import { Button } from "~/components/button";
 import { FormErrors, SelectField, TextField } from "~/components/forms";
-import { cloudAccountChoices } from "~/features/connections/connection-links.server";
+import { cloudAccountChoices, defaultCloudAccountOf } from "~/features/connections/connection-links.server";
 import { formatUsd } from "~/features/environments/cost";
 import { cloudProviderLabels, defaultRegion, regionOptions } from "~/features/environments/cloud-regions";
 import { environmentPagePaths } from "~/features/environments/paths";
@@ -43,10 +43,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
   ]);
   const cloudAccounts = cloudAccountChoices(connections);
   const query = new URL(request.url).searchParams;
-  const placement = placementOf(cloudAccounts, {
-    cloudConnectionId: query.get("cloudConnectionId"),
-    region: query.get("region"),
-  });
+  // Without a choice yet, a verified container host ("This machine") is offered first: it deploys for real.
+  const placement = placementOf(
+    cloudAccounts,
+    { cloudConnectionId: query.get("cloudConnectionId"), region: query.get("region") },
+    defaultCloudAccountOf(connections),
+  );
   const { stacks } = await listFastbootStacks(api, tenantId, placement).catch((error: unknown) =>
     throwRouteError(error, errorCodes.workspaceListFetch, headers),
   );

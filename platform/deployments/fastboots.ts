@@ -8,7 +8,12 @@ import {
   type FastbootStackId,
   type FastbootStatus,
 } from "#contract/fastboot";
-import { busyStages, defaultServiceSettings, type ServiceSettings } from "#contract/services";
+import {
+  busyStages,
+  defaultServiceSettings,
+  noContainerFormMessage,
+  type ServiceSettings,
+} from "#contract/services";
 import type { Stage } from "#contract/stages";
 import type { CloudProvider } from "#contract/cloud-providers";
 import type { CostEstimate } from "#contract/environments";
@@ -58,13 +63,29 @@ function settingsOf(service: FastbootService): ServiceSettings {
     : defaultServiceSettings;
 }
 
+/**
+ * The services a stack creates on `cloudProvider`. On a container host those with no container form (the
+ * network) are left out rather than failing there, and nothing waits for them: the engine's own network stands
+ * in (issue 26).
+ */
+export function stackServicesOn(stackId: FastbootStackId, cloudProvider: string): FastbootService[] {
+  const services = fastbootStacks[stackId].services;
+  if (cloudProvider !== "CONTAINERS") return services;
+  const kept = services.filter((service) => noContainerFormMessage(service.serviceType) === null);
+  const names = new Set(kept.map((service) => service.name));
+  return kept.map((service) => ({
+    ...service,
+    dependsOn: service.dependsOn.filter((name) => names.has(name)),
+  }));
+}
+
 /** The stack's monthly estimate where it would run: each service's catalogue price, line by line. */
 export function estimateStack(
   driver: Pick<CloudDriver, "price">,
   stackId: FastbootStackId,
   placement: { cloudProvider: CloudProvider; region: string },
 ): CostEstimate {
-  const breakdown = fastbootStacks[stackId].services.flatMap((service) =>
+  const breakdown = stackServicesOn(stackId, placement.cloudProvider).flatMap((service) =>
     driver
       .price({
         serviceType: service.serviceType,
@@ -96,14 +117,14 @@ export function createFastboots({ deploys }: { deploys: Deploys }) {
   ): Promise<Transition> {
     const environment = await environmentOf(tx, job);
     if (!environment) return { state: "CANCELED", status: "cancelled" };
-    const stack = fastbootStacks[payload.stack];
+    const services = stackServicesOn(payload.stack, environment.cloudProvider);
     const rows = await tx
       .select()
       .from(resources)
       .where(eq(resources.environmentId, environment.id))
       .for("share");
     const byName = new Map(rows.map((row) => [row.name, row]));
-    for (const service of stack.services) {
+    for (const service of services) {
       const row = byName.get(service.name);
       if (row?.stage !== "STAGE_DRAFT") continue;
       if (!service.dependsOn.every((name) => isDeployed(byName.get(name)))) continue;
@@ -116,13 +137,13 @@ export function createFastboots({ deploys }: { deploys: Deploys }) {
       );
       byName.set(service.name, { ...locked, stage });
     }
-    const stages = stack.services.map((service) => byName.get(service.name)?.stage);
+    const stages = services.map((service) => byName.get(service.name)?.stage);
     if (stages.every((stage) => stage === "STAGE_COMPLETED"))
       return { state: "COMPLETED", status: "succeeded" };
     if (stages.some((stage) => stage && busyStages.includes(stage as Stage))) {
       return { state: "DEPLOYING", status: "waiting" };
     }
-    const stopped = stack.services.filter((service) => {
+    const stopped = services.filter((service) => {
       const stage = byName.get(service.name)?.stage;
       return stage === undefined || stage === "STAGE_FAILED" || stage === "STAGE_CANCELED";
     });
@@ -158,7 +179,7 @@ export function createFastboots({ deploys }: { deploys: Deploys }) {
       { environment, stack, actor }: { environment: EnvironmentRow; stack: FastbootStackId; actor: string },
       now: Date,
     ): Promise<Job> {
-      for (const service of fastbootStacks[stack].services) {
+      for (const service of stackServicesOn(stack, environment.cloudProvider)) {
         const created = await createService(
           tx,
           {
@@ -229,13 +250,14 @@ export async function toFastboot(
 ): Promise<Fastboot> {
   const { stack: stackId } = fastbootPayloadSchema.parse(job.payload);
   const stack = fastbootStacks[stackId];
+  const services = stackServicesOn(stackId, environment.cloudProvider);
   const rows = await db
     .select()
     .from(resources)
     .where(eq(resources.environmentId, environment.id))
     .orderBy(asc(resources.createdAt));
   const byName = new Map(rows.map((row) => [row.name, row]));
-  const listed = stack.services.flatMap((service) => {
+  const listed = services.flatMap((service) => {
     const row = byName.get(service.name);
     if (!row) return [];
     return [
@@ -261,7 +283,7 @@ export async function toFastboot(
         : stopped || job.status === "failed"
           ? "failed"
           : "deploying";
-  const applicationService = stack.services.find((service) => service.serviceType === "application");
+  const applicationService = services.find((service) => service.serviceType === "application");
   const application = listed.find((row) => row.name === applicationService?.name);
   return {
     id: job.id,

@@ -173,7 +173,7 @@ describe("POST fastboot", () => {
         status: "VERIFIED",
       })
       .returning();
-    await fastboot(member, {
+    const created = await fastboot(member, {
       stack: "web-postgres",
       name: "local",
       region: "local",
@@ -181,6 +181,23 @@ describe("POST fastboot", () => {
     });
     expect(await api.environmentsOf(member.organization.tenantId)).toMatchObject([
       { name: "local", cloudProvider: "CONTAINERS", region: "local", cloudConnectionId: host?.id },
+    ]);
+    // A network has no container form: the stack runs without it, and nothing waits for it.
+    expect(created.resources.map((row) => [row.name, row.stage, row.dependsOn])).toEqual([
+      ["postgres", "STAGE_DRAFT", []],
+      ["web", "STAGE_DRAFT", ["postgres"]],
+    ]);
+    const listed = await send(
+      member,
+      "GET",
+      fastbootPaths.stacks(member.organization.tenantId, { cloudProvider: "CONTAINERS", region: "local" }),
+    );
+    const { stacks } = fastbootStackListSchema.parse(await listed.json());
+    const web = stacks.find((stack) => stack.id === "web-postgres");
+    expect(web?.creates.map((service) => service.name)).toEqual(["postgres", "web"]);
+    expect(web?.estimate.breakdown.map((line) => line.item)).toEqual([
+      "postgres: database (local)",
+      "web: application (local)",
     ]);
   });
 

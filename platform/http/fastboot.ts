@@ -19,7 +19,7 @@ import type { Database } from "../db/index";
 import { assertRoomForEnvironment } from "../plans/limits";
 import { environments } from "../db/schema";
 import type { Operations } from "../operations/operations";
-import { estimateStack, findFastboot, toFastboot } from "../deployments/fastboots";
+import { estimateStack, findFastboot, stackServicesOn, toFastboot } from "../deployments/fastboots";
 import { currentUser } from "./auth";
 import { permissionDenied } from "./errors";
 import { conflictOn, invalidFields, notFound } from "../lib/errors";
@@ -52,7 +52,7 @@ export function fastbootRoutes({ db, engine }: { db: Database; engine: Operation
           id,
           name: stack.name,
           description: stack.description,
-          creates: stack.services.map(({ name, serviceType, description }) => ({
+          creates: stackServicesOn(id, cloudProvider).map(({ name, serviceType, description }) => ({
             name,
             serviceType,
             description,

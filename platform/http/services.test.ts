@@ -278,6 +278,18 @@ describe("on a container host (issue 26)", () => {
       ],
     });
     expect(await api.countRows()).toEqual(before);
+    const queue = {
+      serviceType: "queue",
+      name: uniqueName("jobs"),
+      config: defaultServiceConfigs.queue,
+      launch: true,
+    };
+    expect((await expectError(await call("POST", path, queue), 400)).fieldErrors).toEqual({
+      serviceType: [
+        "A queue cannot run on a container host yet: the container driver has no server for it. Create it in an environment on a cloud account.",
+      ],
+    });
+    expect(await api.countRows()).toEqual(before);
     // A database has one (an official image): it is created.
     await create({ ...database(), launch: false }, onHost?.id);
   });

@@ -66,6 +66,7 @@ beforeAll(async () => {
     clientSecret: CLIENT_SECRET,
     tenantApprovalRequired: false,
     seedDemoData: true,
+    seedContainerHost: false,
     accessTokenTtlSeconds: 600,
     terraform: defaultTerraformConfig,
     engine: defaultEngineConfig,

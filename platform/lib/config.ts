@@ -133,6 +133,15 @@ const schema = z.object({
       return sockets;
     }),
   /**
+   * With SEED_DEMO_DATA, give the demo organization a "This machine" connection to the first CONTAINER_SOCKETS
+   * engine that answers (platform/seed/this-machine.ts). The e2e stack turns it off: its specs expect Acme's
+   * environments on the simulated cloud.
+   */
+  SEED_CONTAINER_HOST: z
+    .enum(["true", "false"])
+    .default("true")
+    .transform((value) => value === "true"),
+  /**
    * Caddy's admin API (docs/decisions/063), e.g. `http://127.0.0.1:2019`: each application on a container host gets
    * a stable address through it. Unset: an application's URL is its container's published port, new each deploy.
    */
@@ -243,6 +252,8 @@ export type PlatformConfig = {
   outboundAllow: OutboundAllowList;
   /** CONTAINER_SOCKETS, read; main.ts applies it (platform/lib/container-sockets.ts). */
   containerSockets: string[];
+  /** SEED_CONTAINER_HOST. */
+  seedContainerHost: boolean;
   /** CONTAINER_PROXY_ADMIN_URL and CONTAINER_PROXY_HOST; unset without an admin URL (no reverse proxy). */
   containerProxy?: { adminUrl: string; host: string };
 };
@@ -294,6 +305,7 @@ export function loadPlatformConfig(env: Record<string, string | undefined> = pro
     costAccrualIntervalMs: value.COST_ACCRUAL_INTERVAL_MS,
     outboundAllow: value.OUTBOUND_ALLOW,
     containerSockets: value.CONTAINER_SOCKETS,
+    seedContainerHost: value.SEED_CONTAINER_HOST,
     ...(value.CONTAINER_PROXY_ADMIN_URL
       ? { containerProxy: { adminUrl: value.CONTAINER_PROXY_ADMIN_URL, host: value.CONTAINER_PROXY_HOST } }
       : {}),

@@ -6,6 +6,7 @@ import { secretCipherFor } from "../lib/cipher";
 import type { OpenDatabase } from "../db/index";
 import { ensureRoles } from "../db/roles";
 import { seedDemoData } from "./demo-data";
+import { connectThisMachine } from "./this-machine";
 
 /** The argument that makes platform/main.ts prepare the database and exit instead of serving. */
 export const PREPARE_DATABASE_ARGUMENT = "--prepare-database";
@@ -13,9 +14,13 @@ export const PREPARE_DATABASE_ARGUMENT = "--prepare-database";
 /** Migrations, the role catalogue and (when configured) the demo data: what a database needs before it serves. */
 export async function prepareDatabase(database: OpenDatabase, config: PlatformConfig): Promise<void> {
   await ensureRoles(database.db);
-  if (config.seedDemoData && (await seedDemoData(database.db, { secrets: secretCipherFor(config) }))) {
+  if (!config.seedDemoData) return;
+  if (await seedDemoData(database.db, { secrets: secretCipherFor(config) })) {
     console.info("platform: demo data seeded");
   }
+  if (!config.seedContainerHost) return;
+  const thisMachine = await connectThisMachine(database.db, { sockets: config.containerSockets });
+  if (thisMachine) console.info(`platform: ${thisMachine}`);
 }
 
 /**

@@ -1,20 +1,39 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll } from "vitest";
 import { freePort } from "../../tests/setup/moto-server";
 import { connectEngine, type Engine } from "../cloud/container/engine";
 import { LABEL_ORGANIZATION, labelFilter } from "../cloud/container/labels";
 import { setContainerSockets } from "../lib/container-sockets";
 import { testOrganizationId } from "./container-deploys";
-import { tarOf } from "./tar";
+import { CONTAINERS_CONF } from "../../scripts/lib/container-engine.mjs";
+import {
+  OFFICIAL_IMAGE_SOURCES,
+  OFFICIAL_STAND_IN_LABEL,
+  OFFICIAL_IMAGES,
+  busyboxContext,
+  officialContexts,
+  type OfficialImage,
+} from "./official-images";
+
+export type { OfficialImage };
+
+// Vitest's hooks only in a test run: the e2e stack starts the same engine outside vitest (containerEngine), where
+// importing vitest throws.
+const vitest = process.env.VITEST ? await import("vitest") : undefined;
 
 /**
  * A real container engine for the containers driver's tests (issue 26): `podman system service` on a socket of
  * its own, a local registry (Debian's docker-registry) on a free loopback port, and the test images built from
  * busybox-static through the engine's build endpoint and pushed there. No mock of the client: what passes here
  * passes against Docker's API as Podman serves it. Without podman the tests fail saying what to install.
+ *
+ * The registry is also the engine's Docker Hub mirror (registries.conf: `docker.io` mirrored to it, plain HTTP):
+ * there is no internet here, so the official images a test asks for (`officialImages`) are stand-ins built here
+ * and pushed under their official names (`library/nginx:1.27`). The driver pulls `nginx:1.27` (the engine
+ * normalises it to docker.io/library/nginx:1.27) exactly as on a Docker host with internet; a name the mirror
+ * does not hold fails its pull rather than reach Docker Hub.
  */
 
 /** What these machines need (.ci/run installs them as root). */
@@ -25,17 +44,8 @@ const REQUIRED = {
   runc: "/usr/sbin/runc",
 } as const;
 
-/**
- * crun (podman's default runtime) refuses the sandbox's rlimits and hybrid cgroups; runc with cgroupfs works, and
- * podman's default ulimits would be refused too.
- */
-export const CONTAINERS_CONF = `[containers]
-default_ulimits = []
-
-[engine]
-cgroup_manager = "cgroupfs"
-runtime = "runc"
-`;
+/** The containers.conf podman needs on these machines: one copy, the start script's (it starts podman too). */
+export { CONTAINERS_CONF } from "../../scripts/lib/container-engine.mjs";
 
 /** The images the tests deploy, as pushed to the local registry (`127.0.0.1:PORT/test/web:1`). */
 export type TestImages = {
@@ -127,12 +137,8 @@ async function stop(child: ChildProcess | undefined) {
   if (child.exitCode === null) child.kill("SIGKILL");
 }
 
-/** Builds `dockerfile` with busybox in its context through the engine's build endpoint, tagged `tag`, and pushes it. */
-async function buildAndPush(engine: Engine, tag: string, files: Record<string, string>) {
-  const context = tarOf([
-    ...Object.entries(files).map(([name, content]) => ({ path: name, content })),
-    { path: "busybox", content: readFileSync(REQUIRED["busybox-static"]), mode: 0o755 },
-  ]);
+/** Builds `context` (a tar with its Dockerfile) through the engine's build endpoint, tagged `tag`, and pushes it. */
+async function buildAndPush(engine: Engine, tag: string, context: Buffer) {
   const build = await engine.buildImage(context as unknown as NodeJS.ReadableStream, { t: tag });
   const output = await followed(engine, build);
   const failed = output.find((event) => event.error);
@@ -140,6 +146,18 @@ async function buildAndPush(engine: Engine, tag: string, files: Record<string, s
   const [repository, version] = [tag.slice(0, tag.lastIndexOf(":")), tag.slice(tag.lastIndexOf(":") + 1)];
   const push = await engine.getImage(repository).push({ tag: version });
   const pushed = await followed(engine, push);
+  const refused = pushed.find((event) => event.error);
+  if (refused) throw new Error(`Pushing ${tag} failed: ${String(refused.error)}`);
+}
+
+/** Gives the image `from` the name `tag` too, and pushes it under that name. */
+async function tagAndPush(engine: Engine, from: string, tag: string) {
+  const colon = tag.lastIndexOf(":");
+  await engine.getImage(from).tag({ repo: tag.slice(0, colon), tag: tag.slice(colon + 1) });
+  const pushed = await followed(
+    engine,
+    await engine.getImage(tag.slice(0, colon)).push({ tag: tag.slice(colon + 1) }),
+  );
   const refused = pushed.find((event) => event.error);
   if (refused) throw new Error(`Pushing ${tag} failed: ${String(refused.error)}`);
 }
@@ -218,15 +236,29 @@ function htpasswdLine(username: string, password: string): string {
   return `${username}:${result.stdout.trim()}\n`;
 }
 
+type EngineOptions = { privateRegistry?: boolean; officialImages?: OfficialImage[] };
+
 /**
  * Starts the engine, the registry and the test images for the calling file in beforeAll (a few seconds: the
  * images are tiny) and stops them in afterAll, with any container a failed test of the file left. The
  * engine's image store is the machine's (root's podman): a deployment's pull of a test image asks the registry,
  * which answers it is already there. `privateRegistry` adds a registry that asks for credentials.
  */
-export function setUpContainerEngine({
-  privateRegistry = false,
-}: { privateRegistry?: boolean } = {}): ContainerEngine {
+export function setUpContainerEngine(options: EngineOptions = {}): ContainerEngine {
+  if (!vitest)
+    throw new Error("setUpContainerEngine registers vitest's hooks: outside vitest use containerEngine");
+  const { handle, start, stop: stopEngine } = containerEngine(options);
+  vitest.beforeAll(start, 120_000);
+  vitest.afterAll(stopEngine);
+  return handle;
+}
+
+/** The same engine as plain start and stop, for a process of its own (the e2e stack's, tests/setup/). */
+export function containerEngine({ privateRegistry = false, officialImages = [] }: EngineOptions = {}): {
+  handle: ContainerEngine;
+  start: () => Promise<void>;
+  stop: () => Promise<void>;
+} {
   let ready: ContainerEngine | undefined;
   let podman: ChildProcess | undefined;
   const registries: ChildProcess[] = [];
@@ -236,8 +268,11 @@ export function setUpContainerEngine({
   const hosts: string[] = [];
   let dir: string | undefined;
 
-  beforeAll(async () => {
-    const missing = missingEngineTools();
+  const start = async () => {
+    const missing = missingEngineTools({
+      ...REQUIRED,
+      ...Object.assign({}, ...officialImages.map((name) => OFFICIAL_IMAGE_SOURCES[name])),
+    });
     if (missing) throw new Error(missing);
     dir = mkdtempSync(path.join(tmpdir(), "container-engine-"));
     const registry = await startRegistry(dir, "registry");
@@ -248,12 +283,15 @@ export function setUpContainerEngine({
       : undefined;
     if (locked) registries.push(locked.child);
     writeFileSync(path.join(dir, "containers.conf"), CONTAINERS_CONF);
-    // A registry on loopback speaks plain HTTP: podman must be told it may.
+    // A registry on loopback speaks plain HTTP: podman must be told it may. The first is Docker Hub's mirror.
     writeFileSync(
       path.join(dir, "registries.conf"),
-      [registry.host, ...(locked ? [locked.host] : [])]
-        .map((host) => `[[registry]]\nlocation = "${host}"\ninsecure = true\n`)
-        .join("\n"),
+      [
+        ...[registry.host, ...(locked ? [locked.host] : [])].map(
+          (host) => `[[registry]]\nlocation = "${host}"\ninsecure = true\n`,
+        ),
+        `[[registry]]\nlocation = "docker.io"\n\n[[registry.mirror]]\nlocation = "${registry.host}"\ninsecure = true\n`,
+      ].join("\n"),
     );
     const registryHost = registry.host;
 
@@ -282,14 +320,31 @@ export function setUpContainerEngine({
     // A label of this file's own makes its images its own (the layers stay cached): files running side by side
     // on the machine's one store never add or remove names on each other's images.
     const own = (dockerfile: string) => `${dockerfile}LABEL test.registry="${registryHost}"\n`;
-    await buildAndPush(engine, images.web, { Dockerfile: own(webDockerfile(true)), "start.sh": webStart });
-    await buildAndPush(engine, images.unhealthy, {
-      Dockerfile: own(webDockerfile(false)),
-      "start.sh": webStart,
-    });
-    await buildAndPush(engine, images.crashing, { Dockerfile: own(crashingDockerfile) });
+    await buildAndPush(
+      engine,
+      images.web,
+      busyboxContext({ Dockerfile: own(webDockerfile(true)), "start.sh": webStart }),
+    );
+    await buildAndPush(
+      engine,
+      images.unhealthy,
+      busyboxContext({ Dockerfile: own(webDockerfile(false)), "start.sh": webStart }),
+    );
+    await buildAndPush(engine, images.crashing, busyboxContext({ Dockerfile: own(crashingDockerfile) }));
+    // The official stand-ins carry no label of the file: every file builds the same image, so the one official
+    // name a pull leaves in the machine's store (docker.io/library/nginx:1.27, as on a Docker host) never moves
+    // between files' images, and no image is orphaned by it.
+    const mirrored: string[] = [];
+    for (const name of officialImages) {
+      const [first = "", ...more] = OFFICIAL_IMAGES[name].map((tag) => `${registryHost}/library/${tag}`);
+      await buildAndPush(engine, first, officialContexts[name]());
+      for (const tag of more) await tagAndPush(engine, first, tag);
+      mirrored.push(first, ...more);
+    }
     const builtIds = await Promise.all(
-      Object.values(images).map(async (image) => (await engine.getImage(image).inspect()).Id),
+      [...Object.values(images), ...mirrored].map(
+        async (image) => (await engine.getImage(image).inspect()).Id,
+      ),
     );
     imageIds.push(...builtIds);
     if (locked) {
@@ -317,9 +372,9 @@ export function setUpContainerEngine({
         return privateImage;
       },
     };
-  }, 120_000);
+  };
 
-  afterAll(async () => {
+  const stopEngine = async () => {
     // Whatever a failed test left goes with the engine: only this file's (its organization's label), since
     // another file's engine shares the machine's store.
     if (ready) {
@@ -329,19 +384,33 @@ export function setUpContainerEngine({
         filters: labelFilter({ [LABEL_ORGANIZATION]: testOrganizationId }),
       });
       for (const container of left) await engine.getContainer(container.Id).remove({ force: true });
+      const { Volumes: volumes } = await engine.listVolumes({
+        filters: labelFilter({ [LABEL_ORGANIZATION]: testOrganizationId }),
+      });
+      for (const volume of volumes ?? []) await engine.getVolume(volume.Name).remove({ force: true });
       await forgetNames(engine, imageIds, hosts);
+      // Stand-ins an official name moved away from (a newer build pulled since) have no name left: they go.
+      const orphans = await engine.listImages({
+        filters: JSON.stringify({ label: [OFFICIAL_STAND_IN_LABEL], dangling: ["true"] }),
+      });
+      for (const image of orphans) {
+        await engine
+          .getImage(image.Id)
+          .remove()
+          .catch(() => undefined);
+      }
     }
     await stop(podman);
     for (const child of registries) await stop(child);
     if (dir) rmSync(dir, { recursive: true, force: true });
-  });
+  };
 
   const handle = <Key extends keyof ContainerEngine>(key: Key): ContainerEngine[Key] => {
     if (!ready)
       throw new Error("The container engine starts in beforeAll: use its handle in hooks and tests");
     return ready[key];
   };
-  return {
+  const engineHandle: ContainerEngine = {
     get dockerHost() {
       return handle("dockerHost");
     },
@@ -361,4 +430,5 @@ export function setUpContainerEngine({
       return handle("privateRegistry");
     },
   };
+  return { handle: engineHandle, start, stop: stopEngine };
 }

@@ -53,6 +53,7 @@ export function testPlatformConfig(overrides: Partial<PlatformConfig> = {}): Pla
     clientSecret: "test-client-secret-0123456789",
     tenantApprovalRequired: false,
     seedDemoData: false,
+    seedContainerHost: false,
     accessTokenTtlSeconds: 3600,
     terraform: defaultTerraformConfig,
     engine: testEngineConfig,

@@ -3,6 +3,7 @@ import type { Connection } from "#contract/connections";
 import {
   cloudAccountChoices,
   dashboardLinks,
+  defaultCloudAccountOf,
   observabilityChoices,
   observabilityLinks,
 } from "./connection-links.server";
@@ -88,5 +89,20 @@ describe("connections as the environment pages show them", () => {
     expect(dashboardLinks([provider])).toEqual([
       { label: "Open in Datadog (Datadog EU)", url: provider.dashboardUrl },
     ]);
+  });
+});
+
+describe("the target offered first (issue 26)", () => {
+  const host = (id: string, status: Connection["status"]) =>
+    connection({ id, kind: "CONTAINER_HOST", category: "cloud-provider", name: `Host ${id}`, status });
+
+  it("is a verified container host: this machine deploys for real", () => {
+    expect(defaultCloudAccountOf([aws, host("h1", "FAILING"), host("h2", "VERIFIED")])).toBe("h2");
+  });
+
+  it("is none (the simulated cloud) without a verified container host, whatever else is connected", () => {
+    expect(
+      defaultCloudAccountOf([aws, gcp, host("h1", "FAILING"), host("h3", "UNVERIFIED")]),
+    ).toBeUndefined();
   });
 });

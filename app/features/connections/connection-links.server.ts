@@ -20,6 +20,16 @@ export function connectionLink(connection: Pick<Connection, "id" | "kind" | "nam
   };
 }
 
+/**
+ * The account a new environment or fastboot is offered first (issue 26): a verified container host, where
+ * services run for real on the engine; none (the simulated cloud) without one.
+ */
+export function defaultCloudAccountOf(connections: Connection[]): string | undefined {
+  return connections.find(
+    (connection) => connection.kind === "CONTAINER_HOST" && connection.status === "VERIFIED",
+  )?.id;
+}
+
 /** The cloud accounts an environment can run in, each with its provider so a form lists the chosen one's. */
 export function cloudAccountChoices(connections: Connection[]) {
   return connections.flatMap((connection) => {

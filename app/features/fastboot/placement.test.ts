@@ -42,4 +42,15 @@ describe("where a fastboot runs", () => {
       cloudConnectionId: "host-1",
     });
   });
+
+  it("runs on the account offered first when none was asked for, and on the simulated cloud when none was chosen", () => {
+    const thisMachine = { cloudProvider: "CONTAINERS", region: "local", cloudConnectionId: "host-1" };
+    expect(placementOf(accounts, {}, "host-1")).toEqual(thisMachine);
+    expect(placementOf(accounts, { cloudConnectionId: null, region: null }, "host-1")).toEqual(thisMachine);
+    expect(placementOf(accounts, { cloudConnectionId: "", region: "us-east-1" }, "host-1")).toEqual({
+      cloudProvider: "AWS",
+      region: "us-east-1",
+      cloudConnectionId: "",
+    });
+  });
 });

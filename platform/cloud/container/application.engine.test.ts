@@ -19,7 +19,7 @@ import {
 import { createContainerDriver } from "./driver";
 import { LABEL_SERVICE, labelFilter } from "./labels";
 
-const engine = setUpContainerEngine({ privateRegistry: true });
+const engine = setUpContainerEngine({ privateRegistry: true, officialImages: ["nginx"] });
 /** The health check's 5 s interval becomes 250 ms. */
 const driverOf = () => createContainerDriver({ dockerHost: engine.dockerHost, timeScale: 0.05 });
 
@@ -256,11 +256,30 @@ describe("an application on the container engine", () => {
     await destroyUntilDone(driver, containerContext(resource, deployed.state));
   });
 
+  it("pulls an official image by its Docker Hub name (nginx:1.27), as a Docker host with internet does", async () => {
+    const driver = driverOf();
+    const resource = containerApplicationResource("nginx:1.27", {
+      envvars: [{ name: "GREETING", value: "from the official image" }],
+      networking: { port: 80, public: true, customDomain: "" },
+      healthCheck: { path: "/", port: 80, intervalSeconds: 5, timeoutSeconds: 2, healthyThreshold: 1 },
+    });
+    const deployed = await deployUntilDone(driver, containerContext(resource));
+
+    expect(deployed.lines[0]?.message).toBe('Pulling image "nginx:1.27"');
+    expect(deployed.state.imageDigest).toMatch(/^sha256:[0-9a-f]{64}$/);
+    const page = await (await fetch(`${deployed.endpoint ?? ""}/`)).text();
+    expect(page).toContain("Welcome to nginx!");
+    expect(page).toContain("from the official image");
+    const pulled = await engine.engine.getImage(deployed.state.imageId ?? "").inspect();
+    expect(pulled.RepoTags).toContain("docker.io/library/nginx:1.27");
+    await destroyUntilDone(driver, containerContext(resource, deployed.state));
+  });
+
   it("says which types cannot run on a container engine yet", async () => {
     const driver = driverOf();
-    const database = { ...containerApplicationResource(engine.images.web), serviceType: "database" as const };
-    await expect(driver.apply(containerContext(database))).rejects.toThrow(
-      "Database services cannot be deployed to a container engine yet.",
+    const queue = { ...containerApplicationResource(engine.images.web), serviceType: "queue" as const };
+    await expect(driver.apply(containerContext(queue))).rejects.toThrow(
+      "Queue services cannot be deployed to a container engine yet.",
     );
   });
 });

@@ -22,6 +22,7 @@ import { buildContextOf, buildImage, dockerfileInRepository, imagesLabelled } fr
 import { engineStepError, type Engine } from "./engine";
 import { LABEL_DEPLOYMENT, LABEL_SERVICE, labelFilter, labelsOf } from "./labels";
 import type { ContainerProxy } from "./proxy";
+import { followed, pullLines } from "./pull";
 import { lastLinesOf } from "./telemetry";
 
 /**
@@ -67,15 +68,18 @@ export type ContainerStepOptions = {
   timeScale: number;
   /** The reverse proxy giving each application a stable address; without it, the published port is the URL. */
   proxy?: ContainerProxy;
-  /** A build running longer is stopped (the deployment's time-out, checked between steps, cannot stop one). */
-  buildTimeoutMs: number;
+  /**
+   * How long a build is waited for (the deployment's time-out, 30 minutes, checked between steps, cannot end a
+   * step that never returns). Applications only.
+   */
+  buildTimeoutMs?: number;
 };
 
 export function containerApplication({
   engine: connect,
   timeScale,
   proxy,
-  buildTimeoutMs,
+  buildTimeoutMs = 30 * 60_000,
 }: ContainerStepOptions) {
   const scaled = (ms: number) => Math.max(MIN_WAIT_MS, Math.round(ms * timeScale));
 
@@ -609,7 +613,7 @@ function withoutRollout(state: State): Record<string, string> {
   return kept;
 }
 
-async function observe(engine: Engine, context: DeployContext): Promise<Observation> {
+export async function observe(engine: Engine, context: DeployContext): Promise<Observation> {
   const id = context.state.container;
   if (!id) return { state: "ok" };
   const inspected = await engine
@@ -638,10 +642,10 @@ async function observe(engine: Engine, context: DeployContext): Promise<Observat
 }
 
 /** Every container labelled with the service, running or not. */
-const containersOf = (engine: Engine, serviceId: string): Promise<ContainerInfo[]> =>
+export const containersOf = (engine: Engine, serviceId: string): Promise<ContainerInfo[]> =>
   engine.listContainers({ all: true, filters: labelFilter({ [LABEL_SERVICE]: serviceId }) });
 
-const nameOf = (container: ContainerInfo) =>
+export const nameOf = (container: ContainerInfo) =>
   container.Names[0]?.replace(/^\//, "") ?? container.Id.slice(0, 12);
 
 /** Removes the images built for the service (labelled with it) but those `kept`, tolerating one already gone. */
@@ -665,7 +669,7 @@ async function removeBuiltImages(
 }
 
 /** Removes a container with its anonymous volumes, tolerating one already gone. */
-async function removeContainer(engine: Engine, id: string) {
+export async function removeContainer(engine: Engine, id: string) {
   if (!id) return;
   await engine
     .getContainer(id)
@@ -677,7 +681,7 @@ async function removeContainer(engine: Engine, id: string) {
 }
 
 /** The host port the engine published `port` at. */
-function publishedPort(
+export function publishedPort(
   inspected: { NetworkSettings: { Ports: Record<string, unknown> } },
   port: number,
 ): string {
@@ -722,25 +726,4 @@ async function probe(url: string, timeoutMs: number): Promise<{ healthy: boolean
 function withTag(image: string): string {
   const name = image.split("/").at(-1) ?? image;
   return image.includes("@") || name.includes(":") ? image : `${image}:latest`;
-}
-
-type ProgressEvent = { error?: unknown; status?: string; id?: string; progress?: string };
-
-function followed(engine: Engine, stream: NodeJS.ReadableStream): Promise<ProgressEvent[]> {
-  return new Promise((resolve, reject) => {
-    engine.modem.followProgress(stream, (error: Error | null, events: ProgressEvent[]) =>
-      error ? reject(engineStepError("Pulling the image", error)) : resolve(events),
-    );
-  });
-}
-
-/** The pull's progress as `docker pull` prints it once done: one line per status, without the progress bars. */
-function pullLines(events: ProgressEvent[]): string[] {
-  const lines: string[] = [];
-  for (const event of events) {
-    if (!event.status || event.progress) continue;
-    const line = event.id ? `${event.id}: ${event.status}` : event.status;
-    if (lines.at(-1) !== line) lines.push(line.trim());
-  }
-  return lines.filter(Boolean).slice(-50);
 }

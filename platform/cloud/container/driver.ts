@@ -1,17 +1,27 @@
 import { serviceTypeLabels, type ServiceType } from "#contract/services";
 import { CloudStepError, type DeployContext, type DeployDriver } from "../driver";
 import { containerApplication } from "./application";
+import { containerCache } from "./cache";
+import { containerDataService } from "./data-service";
+import { containerDatabase } from "./database";
 import { connectEngine } from "./engine";
 import { containerProxy, type ContainerProxyConfig } from "./proxy";
 
 /**
  * The containers driver (issue 26): deploys an environment's services to the container engine its connection
  * names (DOCKER_HOST: this machine's Podman or Docker socket, or a Docker host on tcp://), through the Docker
- * Engine API. Applications run for real; the other types say they cannot yet instead of pretending.
+ * Engine API. Applications, databases (PostgreSQL) and caches (Redis) run
+ * for real; the other types say they cannot yet instead of pretending.
  */
 
 /** How long a deployment or teardown may take before it fails saying what it waited for. */
 const TIMEOUT_MINUTES = 30;
+
+/** The connection attributes each type that runs here seals, as its AWS counterpart names them. */
+const SECRET_ATTRIBUTES: Partial<Record<ServiceType, readonly string[]>> = {
+  database: ["password", "connectionString"],
+  cache: ["authToken", "connectionString"],
+};
 
 export type ContainerDriverOptions = {
   /** DOCKER_HOST of the engine. */
@@ -33,41 +43,42 @@ export function createContainerDriver({
   callTimeoutMs,
   timeoutMinutes = TIMEOUT_MINUTES,
 }: ContainerDriverOptions): DeployDriver {
-  const application = containerApplication({
+  const options = {
     // A build or a pull may say nothing for minutes (a long RUN, a large layer): its client waits.
-    engine: ({ streaming = false } = {}) =>
+    engine: ({ streaming = false }: { streaming?: boolean } = {}) =>
       connectEngine(dockerHost, { timeoutMs: streaming ? null : callTimeoutMs }),
     timeScale,
-    buildTimeoutMs: timeoutMinutes * 60_000,
-    ...(proxy ? { proxy: containerProxy(proxy) } : {}),
-  });
+  };
+  const runners = {
+    application: containerApplication({
+      ...options,
+      buildTimeoutMs: timeoutMinutes * 60_000,
+      ...(proxy ? { proxy: containerProxy(proxy) } : {}),
+    }),
+    database: containerDataService(containerDatabase, options),
+    cache: containerDataService(containerCache, options),
+  };
+  type Runner = (typeof runners)[keyof typeof runners];
+  const runnerOf = (context: DeployContext): Runner | undefined =>
+    (runners as Partial<Record<ServiceType, Runner>>)[context.resource.serviceType];
 
-  function supported(context: DeployContext) {
-    const type: ServiceType = context.resource.serviceType;
-    if (type !== "application") {
+  function supported(context: DeployContext): Runner {
+    const runner = runnerOf(context);
+    if (!runner) {
       throw new CloudStepError(
-        `${serviceTypeLabels[type]} services cannot be deployed to a container engine yet.`,
-        {
-          transient: false,
-        },
+        `${serviceTypeLabels[context.resource.serviceType]} services cannot be deployed to a container engine yet.`,
+        { transient: false },
       );
     }
-    return application;
+    return runner;
   }
 
   return {
     apply: async (context) => supported(context).apply(context),
-    destroy: (context) =>
-      context.resource.serviceType === "application"
-        ? application.destroy(context)
-        : Promise.resolve({ done: true, lines: [] }),
-    observe: (context) =>
-      context.resource.serviceType === "application"
-        ? application.observe(context)
-        : Promise.resolve({ state: "ok" }),
-    units: (context) =>
-      context.resource.serviceType === "application" ? application.units(context) : Promise.resolve([]),
-    secretAttributeNames: () => [],
+    destroy: (context) => runnerOf(context)?.destroy(context) ?? Promise.resolve({ done: true, lines: [] }),
+    observe: (context) => runnerOf(context)?.observe(context) ?? Promise.resolve({ state: "ok" }),
+    units: (context) => runnerOf(context)?.units(context) ?? Promise.resolve([]),
+    secretAttributeNames: (resource) => SECRET_ATTRIBUTES[resource.serviceType] ?? [],
     timeoutMinutes: () => timeoutMinutes,
   };
 }

@@ -341,6 +341,16 @@ describe("price", () => {
     expect(price("file-storage", { versioning: false }).monthlyCost).toBe(3.2);
     expect(price("queue").monthlyCost).toBe(3.6);
   });
+
+  it("prices nothing on a container host: the services run on the host's own machine (issue 26)", () => {
+    const onHost = { cloudProvider: "CONTAINERS", region: "local" } as const;
+    expect(price("database", {}, onHost)).toEqual({
+      currency: "USD",
+      monthlyCost: 0,
+      breakdown: [{ item: "Runs on the container host: no cloud charge", monthlyCost: 0 }],
+    });
+    expect(price("application", {}, onHost).monthlyCost).toBe(0);
+  });
 });
 
 describe("secret attributes and endpoints", () => {

@@ -227,6 +227,11 @@ function linesOf(resource: Pick<DriverResource, "serviceType" | "config" | "sett
 export function priceOf(
   resource: Pick<DriverResource, "serviceType" | "config" | "settings" | "cloudProvider" | "region">,
 ): CostEstimate {
+  // A container host is the user's own machine (issue 26): no cloud bills for what runs there.
+  if (resource.cloudProvider === "CONTAINERS") {
+    const breakdown = [{ item: "Runs on the container host: no cloud charge", monthlyCost: 0 }];
+    return { currency: "USD", monthlyCost: 0, breakdown };
+  }
   const market = marketOf(resource.cloudProvider, resource.region);
   const factor = market ? marketFactors[market] : 1;
   const breakdown = linesOf(resource).map(({ item, monthlyCost }) => ({

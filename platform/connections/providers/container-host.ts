@@ -2,7 +2,7 @@ import { request } from "node:http";
 import * as z from "zod";
 import { checkedContainerSocket, ContainerSocketRefusedError } from "../../lib/container-sockets";
 import { jsonOf, PROVIDER_TIMEOUT_MS } from "../http";
-import type { Credentials, Provider } from "../providers";
+import type { CheckResult, Credentials, Provider } from "../providers";
 import { checkWith, fetchOrRefuse, ProviderRefusal } from "../refusals";
 
 /**
@@ -110,15 +110,19 @@ function engineName(version: EngineVersion): string {
   return `${component.Name} ${component.Version}`;
 }
 
+/** The check of a container host at `dockerHost`: also how the demo seed finds "This machine" (platform/seed/). */
+export function checkDockerHost(dockerHost: string): Promise<CheckResult> {
+  return checkWith(async () => {
+    const version = await versionOf(dockerHost);
+    const engine = engineName(version);
+    const platform = `${version.Os}/${version.Arch}`;
+    return {
+      message: `The container engine answered: ${engine} (Docker Engine API ${version.ApiVersion}, ${platform}).`,
+      details: [`Engine: ${engine}`, `Docker Engine API: ${version.ApiVersion}`, `Platform: ${platform}`],
+    };
+  });
+}
+
 export const containerHost: Provider = {
-  check: (credentials: Credentials) =>
-    checkWith(async () => {
-      const version = await versionOf(credentials.fields.DOCKER_HOST ?? "");
-      const engine = engineName(version);
-      const platform = `${version.Os}/${version.Arch}`;
-      return {
-        message: `The container engine answered: ${engine} (Docker Engine API ${version.ApiVersion}, ${platform}).`,
-        details: [`Engine: ${engine}`, `Docker Engine API: ${version.ApiVersion}`, `Platform: ${platform}`],
-      };
-    }),
+  check: (credentials: Credentials) => checkDockerHost(credentials.fields.DOCKER_HOST ?? ""),
 };

@@ -1,0 +1,397 @@
+import { randomBytes } from "node:crypto";
+import type { ContainerInspectInfo } from "dockerode";
+import type { ServiceUnit } from "#contract/services";
+import {
+  CloudStepError,
+  type DeployContext,
+  type DeployStep,
+  type DriverResource,
+  type NewLogLine,
+  type Observation,
+  type TeardownStep,
+} from "../driver";
+import {
+  containersOf,
+  nameOf,
+  observe,
+  publishedPort,
+  removeContainer,
+  type ContainerStepOptions,
+} from "./application";
+import { engineStepError, type Engine } from "./engine";
+import {
+  LABEL_DEPLOYMENT,
+  LABEL_ENVIRONMENT,
+  LABEL_ORGANIZATION,
+  LABEL_SERVICE,
+  labelFilter,
+  labelsOf,
+} from "./labels";
+import { pullImage } from "./pull";
+import { lastLinesOf } from "./telemetry";
+
+/**
+ * A data service on a container engine (issue 26): its official image (`postgres:16`, `redis:7`) in one container
+ * whose data lives on a named volume of the service's own, labelled like its containers. The volume outlives
+ * every container: a redeploy stops the running container (a database's files take one server at a time, so
+ * there is no rolling update) and starts the new one on the same volume, at the same loopback port, so clients
+ * keep their connection string. Only deleting the service removes the volume.
+ *
+ * The password is generated at the first deployment and handed to the container as its official image takes it
+ * (POSTGRES_PASSWORD, `--requirepass`): the engine keeps it with the container, as for any container started
+ * from an official image, and a redeploy reads it back from the running container. It never goes in the
+ * deployment's state or logs; the connection attributes that carry it are sealed by the platform (`secrets`).
+ *
+ * Steps: pull → replace the container on the volume (found again by its labels when a crash repeated the step)
+ * → wait, one probe per step, until the server answers its own protocol on the published port.
+ */
+
+/** What differs between a database and a cache: the official image's interface and how its server answers. */
+export type DataServiceKind = {
+  /** The official image of the service's engine and version, or a CloudStepError saying it cannot run yet. */
+  image(resource: DriverResource): string;
+  /** The port the server listens on in the container, and where its data lives. */
+  port: number;
+  dataPath: string;
+  /** The container's variables and command with `password`, as its official image takes them. */
+  container(resource: DriverResource, password: string): { Env?: string[]; Cmd?: string[] };
+  /**
+   * The command (run in the new container once it answers) that sets `password` on data the volume kept when no
+   * container was left to read the old one from; absent when each start sets it (Redis's `--requirepass`).
+   */
+  passwordOnData?(resource: DriverResource, password: string): string[];
+  /** The password a container was started with (read back at a redeploy), if it carries one. */
+  passwordOf(inspected: ContainerInspectInfo): string | undefined;
+  /** One probe of the server through the published port: answered in its protocol, or what it said. */
+  probe(
+    resource: DriverResource,
+    hostPort: number,
+    password: string,
+  ): Promise<{ healthy: boolean; said: string }>;
+  /** The connection attributes: the sealed ones (with the password) and the plain outputs. */
+  attributes(
+    resource: DriverResource,
+    address: { host: string; port: string; password: string },
+  ): { secrets: Record<string, string>; outputs: Record<string, string> };
+};
+
+/** The engine is asked again at most this often while the server starts. */
+const PROBE_INTERVAL_MS = 1000;
+const MIN_WAIT_MS = 200;
+/** A server that has not answered after this long (real time: initdb does not go faster) fails the deployment. */
+const START_LIMIT_MS = 5 * 60_000;
+/** Seconds a server is given to shut down cleanly before the engine kills it. */
+const STOP_SECONDS = 20;
+const FAILED_LOG_LINES = 20;
+/** The loopback address the engine publishes the port on (the engine runs on this machine). */
+const HOST = "127.0.0.1";
+
+type State = Readonly<Record<string, string>>;
+
+export function containerDataService(
+  kind: DataServiceKind,
+  { engine: connect, timeScale }: ContainerStepOptions,
+) {
+  const interval = () => Math.max(MIN_WAIT_MS, Math.round(PROBE_INTERVAL_MS * timeScale));
+
+  async function run<Result>(
+    context: DeployContext,
+    work: (engine: Engine, log: (message: string, level?: NewLogLine["level"]) => void) => Promise<Result>,
+  ): Promise<{ result: Result; lines: NewLogLine[] }> {
+    const lines: NewLogLine[] = [];
+    const podName = context.podNames[0] ?? context.resource.name;
+    const log = (message: string, level: NewLogLine["level"] = "info") => {
+      lines.push({ at: new Date(context.now.getTime() + lines.length), podName, level, message });
+    };
+    try {
+      return { result: await work(await connect(), log), lines };
+    } catch (error) {
+      const failed = engineStepError("The step", error);
+      throw new CloudStepError(failed.message, {
+        transient: failed.transient,
+        lines: [...lines, ...failed.lines],
+      });
+    }
+  }
+
+  const pending = (state: State, waitMs: number, progress: string): DeployStep => ({
+    done: false,
+    state: { ...state },
+    waitMs,
+    progress,
+    lines: [],
+  });
+
+  return {
+    async apply(context: DeployContext): Promise<DeployStep> {
+      const { result, lines } = await run(context, async (engine, log) => {
+        if (context.step === 0) {
+          const image = kind.image(context.resource);
+          const imageId = await pullImage(engine, image, log);
+          return pending(
+            {
+              ...withoutRollout(context.state),
+              phase: "start",
+              rollout: randomBytes(4).toString("hex"),
+              image,
+              imageId,
+            },
+            0,
+            "Pulling image",
+          );
+        }
+        if (context.state.phase === "start") return start(engine, context, log);
+        if (context.state.phase === "health") return checkReady(engine, context, log);
+        throw new CloudStepError(`The deployment is at an unknown step (${context.state.phase ?? "none"}).`, {
+          transient: false,
+        });
+      });
+      return { ...result, lines };
+    },
+
+    async destroy(context: DeployContext): Promise<TeardownStep> {
+      const { lines } = await run(context, async (engine, log) => {
+        for (const container of await containersOf(engine, context.resource.id)) {
+          await stopAndRemove(engine, container.Id);
+          log(`Removed container ${nameOf(container)}`);
+        }
+        const { Volumes: volumes } = await engine.listVolumes({
+          filters: labelFilter({ [LABEL_SERVICE]: context.resource.id }),
+        });
+        for (const volume of volumes ?? []) {
+          await engine
+            .getVolume(volume.Name)
+            .remove()
+            .catch((error: unknown) => {
+              if ((error as { statusCode?: number }).statusCode !== 404)
+                throw engineStepError("Removing the volume", error);
+            });
+          log(`Removed volume ${volume.Name} and the data on it`);
+        }
+      });
+      return { done: true, lines };
+    },
+
+    async observe(context: DeployContext): Promise<Observation> {
+      const { result } = await run(context, (engine) => observe(engine, context));
+      return result;
+    },
+
+    async units(context: DeployContext): Promise<ServiceUnit[]> {
+      const { result } = await run(context, async (engine) =>
+        (await containersOf(engine, context.resource.id)).map((container) => ({
+          name: nameOf(container),
+          status: container.State,
+        })),
+      );
+      return result;
+    },
+  };
+
+  /** The service's volume, created once (found again by its name), labelled with the service. */
+  async function volumeOf(
+    engine: Engine,
+    context: DeployContext,
+    log: (message: string) => void,
+  ): Promise<{ volume: string; existed: boolean }> {
+    const name = `${context.resource.name}-${context.resource.id.slice(0, 8)}-data`;
+    const found = await engine
+      .getVolume(name)
+      .inspect()
+      .catch((error: unknown) => {
+        if ((error as { statusCode?: number }).statusCode === 404) return null;
+        throw engineStepError("Reading the volume", error);
+      });
+    if (!found) {
+      await engine
+        .createVolume({
+          Name: name,
+          Labels: {
+            [LABEL_ORGANIZATION]: context.organizationId,
+            [LABEL_ENVIRONMENT]: context.environmentId,
+            [LABEL_SERVICE]: context.resource.id,
+          },
+        })
+        .catch((error: unknown) => {
+          throw engineStepError("Creating the volume", error);
+        });
+      log(`Created volume ${name} for ${kind.dataPath}`);
+    }
+    return { volume: name, existed: Boolean(found) };
+  }
+
+  /** The running container's password, else a new one (the first deployment, or every container removed). */
+  async function passwordFor(
+    engine: Engine,
+    context: DeployContext,
+  ): Promise<{ password: string; kept: boolean }> {
+    for (const container of await containersOf(engine, context.resource.id)) {
+      const inspected = await engine.getContainer(container.Id).inspect();
+      const password = kind.passwordOf(inspected);
+      if (password) return { password, kept: true };
+    }
+    return { password: generatedPassword(32), kept: false };
+  }
+
+  /** The container on the service's volume: the one before stopped and removed, the new one started. */
+  async function start(
+    engine: Engine,
+    context: DeployContext,
+    log: (message: string, level?: NewLogLine["level"]) => void,
+  ) {
+    const { resource, state } = context;
+    const rollout = state.rollout ?? "";
+    const { volume, existed } = await volumeOf(engine, context, log);
+    let resetPassword = state.resetPassword ?? "";
+    const [found] = await engine.listContainers({
+      all: true,
+      filters: labelFilter({ [LABEL_SERVICE]: resource.id, [LABEL_DEPLOYMENT]: rollout }),
+    });
+    let id = found?.Id;
+    if (!id) {
+      const { password, kept } = await passwordFor(engine, context);
+      // Data without a container to read its password from (removed outside the console): a new one is set on it.
+      resetPassword = existed && !kept && kind.passwordOnData ? "yes" : "";
+      for (const container of await containersOf(engine, resource.id)) {
+        await stopAndRemove(engine, container.Id);
+        log(`Stopped and removed container ${nameOf(container)}; its data stays on volume ${volume}`);
+      }
+      const name = `${resource.name}-${resource.id.slice(0, 8)}-${rollout}`;
+      const port = `${kind.port}/tcp`;
+      const { hardware } = resource.settings;
+      const create = (hostPort: string) =>
+        engine.createContainer({
+          name,
+          Image: state.imageId ?? state.image,
+          ...kind.container(resource, password),
+          Labels: labelsOf(context, rollout),
+          ExposedPorts: { [port]: {} },
+          HostConfig: {
+            // The port clients were given, again (loopback only); the engine picks one the first time.
+            PortBindings: { [port]: [{ HostIp: HOST, HostPort: hostPort }] },
+            Binds: [`${volume}:${kind.dataPath}`],
+            NanoCpus: Math.round(Number(hardware.cpu) * 1e9),
+            Memory: hardware.memoryMb * 1024 * 1024,
+          },
+        });
+      const created = await create(state.hostPort ?? "").catch(async (error: unknown) => {
+        if (!state.hostPort) throw error;
+        // Taken meanwhile by something else: another port, and new connection attributes.
+        log(`Port ${state.hostPort} is no longer free; the engine picks another`, "warn");
+        return create("");
+      });
+      id = created.id;
+      log(`Created container ${name} from ${state.image} on volume ${volume}`);
+      const container = engine.getContainer(id);
+      await container.start().catch((error: unknown) => {
+        throw engineStepError("Starting the container", error);
+      });
+      log(`Started container ${name}`);
+    }
+    return pending(
+      { ...state, phase: "health", newContainer: id, startedAt: context.now.toISOString(), resetPassword },
+      interval(),
+      "Waiting for the server to accept connections",
+    );
+  }
+
+  /** One probe per step: done once the server answers in its protocol; a container that exited fails. */
+  async function checkReady(
+    engine: Engine,
+    context: DeployContext,
+    log: (message: string, level?: NewLogLine["level"]) => void,
+  ): Promise<DeployStep> {
+    const { state, resource } = context;
+    const inspected = await engine.getContainer(state.newContainer ?? "").inspect();
+    const name = inspected.Name.replace(/^\//, "");
+    if (!inspected.State.Running) {
+      const output = await lastLinesOf(engine, inspected.Id, FAILED_LOG_LINES);
+      for (const line of output) log(line, "error");
+      const said = output.at(-1);
+      throw new CloudStepError(
+        `The container ${name} exited with code ${inspected.State.ExitCode} before it accepted connections` +
+          `${said ? ` (${said})` : ""}; the data stays on its volume.`,
+        { transient: false },
+      );
+    }
+    const hostPort = publishedPort(inspected, kind.port);
+    const password = kind.passwordOf(inspected) ?? "";
+    const outcome = await kind.probe(resource, Number(hostPort), password);
+    if (!outcome.healthy) {
+      if (context.now.getTime() - new Date(state.startedAt ?? context.now).getTime() > START_LIMIT_MS) {
+        throw new CloudStepError(
+          `The container ${name} did not accept connections on port ${kind.port} within ` +
+            `${START_LIMIT_MS / 60_000} minutes (${outcome.said}).`,
+          { transient: false },
+        );
+      }
+      return pending(state, interval(), "Waiting for the server to accept connections");
+    }
+    log(`${resource.name} accepts connections at ${HOST}:${hostPort} (${outcome.said})`);
+    if (state.resetPassword && kind.passwordOnData) {
+      await runIn(engine, inspected.Id, kind.passwordOnData(resource, password));
+      log("Set a new password on the data the volume kept: no container was left with the one before");
+    }
+    const { secrets, outputs } = kind.attributes(resource, { host: HOST, port: hostPort, password });
+    const { newContainer: _new, startedAt: _started, ...kept } = withoutRollout(state);
+    return {
+      done: true,
+      state: { ...kept, container: inspected.Id, hostPort },
+      endpoint: `${HOST}:${hostPort}`,
+      secrets,
+      outputs,
+      lines: [],
+    };
+  }
+}
+
+/** Letters and digits only: no escaping in a URL, a shell or a command's arguments. */
+function generatedPassword(length: number): string {
+  let password = "";
+  while (password.length < length) {
+    password += randomBytes(length * 2)
+      .toString("base64")
+      .replace(/[^A-Za-z0-9]/g, "");
+  }
+  return password.slice(0, length);
+}
+
+function withoutRollout(state: State): Record<string, string> {
+  const { phase: _phase, newContainer: _new, startedAt: _started, resetPassword: _reset, ...kept } = state;
+  return kept;
+}
+
+/** Runs `command` in the container (the engine's exec) and fails the step unless it exits 0. */
+async function runIn(engine: Engine, containerId: string, command: string[]) {
+  const exec = await engine
+    .getContainer(containerId)
+    .exec({ Cmd: command, AttachStdout: true, AttachStderr: true });
+  const stream = await exec.start({ hijack: true, stdin: false });
+  let output = "";
+  await new Promise<void>((resolve, reject) => {
+    stream.on("data", (chunk: Buffer) => (output = (output + chunk.toString()).slice(-2000)));
+    stream.on("end", () => resolve());
+    stream.on("error", reject);
+  });
+  const { ExitCode: code } = await exec.inspect();
+  if (code !== 0) {
+    // The command carries the password: only its output is said.
+    throw new CloudStepError(
+      `Setting the password in the container failed (exit code ${code}): ${output.replace(/[^\x20-\x7e]/g, "").trim()}`,
+      { transient: false },
+    );
+  }
+}
+
+/** A server stopped with time to shut down cleanly (its files are on the volume), then removed. */
+async function stopAndRemove(engine: Engine, id: string) {
+  await engine
+    .getContainer(id)
+    .stop({ t: STOP_SECONDS })
+    .catch((error: unknown) => {
+      // 304: already stopped; 404: already gone.
+      const status = (error as { statusCode?: number }).statusCode;
+      if (status !== 304 && status !== 404) throw engineStepError("Stopping a container", error);
+    });
+  await removeContainer(engine, id);
+}

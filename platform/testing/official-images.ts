@@ -1,0 +1,234 @@
+import { spawnSync } from "node:child_process";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { tarOf } from "./tar";
+
+/**
+ * Stand-ins for official Docker Hub images, for the containers driver's tests (no internet here): each keeps its
+ * official image's interface (port, variables, data directory) and is built from this machine's own binaries,
+ * then pushed to the test engine's Docker Hub mirror under the official name (platform/testing/container-engine.ts).
+ * - `nginx` → `nginx:1.27`: busybox httpd on port 80, `/` answering a "Welcome to nginx!" page that includes
+ *   $GREETING when it is set (the web-application fastboot stack deploys `nginx:1.27`).
+ * - `postgres` → `postgres:16` (and `:17`, the create form's default): this machine's PostgreSQL 15 with an
+ *   entrypoint honouring POSTGRES_PASSWORD, POSTGRES_USER and POSTGRES_DB: initdb on an empty
+ *   /var/lib/postgresql/data, then postgres on 5432 with password (scram) logins from anywhere.
+ * - `redis` → `redis:7`: this machine's redis-server, its arguments as the official image takes them
+ *   (`redis-server --requirepass …`), data in /data.
+ */
+export type OfficialImage = "nginx" | "postgres" | "redis";
+
+/** The names each stand-in is pushed under (the mirror's `library/` is Docker Hub's namespace of official images). */
+export const OFFICIAL_IMAGES: Record<OfficialImage, string[]> = {
+  nginx: ["nginx:1.27"],
+  postgres: ["postgres:16", "postgres:17"],
+  redis: ["redis:7"],
+};
+
+/** The system packages a stand-in is built from (.ci/run installs them as root). */
+export const OFFICIAL_IMAGE_SOURCES: Record<OfficialImage, Record<string, string>> = {
+  nginx: {},
+  postgres: { "postgresql-15": "/usr/lib/postgresql/15/bin/postgres" },
+  redis: { "redis-server": "/usr/bin/redis-server" },
+};
+
+const BUSYBOX = "/bin/busybox";
+
+/**
+ * The label of every stand-in: a pull that moves an official name to a newer build leaves the older one without
+ * a name, and the set-up removes such images by it.
+ */
+export const OFFICIAL_STAND_IN_LABEL = "test.official-stand-in";
+const standIn = (name: OfficialImage) => `LABEL ${OFFICIAL_STAND_IN_LABEL}="${name}"\n`;
+
+const nginxDockerfile = `FROM scratch
+COPY busybox /bin/busybox
+RUN ["/bin/busybox", "--install", "-s", "/bin"]
+COPY start.sh /start.sh
+EXPOSE 80
+CMD ["/bin/sh", "/start.sh"]
+${standIn("nginx")}`;
+
+const nginxStart = `mkdir -p /usr/share/nginx/html
+cat > /usr/share/nginx/html/index.html <<PAGE
+<!DOCTYPE html>
+<html><head><title>Welcome to nginx!</title></head>
+<body><h1>Welcome to nginx!</h1><p>\${GREETING:-}</p></body></html>
+PAGE
+exec httpd -f -v -p 80 -h /usr/share/nginx/html
+`;
+
+const PG = "/usr/lib/postgresql/15";
+
+/** Images of the machine's files (their top directories copied whole), busybox as their shell. */
+const rootfsDockerfile = (tail: string) => `FROM scratch
+COPY usr /usr
+COPY lib /lib
+COPY lib64 /lib64
+COPY rootfs/ /
+RUN ["/bin/busybox", "--install", "-s", "/bin"]
+RUN mkdir -p /tmp /var/run && chmod 1777 /tmp
+${tail}`;
+
+const postgresDockerfile = rootfsDockerfile(`ENV PATH=${PG}/bin:/bin PGDATA=/var/lib/postgresql/data TZ=UTC
+VOLUME /var/lib/postgresql/data
+EXPOSE 5432
+ENTRYPOINT ["/bin/sh", "/usr/local/bin/docker-entrypoint.sh"]
+CMD ["postgres"]
+${standIn("postgres")}`);
+
+/** The official image's start: initialise an empty data directory once, as the postgres user, then serve. */
+const postgresEntrypoint = `set -e
+mkdir -p "$PGDATA" /var/run/postgresql
+chown -R postgres:postgres "$PGDATA" /var/run/postgresql
+chmod 700 "$PGDATA"
+if [ ! -s "$PGDATA/PG_VERSION" ]; then
+  if [ -z "$POSTGRES_PASSWORD" ]; then
+    echo "Error: Database is uninitialized and superuser password is not specified." >&2
+    exit 1
+  fi
+  user="\${POSTGRES_USER:-postgres}"
+  database="\${POSTGRES_DB:-$user}"
+  echo "$POSTGRES_PASSWORD" > /tmp/pwfile
+  chown postgres /tmp/pwfile
+  su postgres -s /bin/sh -c "initdb -D $PGDATA -U $user --pwfile=/tmp/pwfile --auth-local=trust --auth-host=scram-sha-256 --encoding=UTF8 --no-locale"
+  rm -f /tmp/pwfile
+  echo "host all all all scram-sha-256" >> "$PGDATA/pg_hba.conf"
+  if [ "$database" != "postgres" ]; then
+    echo "CREATE DATABASE \\"$database\\";" | su postgres -s /bin/sh -c "postgres --single -D $PGDATA postgres" > /dev/null
+  fi
+  echo "PostgreSQL init process complete; ready for start up."
+fi
+exec su postgres -s /bin/sh -c "exec postgres -D $PGDATA -c listen_addresses='*'"
+`;
+
+const redisDockerfile = rootfsDockerfile(`ENV PATH=/usr/local/bin:/bin
+VOLUME /data
+WORKDIR /data
+EXPOSE 6379
+ENTRYPOINT ["/bin/sh", "/usr/local/bin/docker-entrypoint.sh"]
+CMD ["redis-server"]
+${standIn("redis")}`);
+
+/** As the official image: `redis-server` arguments run the server (as the redis user, from /data). */
+const redisEntrypoint = `set -e
+chown -R redis:redis /data
+if [ "$1" = "redis-server" ]; then
+  shift
+  # busybox su passes no arguments to the command: they are written into it (the driver's have no spaces).
+  exec su redis -s /bin/sh -c "exec /usr/bin/redis-server --bind 0.0.0.0 --protected-mode no --dir /data $*"
+fi
+exec "$@"
+`;
+
+const passwd = `root:x:0:0:root:/root:/bin/sh
+postgres:x:999:999:PostgreSQL:/var/lib/postgresql:/bin/sh
+redis:x:998:998:Redis:/data:/bin/sh
+`;
+const group = `root:x:0:
+postgres:x:999:
+redis:x:998:
+`;
+
+/** A build context of `files` and busybox-static (as `busybox`). */
+export const busyboxContext = (files: Record<string, string>) =>
+  tarOf([
+    ...Object.entries(files).map(([name, content]) => ({ path: name, content })),
+    { path: "busybox", content: readFileSync(BUSYBOX), mode: 0o755 },
+  ]);
+
+/** The shared libraries `files` load (ldd), and the loader itself. */
+function librariesOf(files: string[]): string[] {
+  const libraries = new Set<string>(["/lib64/ld-linux-x86-64.so.2"]);
+  for (const file of files) {
+    const result = spawnSync("ldd", [file], { encoding: "utf8" });
+    for (const match of result.stdout.matchAll(/=> (\/\S+)/g)) libraries.add(match[1] ?? "");
+  }
+  return [...libraries].filter(Boolean);
+}
+
+/**
+ * A build context: the Dockerfile, the machine's files `from` at their own paths (absolute, under /usr, /lib and
+ * /lib64, followed through symlinks), and `rootfs/` holding busybox and `extra` (path in the image → content).
+ * Written with the system's tar, which keeps long paths and whole directories.
+ */
+function rootfsContext(dockerfile: string, from: string[], extra: Record<string, string | Buffer>): Buffer {
+  const dir = mkdtempSync(path.join(tmpdir(), "official-image-"));
+  try {
+    const rootfs = path.join(dir, "rootfs");
+    for (const [file, content] of Object.entries({ ...extra, "bin/busybox": readFileSync(BUSYBOX) })) {
+      mkdirSync(path.dirname(path.join(rootfs, file)), { recursive: true });
+      writeFileSync(path.join(rootfs, file), content, { mode: 0o755 });
+    }
+    writeFileSync(path.join(dir, "Dockerfile"), dockerfile);
+    const result = spawnSync(
+      "tar",
+      [
+        "-c",
+        "--dereference",
+        "-C",
+        dir,
+        "Dockerfile",
+        "rootfs",
+        "-C",
+        "/",
+        ...from.map((file) => file.replace(/^\//, "")),
+      ],
+      { maxBuffer: 512 * 1024 * 1024 },
+    );
+    if (result.status !== 0) throw new Error(`tar failed: ${result.stderr.toString()}`);
+    return result.stdout;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function postgresContext(): Buffer {
+  const binaries = ["postgres", "initdb", "pg_isready", "psql"].map((name) => `${PG}/bin/${name}`);
+  // llvmjit pulls in LLVM (a hundred MB): without it, postgres runs with JIT off.
+  const modules = readdirSync(`${PG}/lib`)
+    .filter((name) => name.endsWith(".so") && name !== "llvmjit.so")
+    .map((name) => `${PG}/lib/${name}`);
+  const zoneinfo = ["UTC", "GMT", "Etc/UTC"]
+    .map((name) => `/usr/share/zoneinfo/${name}`)
+    .filter((file) => existsSync(file));
+  return rootfsContext(
+    postgresDockerfile,
+    [
+      ...binaries,
+      ...modules,
+      ...librariesOf([...binaries, ...modules]),
+      "/usr/share/postgresql/15",
+      ...zoneinfo,
+    ],
+    {
+      "etc/passwd": passwd,
+      "etc/group": group,
+      "usr/local/bin/docker-entrypoint.sh": postgresEntrypoint,
+    },
+  );
+}
+
+function redisContext(): Buffer {
+  const binaries = ["/usr/bin/redis-server"];
+  return rootfsContext(redisDockerfile, [...binaries, ...librariesOf(binaries)], {
+    "etc/passwd": passwd,
+    "etc/group": group,
+    "usr/local/bin/docker-entrypoint.sh": redisEntrypoint,
+  });
+}
+
+/** The build context of each official image's stand-in. */
+export const officialContexts: Record<OfficialImage, () => Buffer> = {
+  nginx: () => busyboxContext({ Dockerfile: nginxDockerfile, "start.sh": nginxStart }),
+  postgres: postgresContext,
+  redis: redisContext,
+};
