@@ -9,7 +9,8 @@ import {
   webhookAnswerSchema,
 } from "#contract/deploy-on-push";
 import { environmentPaths, environmentResponseSchema } from "#contract/environments";
-import { isBusyStage, resourceResponseSchema, servicePaths } from "#contract/services";
+import { isBusyStage } from "#contract/service-catalogue";
+import { resourceResponseSchema, servicePaths } from "#contract/services";
 import { imagesLabelled } from "../cloud/container/build";
 import { LABEL_ENVIRONMENT, LABEL_SERVICE, labelFilter } from "../cloud/container/labels";
 import { sealSecrets } from "../connections/records";
