@@ -1,14 +1,11 @@
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { eq } from "drizzle-orm";
+import { expect, it } from "vitest";
 import { defaultApplicationConfig } from "#contract/application-config";
 import { connectionPaths, connectionResponseSchema } from "#contract/connections";
-import { environmentPaths, environmentResponseSchema } from "#contract/environments";
-import { isBusyStage } from "#contract/service-catalogue";
 import { resourceResponseSchema, servicePaths } from "#contract/services";
-import { LABEL_ENVIRONMENT, labelFilter } from "../cloud/container/labels";
 import { resourceLogs } from "../db/schema";
+import { setUpContainerApi } from "../testing/container-api";
 import { setUpContainerEngine } from "../testing/container-engine";
-import { openTestApi, type TestApi, type TestMember } from "../testing/http-harness";
-import { eq } from "drizzle-orm";
 
 /*
  * Issue 26 through the API: an application from a private registry on a container host. The registry (the test
@@ -17,46 +14,12 @@ import { eq } from "drizzle-orm";
  */
 
 const engine = setUpContainerEngine({ privateRegistry: true });
-let api: TestApi;
-let member: TestMember;
-let tenantId: string;
+const platform = setUpContainerApi(engine);
 let environmentId: string;
-
-beforeAll(async () => {
-  api = await openTestApi();
-  member = await api.createMember({ role: "admin" });
-  tenantId = member.organization.tenantId;
-});
-
-afterAll(async () => {
-  if (environmentId) {
-    const filters = labelFilter({ [LABEL_ENVIRONMENT]: environmentId });
-    for (const container of await engine.engine.listContainers({ all: true, filters })) {
-      await engine.engine.getContainer(container.Id).remove({ force: true });
-    }
-  }
-  await api?.close();
-});
-
-const call = (method: string, path: string, json?: unknown) =>
-  api.call(method, path, { token: member.user.token, json });
-
-async function settled(id: string) {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    await api.engine.runner.runUntilIdle();
-    const response = await call("GET", servicePaths.one(tenantId, environmentId, id));
-    const { resource } = resourceResponseSchema.parse(await response.json());
-    if (!isBusyStage(resource.stage) || Date.now() > deadline) {
-      return { stage: resource.stage, endpoint: resource.endpoint, message: resource.message ?? "" };
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 it("pulls a private registry's image on a container host with the registry connection's credentials", async () => {
   const { host, username, password } = engine.privateRegistry;
-  const registry = await call("POST", connectionPaths.list(tenantId), {
+  const registry = await platform.call("POST", connectionPaths.list(platform.tenantId), {
     kind: "DOCKER",
     name: "Private registry",
     method: "token",
@@ -66,23 +29,9 @@ it("pulls a private registry's image on a container host with the registry conne
   const registryConnection = connectionResponseSchema.parse(await registry.json()).connection;
   expect(registryConnection.status).toBe("VERIFIED");
 
-  const containerHost = await call("POST", connectionPaths.list(tenantId), {
-    kind: "CONTAINER_HOST",
-    name: "This machine",
-    method: "docker-host",
-    fields: { DOCKER_HOST: engine.dockerHost },
-  });
-  expect(containerHost.status, await containerHost.clone().text()).toBe(201);
-  const created = await call("POST", environmentPaths.list(tenantId), {
-    name: "private-images",
-    cloudProvider: "CONTAINERS",
-    region: "local",
-    cloudConnectionId: connectionResponseSchema.parse(await containerHost.json()).connection.id,
-  });
-  expect(created.status, await created.clone().text()).toBe(201);
-  environmentId = environmentResponseSchema.parse(await created.json()).environment.id;
+  environmentId = (await platform.createEnvironment("private-images")).environmentId;
 
-  const launched = await call("POST", servicePaths.list(tenantId, environmentId), {
+  const launched = await platform.call("POST", servicePaths.list(platform.tenantId, environmentId), {
     serviceType: "application",
     name: "web",
     config: {
@@ -102,14 +51,14 @@ it("pulls a private registry's image on a container host with the registry conne
   expect(launched.status, await launched.clone().text()).toBe(201);
   const { id } = resourceResponseSchema.parse(await launched.json()).resource;
 
-  const service = await settled(id);
-  expect(service, service.message).toMatchObject({
+  const service = await platform.settled(environmentId, id);
+  expect(service, service.message ?? "").toMatchObject({
     stage: "STAGE_COMPLETED",
     endpoint: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/),
   });
   expect(await (await fetch(service.endpoint ?? "")).text()).toBe("hello world\n");
   const lines = (
-    await api.db
+    await platform.api.db
       .select({ message: resourceLogs.message })
       .from(resourceLogs)
       .where(eq(resourceLogs.resourceId, id))

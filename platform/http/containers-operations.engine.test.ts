@@ -1,14 +1,11 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { beforeAll, expect, it } from "vitest";
 import { defaultApplicationConfig, type ApplicationConfig } from "#contract/application-config";
 import {
   applicationPaths,
   applicationVersionListSchema,
   rollbackResponseSchema,
 } from "#contract/applications";
-import { connectionPaths, connectionResponseSchema } from "#contract/connections";
-import { environmentPaths, environmentResponseSchema } from "#contract/environments";
-import { isBusyStage } from "#contract/service-catalogue";
 import {
   alarmListSchema,
   logListSchema,
@@ -23,8 +20,9 @@ import { engineJobs, resources } from "../db/schema";
 import { createDriftChecks } from "../deployments/drift-checks";
 import { createUsageSampling } from "../deployments/usage-samples";
 import { createOperations } from "../operations/operations";
+import { setUpContainerApi } from "../testing/container-api";
 import { setUpContainerEngine } from "../testing/container-engine";
-import { openTestApi, type TestApi, type TestMember } from "../testing/http-harness";
+import type { TestApi } from "../testing/http-harness";
 
 /*
  * Operating an application on a container host through the API (issue 26), on the run's real podman: a redeploy
@@ -45,41 +43,13 @@ const now = () => frozen ?? new Date(Date.now() + offsetMs);
 const advance = (ms: number) => {
   offsetMs += ms;
 };
-let api: TestApi;
-let member: TestMember;
-let tenantId: string;
+const platform = setUpContainerApi(engine, { now });
 let environmentId: string;
 let serviceId: string;
 
 beforeAll(async () => {
-  api = await openTestApi({}, { now });
-  member = await api.createMember({ role: "admin" });
-  tenantId = member.organization.tenantId;
-  const saved = await call("POST", connectionPaths.list(tenantId), {
-    kind: "CONTAINER_HOST",
-    name: "This machine",
-    method: "docker-host",
-    fields: { DOCKER_HOST: engine.dockerHost },
-  });
-  expect(saved.status, await saved.clone().text()).toBe(201);
-  const { connection } = connectionResponseSchema.parse(await saved.json());
-  const created = await call("POST", environmentPaths.list(tenantId), {
-    name: "operations",
-    cloudProvider: "CONTAINERS",
-    region: "local",
-    cloudConnectionId: connection.id,
-  });
-  expect(created.status, await created.clone().text()).toBe(201);
-  environmentId = environmentResponseSchema.parse(await created.json()).environment.id;
+  environmentId = (await platform.createEnvironment("operations")).environmentId;
 }, 60_000);
-
-afterAll(async () => {
-  // The service and its containers go with the file (the engine's set-up removes what is left labelled).
-  await api?.close();
-});
-
-const call = (method: string, path: string, json?: unknown) =>
-  api.call(method, path, { token: member.user.token, json });
 
 /** The test image's server on 8080: `/` answers `hello $GREETING`, `/healthz` ok; checked every (scaled) 5 s. */
 const web = (image: string, greeting: string): ApplicationConfig => ({
@@ -99,20 +69,12 @@ const web = (image: string, greeting: string): ApplicationConfig => ({
 });
 
 async function service(): Promise<Resource> {
-  const response = await call("GET", servicePaths.one(tenantId, environmentId, serviceId));
+  const response = await platform.call("GET", servicePaths.one(platform.tenantId, environmentId, serviceId));
   return resourceResponseSchema.parse(await response.json()).resource;
 }
 
-/** Runs due jobs until the service is no longer busy (the driver's steps wait a little between them). */
-async function settled(runner = api.engine.runner): Promise<Resource> {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    await runner.runUntilIdle();
-    const current = await service();
-    if (!isBusyStage(current.stage) || Date.now() > deadline) return current;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
+const settled = (runner?: TestApi["engine"]["runner"]) =>
+  platform.settled(environmentId, serviceId, { runner });
 
 const containersOfService = () =>
   engine.engine.listContainers({ all: true, filters: labelFilter({ [LABEL_SERVICE]: serviceId }) });
@@ -123,19 +85,25 @@ async function page(endpoint: string | null): Promise<string> {
 }
 
 async function logs(query: LogQuery) {
-  const response = await call("GET", servicePaths.logs(tenantId, environmentId, serviceId, query));
+  const response = await platform.call(
+    "GET",
+    servicePaths.logs(platform.tenantId, environmentId, serviceId, query),
+  );
   expect(response.status, await response.clone().text()).toBe(200);
   return logListSchema.parse(await response.json()).logs;
 }
 
 async function versions() {
-  const response = await call("GET", applicationPaths.versions(tenantId, environmentId, serviceId));
+  const response = await platform.call(
+    "GET",
+    applicationPaths.versions(platform.tenantId, environmentId, serviceId),
+  );
   return applicationVersionListSchema.parse(await response.json()).versions;
 }
 
 async function change(config: ApplicationConfig) {
   const { version } = await service();
-  const response = await call("PUT", servicePaths.one(tenantId, environmentId, serviceId), {
+  const response = await platform.call("PUT", servicePaths.one(platform.tenantId, environmentId, serviceId), {
     version,
     config,
   });
@@ -143,7 +111,7 @@ async function change(config: ApplicationConfig) {
 }
 
 it("redeploys with a changed variable: the new container serves it, the old one is gone, the history has both", async () => {
-  const launched = await call("POST", servicePaths.list(tenantId, environmentId), {
+  const launched = await platform.call("POST", servicePaths.list(platform.tenantId, environmentId), {
     serviceType: "application",
     name: "web",
     config: web(engine.images.web, "first"),
@@ -199,9 +167,9 @@ it("rolls back on its own when the new image fails its health check: the previou
 it("rolls back to a version: it redeploys that version's image digest and configuration", async () => {
   const first = (await versions()).find((version) => version.number === 1);
   expect(first?.imageDigest).toMatch(/^sha256:[0-9a-f]{64}$/);
-  const response = await call(
+  const response = await platform.call(
     "POST",
-    applicationPaths.rollback(tenantId, environmentId, serviceId, first?.id ?? ""),
+    applicationPaths.rollback(platform.tenantId, environmentId, serviceId, first?.id ?? ""),
   );
   expect(response.status, await response.clone().text()).toBe(202);
   rollbackResponseSchema.parse(await response.json());
@@ -235,7 +203,7 @@ it("shows the container's own lines in the logs tab, and its search finds one", 
 }, 60_000);
 
 it("charts CPU and memory kept over time, and fires the CPU alarm when the container burns its CPU", async () => {
-  const sampling = createUsageSampling({ db: api.db, now, intervalMs: 60_000 });
+  const sampling = createUsageSampling({ db: platform.api.db, now, intervalMs: 60_000 });
   for (let minute = 0; minute < 3; minute++) {
     advance(60_000);
     expect(await sampling.runDue()).toBe(1);
@@ -243,9 +211,9 @@ it("charts CPU and memory kept over time, and fires the CPU alarm when the conta
   // Sampled once per interval: a run before the next is due samples nothing.
   expect(await sampling.runDue()).toBe(0);
   const read = async () => {
-    const response = await call(
+    const response = await platform.call(
       "GET",
-      servicePaths.metrics(tenantId, environmentId, serviceId, { range: "1h" }),
+      servicePaths.metrics(platform.tenantId, environmentId, serviceId, { range: "1h" }),
     );
     expect(response.status, await response.clone().text()).toBe(200);
     return metricsSchema.parse(await response.json());
@@ -261,9 +229,9 @@ it("charts CPU and memory kept over time, and fires the CPU alarm when the conta
     expect(point.value).toBeLessThan(50);
   }
   const alarms = async () => {
-    const response = await call(
+    const response = await platform.call(
       "GET",
-      servicePaths.alarms(tenantId, environmentId, serviceId, { range: "1h" }),
+      servicePaths.alarms(platform.tenantId, environmentId, serviceId, { range: "1h" }),
     );
     return alarmListSchema.parse(await response.json()).alarms;
   };
@@ -292,9 +260,17 @@ it("charts CPU and memory kept over time, and fires the CPU alarm when the conta
 }, 60_000);
 
 it("turns the service failed when its container is stopped or removed outside the product, and Retry brings it back", async () => {
-  const drift = createDriftChecks({ db: api.db, deploys: api.engine.deploys, intervalMs: 60_000, now });
+  const drift = createDriftChecks({
+    db: platform.api.db,
+    deploys: platform.api.engine.deploys,
+    intervalMs: 60_000,
+    now,
+  });
   const retry = async () => {
-    const response = await call("POST", servicePaths.retry(tenantId, environmentId, serviceId));
+    const response = await platform.call(
+      "POST",
+      servicePaths.retry(platform.tenantId, environmentId, serviceId),
+    );
     expect(response.status, await response.clone().text()).toBe(200);
     const back = await settled();
     expect(back, back.message ?? "").toMatchObject({ stage: "STAGE_COMPLETED" });
@@ -350,7 +326,12 @@ it("has the engine restart a container that crashed, and the drift check finds n
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   expect(await page(endpoint)).toBe("hello first\n");
-  const drift = createDriftChecks({ db: api.db, deploys: api.engine.deploys, intervalMs: 60_000, now });
+  const drift = createDriftChecks({
+    db: platform.api.db,
+    deploys: platform.api.engine.deploys,
+    intervalMs: 60_000,
+    now,
+  });
   advance(61_000);
   await drift.runDue();
   expect((await service()).stage).toBe("STAGE_COMPLETED");
@@ -361,19 +342,19 @@ it("resumes a deployment after the platform restarted mid-step, without a second
   // The clock stands still: the queue, the pull and the start step run (it created the new container), then the
   // health check waits.
   frozen = now();
-  await api.engine.runner.runUntilIdle();
-  await api.engine.runner.stop();
-  const [job] = (await api.db.select().from(engineJobs).where(eq(engineJobs.kind, "service-deploy"))).filter(
-    (row) => row.status === "queued",
-  );
+  await platform.api.engine.runner.runUntilIdle();
+  await platform.api.engine.runner.stop();
+  const [job] = (
+    await platform.api.db.select().from(engineJobs).where(eq(engineJobs.kind, "service-deploy"))
+  ).filter((row) => row.status === "queued");
   expect(job?.state).toBe("PHASE_1");
   expect(await containersOfService()).toHaveLength(2);
   // The platform died before the start step's outcome was recorded: the database holds what the pull recorded
   // (the step's record never committed), so the step runs again.
-  const [row] = await api.db.select().from(resources).where(eq(resources.id, serviceId));
+  const [row] = await platform.api.db.select().from(resources).where(eq(resources.id, serviceId));
   const { newContainer: _created, passes: _passes, failures: _failures, ...pulled } = row?.cloudState ?? {};
   if (!job) throw new Error("the deployment's job");
-  await api.db
+  await platform.api.db
     .update(engineJobs)
     .set({
       state: "PHASE_0",
@@ -381,7 +362,7 @@ it("resumes a deployment after the platform restarted mid-step, without a second
       runAt: frozen,
     })
     .where(eq(engineJobs.id, job.id));
-  await api.db
+  await platform.api.db
     .update(resources)
     .set({ cloudState: { ...pulled, phase: "start" } })
     .where(eq(resources.id, serviceId));
@@ -389,9 +370,9 @@ it("resumes a deployment after the platform restarted mid-step, without a second
 
   // A new platform on the same database finishes the deployment with the container the lost step created.
   const restarted = createOperations({
-    db: api.db,
-    config: { engine: api.config.engine, appUrl: api.config.appUrl },
-    secrets: api.secrets,
+    db: platform.api.db,
+    config: { engine: platform.api.config.engine, appUrl: platform.api.config.appUrl },
+    secrets: platform.api.secrets,
     now,
   });
   const resumed = await settled(restarted.runner);
