@@ -66,6 +66,9 @@ export function containerContext(
 export type Deployed = {
   state: Record<string, string>;
   endpoint: string | null;
+  /** The done step's secret attributes and outputs (a data service's connection string, its host and port). */
+  secrets: Record<string, string>;
+  outputs: Record<string, string>;
   progress: string[];
   lines: NewLogLine[];
 };
@@ -89,7 +92,10 @@ export async function deployUntilDone(
     });
     lines.push(...result.lines);
     state = result.state;
-    if (result.done) return { state, endpoint: result.endpoint, progress, lines };
+    if (result.done) {
+      const { endpoint, secrets, outputs } = result;
+      return { state, endpoint, secrets, outputs, progress, lines };
+    }
     progress.push(result.progress);
     await new Promise((resolve) => setTimeout(resolve, result.waitMs));
   }

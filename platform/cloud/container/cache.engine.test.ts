@@ -3,7 +3,7 @@ import { connect } from "node:net";
 import { describe, expect, it } from "vitest";
 import { defaultServiceConfigs } from "#contract/service-configs";
 import { defaultServiceSettings } from "#contract/services";
-import type { DeployStep, DriverResource } from "../driver";
+import type { DriverResource } from "../driver";
 import { setUpContainerEngine } from "../../testing/container-engine";
 import { containerContext, deployUntilDone, destroyUntilDone } from "../../testing/container-deploys";
 import { createContainerDriver } from "./driver";
@@ -25,17 +25,8 @@ function cacheResource(config: Record<string, unknown> = {}): DriverResource {
   };
 }
 
-async function deployed(resource: DriverResource, state: Record<string, string> = {}) {
-  const driver = driverOf();
-  let last: DeployStep | undefined;
-  const spied = {
-    ...driver,
-    apply: async (context: Parameters<typeof driver.apply>[0]) => (last = await driver.apply(context)),
-  };
-  const result = await deployUntilDone(spied, containerContext(resource, state), 200);
-  if (!last?.done) throw new Error("the deployment did not end with a done step");
-  return { ...result, secrets: last.secrets, outputs: last.outputs };
-}
+const deployed = (resource: DriverResource, state: Record<string, string> = {}) =>
+  deployUntilDone(driverOf(), containerContext(resource, state), 200);
 
 /** Redis's answers to `commands`, sent in RESP's inline form over TCP to `redis://:password@host:port`. */
 function redis(connectionString: string, commands: string[]): Promise<string> {

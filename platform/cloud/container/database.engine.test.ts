@@ -3,7 +3,7 @@ import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { defaultServiceConfigs } from "#contract/service-configs";
 import { defaultServiceSettings } from "#contract/services";
-import type { DeployStep, DriverResource } from "../driver";
+import type { DriverResource } from "../driver";
 import { setUpContainerEngine } from "../../testing/container-engine";
 import { containerContext, deployUntilDone, destroyUntilDone } from "../../testing/container-deploys";
 import { createContainerDriver } from "./driver";
@@ -25,18 +25,8 @@ function databaseResource(): DriverResource {
   };
 }
 
-/** The last step's answer (deployUntilDone keeps the state and endpoint; the secrets and outputs are read here). */
-async function deployed(resource: DriverResource, state: Record<string, string> = {}) {
-  const driver = driverOf();
-  let last: DeployStep | undefined;
-  const spied = {
-    ...driver,
-    apply: async (context: Parameters<typeof driver.apply>[0]) => (last = await driver.apply(context)),
-  };
-  const result = await deployUntilDone(spied, containerContext(resource, state), 200);
-  if (!last?.done) throw new Error("the deployment did not end with a done step");
-  return { ...result, secrets: last.secrets, outputs: last.outputs };
-}
+const deployed = (resource: DriverResource, state: Record<string, string> = {}) =>
+  deployUntilDone(driverOf(), containerContext(resource, state), 200);
 
 async function query(connectionString: string, sql: string) {
   const client = new pg.Client({ connectionString });
