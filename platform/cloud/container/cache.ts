@@ -1,7 +1,7 @@
-import { connect } from "node:net";
 import { configOf } from "../configs";
 import { CloudStepError } from "../driver";
 import type { DataServiceKind } from "./data-service";
+import { probe, type ProbeAnswer } from "./probe";
 
 /**
  * A cache on a container engine: the official `redis:<major>` image (the form's 7.1 runs `redis:7`), its password
@@ -43,24 +43,18 @@ export const containerCache: DataServiceKind = {
 };
 
 /** Whether Redis answers on `port` with `password`: AUTH then PING, answered +OK and +PONG. */
-function redisAnswers(port: number, password: string): Promise<{ healthy: boolean; said: string }> {
-  return new Promise((resolve) => {
-    let answer = "";
-    const socket = connect({ host: "127.0.0.1", port });
-    const done = (healthy: boolean, said: string) => {
-      socket.destroy();
-      resolve({ healthy, said });
-    };
-    socket.setTimeout(2000, () => done(false, "no answer within 2 s"));
-    socket.once("error", (error: NodeJS.ErrnoException) =>
-      done(false, `no answer (${error.code ?? error.message})`),
-    );
-    socket.once("close", () => done(false, answer ? `it answered ${JSON.stringify(answer)}` : "no answer"));
-    socket.once("connect", () => socket.write(`AUTH ${password}\r\nPING\r\n`));
-    socket.on("data", (data) => {
-      answer += data.toString();
-      if (answer.startsWith("+OK\r\n+PONG\r\n")) done(true, "PING answered PONG");
-      else if (answer.startsWith("-") && answer.includes("\r\n")) done(false, `it answered ${answer.trim()}`);
-    });
-  });
+function redisAnswers(port: number, password: string): Promise<ProbeAnswer> {
+  return probe(
+    port,
+    `AUTH ${password}\r\nPING\r\n`,
+    (received) => {
+      const answer = received.toString();
+      if (answer.startsWith("+OK\r\n+PONG\r\n")) return { healthy: true, said: "PING answered PONG" };
+      if (answer.startsWith("-") && answer.includes("\r\n")) {
+        return { healthy: false, said: `it answered ${answer.trim()}` };
+      }
+      return undefined;
+    },
+    (received) => (received.length ? `it answered ${JSON.stringify(received.toString())}` : "no answer"),
+  );
 }

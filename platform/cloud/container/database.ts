@@ -1,7 +1,7 @@
-import { connect } from "node:net";
 import { configOf } from "../configs";
 import { CloudStepError, type DriverResource } from "../driver";
 import type { DataServiceKind } from "./data-service";
+import { probe, type ProbeAnswer } from "./probe";
 
 /**
  * A database on a container engine: the official `postgres:<version>` image (POSTGRES_PASSWORD, POSTGRES_USER,
@@ -82,34 +82,23 @@ export const containerDatabase: DataServiceKind = {
  * answers an error (`E`: "the database system is starting up"), and a port the engine forwards to nothing
  * answers nothing.
  */
-function postgresAnswers(
-  port: number,
-  user: string,
-  database: string,
-): Promise<{ healthy: boolean; said: string }> {
-  return new Promise((resolve) => {
-    const socket = connect({ host: "127.0.0.1", port });
-    const done = (healthy: boolean, said: string) => {
-      socket.destroy();
-      resolve({ healthy, said });
-    };
-    socket.setTimeout(2000, () => done(false, "no answer within 2 s"));
-    socket.once("error", (error: NodeJS.ErrnoException) =>
-      done(false, `no answer (${error.code ?? error.message})`),
-    );
-    socket.once("close", () => done(false, "the connection closed without an answer"));
-    socket.once("connect", () => {
-      const parameters = Buffer.from(`user\0${user}\0database\0${database}\0\0`);
-      const header = Buffer.alloc(8);
-      header.writeInt32BE(8 + parameters.length, 0);
-      header.writeInt32BE(196608, 4);
-      socket.write(Buffer.concat([header, parameters]));
-    });
-    socket.once("data", (data) => {
-      if (data[0] === 0x52) return done(true, "it asked for the password");
+function postgresAnswers(port: number, user: string, database: string): Promise<ProbeAnswer> {
+  const parameters = Buffer.from(`user\0${user}\0database\0${database}\0\0`);
+  const header = Buffer.alloc(8);
+  header.writeInt32BE(8 + parameters.length, 0);
+  header.writeInt32BE(196608, 4);
+  return probe(
+    port,
+    Buffer.concat([header, parameters]),
+    (received) => {
+      if (received[0] === 0x52) return { healthy: true, said: "it asked for the password" };
       // An ErrorResponse: its message field (M) says why.
-      const message = /M([^\0]*)\0/.exec(data.subarray(5).toString())?.[1];
-      done(false, message ? `it answered "${message}"` : "it answered no authentication request");
-    });
-  });
+      const message = /M([^\0]*)\0/.exec(received.subarray(5).toString())?.[1];
+      return {
+        healthy: false,
+        said: message ? `it answered "${message}"` : "it answered no authentication request",
+      };
+    },
+    () => "the connection closed without an answer",
+  );
 }
