@@ -22,7 +22,7 @@ import { buildContextOf, buildImage, dockerfileInRepository, imagesLabelled } fr
 import { engineStepError, type Engine } from "./engine";
 import { LABEL_DEPLOYMENT, LABEL_SERVICE, labelFilter, labelsOf } from "./labels";
 import type { ContainerProxy } from "./proxy";
-import { followed, pullLines } from "./pull";
+import { pulled } from "./pull";
 import { lastLinesOf } from "./telemetry";
 
 /**
@@ -57,6 +57,15 @@ const BUILD_FLUSH_MS = 1000;
 const MAX_BUILD_LINES = 2000;
 
 type State = Readonly<Record<string, string>>;
+
+/** Not there yet: the lines are the step's, added by `apply`. */
+export const pending = (state: State, waitMs: number, progress: string): DeployStep => ({
+  done: false,
+  state: { ...state },
+  waitMs,
+  progress,
+  lines: [],
+});
 
 export type ContainerStepOptions = {
   /**
@@ -131,15 +140,6 @@ export function containerApplication({
     }
   }
 
-  /** Not there yet: the lines are the step's, added by `apply`. */
-  const pending = (state: State, waitMs: number, progress: string): DeployStep => ({
-    done: false,
-    state: { ...state },
-    waitMs,
-    progress,
-    lines: [],
-  });
-
   return {
     async apply(context: DeployContext): Promise<DeployStep> {
       const { result, lines } = await run(context, async (engine, log, flush) => {
@@ -193,12 +193,7 @@ export function containerApplication({
     },
 
     async units(context: DeployContext): Promise<ServiceUnit[]> {
-      const { result } = await run(context, async (engine) =>
-        (await containersOf(engine, context.resource.id)).map((container) => ({
-          name: nameOf(container),
-          status: container.State,
-        })),
-      );
+      const { result } = await run(context, (engine) => unitsOf(engine, context.resource.id));
       return result;
     },
   };
@@ -214,21 +209,7 @@ export function containerApplication({
     log(`Pulling image "${reference}"${auth ? " with the credentials of the connection" : ""}`);
     const repository = repositoryOf(pinned ? (state.pinnedImage ?? "") : image);
     const known = await digestsOf(engine, reference, repository);
-    const puller = await connect({ streaming: true });
-    const stream = await puller.pull(reference, auth ? { authconfig: auth } : {}).catch((error: unknown) => {
-      throw engineStepError(`Pulling ${reference}`, error);
-    });
-    const events = await followed(puller, stream);
-    const failed = events.find((event) => event.error);
-    if (failed) {
-      throw new CloudStepError(
-        `Pulling ${reference} failed: the container engine said: ${String(failed.error)}`,
-        {
-          transient: false,
-        },
-      );
-    }
-    for (const line of pullLines(events)) log(line);
+    for (const line of await pulled(await connect({ streaming: true }), reference, auth)) log(line);
     const inspected = await engine.getImage(reference).inspect();
     // The registry's digest of what was pulled: podman answers no digest in the pull's events and serves no
     // /distribution, and an image also pushed from here carries its local manifest's digest too. The one the
@@ -647,6 +628,13 @@ export const containersOf = (engine: Engine, serviceId: string): Promise<Contain
 
 export const nameOf = (container: ContainerInfo) =>
   container.Names[0]?.replace(/^\//, "") ?? container.Id.slice(0, 12);
+
+/** The service's containers as its overview lists them: name and the engine's state. */
+export const unitsOf = async (engine: Engine, serviceId: string): Promise<ServiceUnit[]> =>
+  (await containersOf(engine, serviceId)).map((container) => ({
+    name: nameOf(container),
+    status: container.State,
+  }));
 
 /** Removes the images built for the service (labelled with it) but those `kept`, tolerating one already gone. */
 async function removeBuiltImages(

@@ -14,8 +14,10 @@ import {
   containersOf,
   nameOf,
   observe,
+  pending,
   publishedPort,
   removeContainer,
+  unitsOf,
   type ContainerStepOptions,
 } from "./application";
 import { engineStepError, type Engine } from "./engine";
@@ -114,14 +116,6 @@ export function containerDataService(
     }
   }
 
-  const pending = (state: State, waitMs: number, progress: string): DeployStep => ({
-    done: false,
-    state: { ...state },
-    waitMs,
-    progress,
-    lines: [],
-  });
-
   return {
     async apply(context: DeployContext): Promise<DeployStep> {
       const { result, lines } = await run(context, async (engine, log) => {
@@ -178,12 +172,7 @@ export function containerDataService(
     },
 
     async units(context: DeployContext): Promise<ServiceUnit[]> {
-      const { result } = await run(context, async (engine) =>
-        (await containersOf(engine, context.resource.id)).map((container) => ({
-          name: nameOf(container),
-          status: container.State,
-        })),
-      );
+      const { result } = await run(context, (engine) => unitsOf(engine, context.resource.id));
       return result;
     },
   };
