@@ -1,5 +1,5 @@
 import { encode } from "turbo-stream";
-import { SERVERLESS_UPLOAD_BODY_MAX_BYTES } from "#contract/services";
+import { SERVERLESS_UPLOAD_BODY_MAX_BYTES } from "#contract/service-catalogue";
 
 /** A form's worth of fields: the same 1 MB the platform API takes for a JSON body. */
 export const FORM_BODY_MAX_BYTES = 1024 * 1024;

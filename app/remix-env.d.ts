@@ -1,7 +1,7 @@
 /// <reference types="@remix-run/node" />
 /// <reference types="@remix-run/react" />
 
-declare module "*.css" {
+declare module "*.css?url" {
   const href: string;
   export default href;
 }

@@ -1,13 +1,13 @@
-import inter400 from "@fontsource/inter/400.css";
-import inter500 from "@fontsource/inter/500.css";
-import inter600 from "@fontsource/inter/600.css";
-import inter700 from "@fontsource/inter/700.css";
-import robotoMono400 from "@fontsource/roboto-mono/400.css";
-import mantineStyles from "@mantine/core/styles.css";
-import notificationStyles from "@mantine/notifications/styles.css";
-import unsupportedDeviceStyles from "./components/unsupported-device.css";
-import globalStyles from "./styles/global.css";
-import themeVariables from "./styles/theme-variables.css";
+import inter400 from "@fontsource/inter/400.css?url";
+import inter500 from "@fontsource/inter/500.css?url";
+import inter600 from "@fontsource/inter/600.css?url";
+import inter700 from "@fontsource/inter/700.css?url";
+import robotoMono400 from "@fontsource/roboto-mono/400.css?url";
+import notificationStyles from "@mantine/notifications/styles.css?url";
+import unsupportedDeviceStyles from "./components/unsupported-device.css?url";
+import globalStyles from "./styles/global.css?url";
+import mantineStyles from "./styles/mantine-root.css?url";
+import themeVariables from "./styles/theme-variables.css?url";
 import { ColorSchemeScript, MantineProvider, mantineHtmlProps } from "@mantine/core";
 import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import {

@@ -1,6 +1,7 @@
 import * as z from "zod";
 import { environmentVariableNameSchema } from "./environments";
-import { messages, patterns, requiredText } from "./validation";
+import { requiredText } from "./required-text";
+import { messages, patterns } from "./validation";
 
 /**
  * An application's configuration (issue 15): where its image comes from (`source`) and how it runs. The services

@@ -8,7 +8,7 @@ import {
 } from "./application-config";
 import { helmValuesProblem } from "./helm-values";
 import { configDiffSchema, serviceNameSchema } from "./services";
-import { stageSchema } from "./stages";
+import { stageSchema } from "./stage-schema";
 
 /**
  * Applications (issue 15, SPEC §2.2 Applications, §7 infrastructure): the create form's schema (Helm values checked

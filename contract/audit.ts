@@ -1,5 +1,5 @@
 import * as z from "zod";
-import { DATE_RANGE } from "./services";
+import { DATE_RANGE } from "./service-catalogue";
 
 /** The audit log (issue 12): every write through the platform, allowed or refused. */
 

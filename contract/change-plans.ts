@@ -1,5 +1,6 @@
 import * as z from "zod";
-import { configDiffSchema, servicePaths, serviceSettingsSchema, type ServiceType } from "./services";
+import { type ServiceType } from "./service-catalogue";
+import { configDiffSchema, servicePaths, serviceSettingsSchema } from "./services";
 
 /**
  * The plan of a configuration change (issue 24 §1): how the service's cloud applies it, and what it loses, asked

@@ -1,6 +1,6 @@
 import { applicationChoiceLabel, applicationFieldLabel } from "./application-labels";
 import { configChoiceLabel, configFieldLabel, wordsOf } from "./config-labels";
-import type { ServiceType } from "./services";
+import type { ServiceType } from "./service-catalogue";
 
 // A change's words, for the plan step and the history entry that says how a change landed (issue 24 §1).
 

@@ -1,4 +1,3 @@
-import * as z from "zod";
 import { awsRegions } from "./aws-regions";
 
 /**
@@ -7,8 +6,7 @@ import { awsRegions } from "./aws-regions";
  * on a container host connection (never simulated), in its one "region", the host itself.
  */
 export const cloudProviders = ["AWS", "GCP", "AZURE", "CONTAINERS"] as const;
-export const cloudProviderSchema = z.enum(cloudProviders, { error: "Cloud provider is a required field" });
-export type CloudProvider = z.infer<typeof cloudProviderSchema>;
+export type CloudProvider = (typeof cloudProviders)[number];
 
 export type Region = { code: string; label: string };
 

@@ -1,4 +1,4 @@
-import type { CreatableServiceType } from "./services";
+import type { CreatableServiceType } from "./service-catalogue";
 
 /**
  * The words of each type's configuration fields and choices: one catalogue for the create forms, the configuration

@@ -2,7 +2,8 @@ import * as z from "zod";
 import { awsRegions } from "./aws-regions";
 import { gcpRegions, type CloudProvider } from "./cloud-providers";
 import type { FeatureFlagName } from "./feature-flags";
-import { messages, patterns, requiredText, servicePatterns } from "./validation";
+import { requiredText } from "./required-text";
+import { messages, patterns, servicePatterns } from "./validation";
 
 /**
  * Connections (issue 13, SPEC §3): the organization's cloud accounts, container registries, GitHub, chat,

@@ -1,5 +1,6 @@
 import * as z from "zod";
-import { serviceTypes } from "./services";
+import { COST_DATE_MAX, COST_DATE_MIN, costWindows } from "./cost-windows";
+import { serviceTypes } from "./service-catalogue";
 
 /**
  * What the organization spends (issue 16, decision 035): usage accrued hour by hour from what the engine ran,
@@ -8,21 +9,6 @@ import { serviceTypes } from "./services";
 
 // ---------------------------------------------------------------------------------------------------------------
 // Windows
-
-export const costWindows = ["7d", "30d", "90d", "mtd", "last-month", "custom"] as const;
-export type CostWindow = (typeof costWindows)[number];
-export const costWindowLabels: Record<CostWindow, string> = {
-  "7d": "Last 7 days",
-  "30d": "Last 30 days",
-  "90d": "Last 90 days",
-  mtd: "Month to date",
-  "last-month": "Last month",
-  custom: "Custom range",
-};
-
-/** SPEC §5: date pickers allow 1900-01-01 to 2099-12-31. */
-export const COST_DATE_MIN = "1900-01-01";
-export const COST_DATE_MAX = "2099-12-31";
 
 const isoDate = (label: string) =>
   z

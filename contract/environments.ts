@@ -1,8 +1,9 @@
 import * as z from "zod";
 import { cloningStateSchema } from "./cloning";
-import { cloudProviderSchema } from "./cloud-providers";
-import { stageSchema } from "./stages";
-import { patterns, requiredText } from "./validation";
+import { cloudProviderSchema } from "./cloud-provider-schema";
+import { stageSchema } from "./stage-schema";
+import { requiredText } from "./required-text";
+import { patterns } from "./validation";
 
 export const environmentSchema = z.object({
   id: z.string(),

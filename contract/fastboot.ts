@@ -1,11 +1,11 @@
 import * as z from "zod";
 import type { ApplicationConfig } from "./application-config";
-import { cloudProviderSchema } from "./cloud-providers";
+import { cloudProviderSchema } from "./cloud-provider-schema";
 import { costEstimateSchema, environmentNameSchema } from "./environments";
-import type { ServiceType } from "./services";
+import type { ServiceType } from "./service-catalogue";
 import type { ServiceConfig } from "./service-configs";
-import { stageSchema } from "./stages";
-import { requiredText } from "./validation";
+import { stageSchema } from "./stage-schema";
+import { requiredText } from "./required-text";
 
 /**
  * Fastboot (issue 17, SPEC §2.2 /fastboot/configure): a starter stack becomes a new environment in one click. The

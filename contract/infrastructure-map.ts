@@ -1,6 +1,6 @@
 import * as z from "zod";
 import { serviceTypeSchema } from "./services";
-import { stageSchema } from "./stages";
+import { stageSchema } from "./stage-schema";
 
 // A module of its own: only the infrastructure overview needs it, and every services page downloads
 // contract/services.ts (scripts/check-first-visit-bytes.mjs). Its path is servicePaths.map.

@@ -1,7 +1,9 @@
 import * as z from "zod";
 import { applicationConfigFieldsSchema, defaultApplicationConfig } from "./application-config";
-import { choice, domainSchema, int, type ServiceType } from "./services";
-import { messages, requiredText, servicePatterns } from "./validation";
+import { type ServiceType } from "./service-catalogue";
+import { choice, domainSchema, int } from "./services";
+import { requiredText } from "./required-text";
+import { messages, servicePatterns } from "./validation";
 
 /**
  * Each service type's configuration (what its create form and configuration tab edit) and what a create page starts

@@ -1,16 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { fieldErrorsOf } from "./errors";
+import { creatableServiceTypes, noContainerFormMessage, serviceTypes } from "./service-catalogue";
 import {
   createResourceRequestSchema,
-  creatableServiceTypes,
   defaultServiceSettings,
   logQuerySchema,
   metricsQuerySchema,
-  noContainerFormMessage,
   serviceErrorMessages,
   servicePaths,
   serviceSettingsSchema,
-  serviceTypes,
 } from "./services";
 import { cidrBlockSchema, defaultServiceConfigs, serviceConfigSchemas } from "./service-configs";
 

@@ -1,117 +1,28 @@
+// The services' schemas, paths and messages. Their catalogue (types, labels, actions, choices) is service-catalogue.ts,
+// free of zod, so that pages which validate no form load none (decision 064).
 import * as z from "zod";
-import type { ConnectionKind } from "./connections";
 import { costEstimateSchema, environmentVariableNameSchema } from "./environments";
-import { stageSchema, type Stage } from "./stages";
-import { messages, patterns, requiredText } from "./validation";
+import {
+  alarmSeverities,
+  cpuChoices,
+  DATE_RANGE,
+  logLevels,
+  logTypes,
+  metricNames,
+  metricRanges,
+  observabilityConnectionKinds,
+  resourceActions,
+  serviceCategories,
+  serviceTypes,
+  SERVERLESS_UPLOAD_MAX_BYTES,
+  weekdays,
+  type MetricRange,
+} from "./service-catalogue";
+import { stageSchema } from "./stage-schema";
+import { requiredText } from "./required-text";
+import { messages, patterns } from "./validation";
 
-/**
- * Services (SPEC §1, §2.2, §3 "Infrastructure resource", §7 "Environment level"): what a team deploys into an
- * environment. The platform calls them infrastructure resources; the app calls them services. One shape serves every
- * type: a name, the type's own `config`, the operational `settings` shared by every type, and the stage the engine
- * moves it through.
- */
-
-/** The ten types with a create page (SPEC §2.2), in the order the app offers them, and applications. */
-export const creatableServiceTypes = [
-  "database",
-  "cache",
-  "queue",
-  "file-storage",
-  "nosql-database",
-  "serverless",
-  "kubernetes",
-  "control-plane",
-  "network",
-  "tls",
-] as const;
-export const serviceTypes = [...creatableServiceTypes, "application"] as const;
 export const serviceTypeSchema = z.enum(serviceTypes);
-export type ServiceType = z.infer<typeof serviceTypeSchema>;
-export type CreatableServiceType = (typeof creatableServiceTypes)[number];
-
-/** The types nothing connects to: a network holds the others, a certificate is attached to a load balancer. */
-export const typesWithoutEndpoint = ["network", "tls"] as const satisfies readonly ServiceType[];
-
-/**
- * The types with no container form (issue 26), as a sentence each: on a container host (provider CONTAINERS) they
- * are refused at creation, in words, rather than pretended. The containers driver decides the rest (decision 058).
- */
-const withoutContainerForm: Partial<Record<ServiceType, string>> = {
-  network: "A network",
-  tls: "A TLS certificate",
-  kubernetes: "A Kubernetes cluster",
-  "control-plane": "A control plane",
-  serverless: "A serverless function",
-};
-
-/**
- * The types a container could run (RabbitMQ, an S3-compatible server) but the containers driver does not yet: no
- * such server is built for its tests on these machines (decision 060). Refused at creation the same way.
- */
-const notYetOnContainers: Partial<Record<ServiceType, string>> = {
-  queue: "A queue",
-  "file-storage": "A file storage",
-};
-
-/** Why `type` cannot run on a container host (the create page and the platform say it), or null when it can. */
-export function noContainerFormMessage(type: ServiceType): string | null {
-  const what = withoutContainerForm[type];
-  if (what) {
-    return `${what} cannot run on a container host: it has no container form. Create it in an environment on a cloud account.`;
-  }
-  const notYet = notYetOnContainers[type];
-  return notYet
-    ? `${notYet} cannot run on a container host yet: the container driver has no server for it. Create it in an environment on a cloud account.`
-    : null;
-}
-
-export const serviceTypeLabels: Record<ServiceType, string> = {
-  database: "Database",
-  cache: "Cache",
-  queue: "Queue",
-  "file-storage": "File storage",
-  "nosql-database": "NoSQL database",
-  serverless: "Serverless function",
-  kubernetes: "Kubernetes cluster",
-  "control-plane": "Control plane",
-  network: "Network",
-  tls: "TLS certificate",
-  application: "Application",
-};
-
-/**
- * SPEC §4 resource actions, as recorded in a service's history; an application's roll back (issue 15); and the
- * platform's own `Check`: the periodic drift check found the service changed outside the platform (outcome
- * STAGE_FAILED) or back as deployed (STAGE_COMPLETED).
- */
-// Sync: a settings-only change applied to the running service in place, without a new deployment.
-export const resourceActions = [
-  "Provision",
-  "Save",
-  "Create",
-  "Relaunch",
-  "Sync",
-  "Rollback",
-  "Check",
-] as const;
-export type ResourceAction = (typeof resourceActions)[number];
-
-/** Stages in which the engine is still working on a service: pages poll while any service is in one. */
-export const busyStages: readonly Stage[] = [
-  "STAGE_QUEUED",
-  "STAGE_IN_PROGRESS",
-  "STAGE_SYNCING",
-  "STAGE_CANCELING",
-  "STAGE_INFRASTRUCTURE_NOT_READY",
-];
-export const isBusyStage = (stage: Stage) => busyStages.includes(stage);
-
-/** How many times a failed deployment may be retried (SPEC §8). */
-export const MAX_RETRIES = 3;
-/** The largest serverless function archive the platform accepts (the size AWS Lambda takes as a direct upload). */
-export const SERVERLESS_UPLOAD_MAX_BYTES = 50 * 1024 * 1024;
-/** The whole request that carries the archive: the archive plus room for the multipart framing around it. */
-export const SERVERLESS_UPLOAD_BODY_MAX_BYTES = SERVERLESS_UPLOAD_MAX_BYTES + 64 * 1024;
 
 // ---------------------------------------------------------------------------------------------------------------
 // Field rules shared by the forms and the platform
@@ -144,19 +55,6 @@ export const domainSchema = (label: string, { wildcard }: { wildcard: boolean })
 // ---------------------------------------------------------------------------------------------------------------
 // Settings shared by every type (the settings tab's sub-tabs)
 
-export const settingsSubTabs = [
-  "envvars",
-  "scaling",
-  "hardware",
-  "networking",
-  "volumes",
-  "health-check",
-  "schedule",
-] as const;
-export type SettingsSubTab = (typeof settingsSubTabs)[number];
-
-export const cpuChoices = ["0.25", "0.5", "1", "2", "4"] as const;
-export const weekdays = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"] as const;
 const timeOfDay = (label: string) =>
   z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, `${label} must be a time such as 08:30`);
 
@@ -315,19 +213,6 @@ export const historyEntrySchema = z.object({
 });
 export type HistoryEntry = z.infer<typeof historyEntrySchema>;
 
-/**
- * What each type runs as units its cloud reports, by the name the cloud gives them: an application's ECS tasks
- * (Fargate), a database's RDS instances, a cache's ElastiCache nodes, a cluster's EKS nodes. A type absent here
- * runs none a user could see (AWS runs a queue, a bucket, a table, a function, a certificate, a network and a
- * control plane without nodes for them).
- */
-export const serviceUnitLabels: Partial<Record<ServiceType, "Tasks" | "Instances" | "Nodes">> = {
-  application: "Tasks",
-  database: "Instances",
-  cache: "Nodes",
-  kubernetes: "Nodes",
-};
-
 /** One unit as the cloud reports it: its id or name, and its status in the cloud's word (RUNNING, available). */
 export const serviceUnitSchema = z.object({ name: z.string(), status: z.string() });
 export type ServiceUnit = z.infer<typeof serviceUnitSchema>;
@@ -364,13 +249,6 @@ export const resourceSchema = resourceSummarySchema.extend({
   history: z.array(historyEntrySchema),
 });
 export type Resource = z.infer<typeof resourceSchema>;
-
-/**
- * The two halves of an environment: its infrastructure (every type but application, the /infrastructure page)
- * and its applications.
- */
-export const serviceCategories = ["infrastructure", "application"] as const;
-export type ServiceCategory = (typeof serviceCategories)[number];
 
 /** GET infrastructure?serviceType=&category=&stage=&text=&page=&pageSize= */
 export const resourceListQuerySchema = z.object({
@@ -455,9 +333,6 @@ export type ServerlessUpload = z.infer<typeof serverlessUploadSchema>;
 // ---------------------------------------------------------------------------------------------------------------
 // Logs, metrics, alarms
 
-export const logLevels = ["error", "warn", "info", "debug"] as const;
-export const logTypes = ["LIVE", "SEARCH"] as const;
-export type LogType = (typeof logTypes)[number];
 export const logLineSchema = z.object({
   /** Increasing per service: the cursor of the live tail. */
   id: z.string(),
@@ -468,8 +343,6 @@ export const logLineSchema = z.object({
 });
 export type LogLine = z.infer<typeof logLineSchema>;
 
-/** The earliest and latest dates the log search's pickers allow (SPEC §5). */
-export const DATE_RANGE = { min: "1900-01-01", max: "2099-12-31" } as const;
 const isoInRange = z.iso
   .datetime({ offset: true, error: "must be a date and time (ISO 8601)" })
   .refine(
@@ -503,16 +376,6 @@ export const logQuerySchema = z
 export type LogQuery = Omit<z.input<typeof logQuerySchema>, "limit"> & { limit?: number };
 export const logListSchema = z.object({ logs: z.array(logLineSchema), podNames: z.array(z.string()) });
 
-export const metricNames = ["cpu", "memory", "requests", "errors", "latency"] as const;
-export const metricUnits: Record<(typeof metricNames)[number], string> = {
-  cpu: "%",
-  memory: "%",
-  requests: "req/min",
-  errors: "err/min",
-  latency: "ms",
-};
-export const metricRanges = { "1h": 3600, "6h": 21_600, "24h": 86_400, "7d": 604_800 } as const;
-export type MetricRange = keyof typeof metricRanges;
 /** GET resources/{id}/metrics and .../metrics/alarms?range=&step= (step in seconds; at most 500 points). */
 export const metricsQuerySchema = z
   .object({
@@ -534,7 +397,6 @@ export const metricsSchema = z.object({
   series: z.array(metricSeriesSchema),
 });
 export type Metrics = z.infer<typeof metricsSchema>;
-export const alarmSeverities = ["critical", "high", "medium", "low", "unspecified"] as const;
 export const alarmSchema = z.object({
   id: z.string(),
   name: z.string(),
@@ -591,11 +453,6 @@ export const certificateQuerySchema = z.object({ domain: domainSchema("domain", 
 export const certificateResponseSchema = z.object({ certificate: certificateSchema.nullable() });
 export type Certificate = z.infer<typeof certificateSchema>;
 
-/** The kinds of connection an environment's metrics can be forwarded to (SPEC §7, issue 13). */
-export const observabilityConnectionKinds = [
-  "OBSERVABILITY_PROVIDER_TYPE_DATADOG",
-  "OBSERVABILITY_PROVIDER_TYPE_MIDDLEWARE",
-] as const satisfies readonly ConnectionKind[];
 // Its own enum rather than connections.ts's: every services page imports this module, and the connections
 // catalogue would come along (8 KB of first visit, scripts/check-first-visit-bytes.mjs).
 export const observabilityConnectionKindSchema = z.enum(observabilityConnectionKinds);

@@ -1,5 +1,5 @@
-import * as z from "zod";
-
+// The stages the engine moves a service or environment through, free of zod: the services list filters by them on
+// every visit (the schema is stage-schema.ts, decision 064).
 export const stages = [
   "STAGE_COMPLETED",
   "STAGE_FAILED",
@@ -13,5 +13,6 @@ export const stages = [
   "STAGE_CANCELING",
   "STAGE_CANCELED",
 ] as const;
-export const stageSchema = z.enum(stages);
-export type Stage = z.infer<typeof stageSchema>;
+export type Stage = (typeof stages)[number];
+
+export const isStage = (value: unknown): value is Stage => stages.includes(value as Stage);

@@ -1,5 +1,6 @@
 import * as z from "zod";
-import { patterns, requiredText } from "./validation";
+import { requiredText } from "./required-text";
+import { patterns } from "./validation";
 
 export const tenantSchema = z.object({
   id: z.string(),

@@ -1,7 +1,8 @@
 import * as z from "zod";
 import { permissionSchema, roleGrantSchema, roleNameSchema, roleNames } from "./permissions";
 import { tenantDisplayNameSchema } from "./tenants";
-import { messages, requiredText } from "./validation";
+import { requiredText } from "./required-text";
+import { messages } from "./validation";
 
 /** Paths of SPEC §7 Users under /v2/organizations/{t}/ (issue 12). */
 const organization = (tenantId: string) => `/v2/organizations/${encodeURIComponent(tenantId)}`;

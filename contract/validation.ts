@@ -1,4 +1,5 @@
-import * as z from "zod";
+// Free of zod: the list pages read its messages, so it builds no schema (the required-text rule is
+// required-text.ts, decision 064).
 
 /** Patterns and messages from SPEC §5, shared by the app's forms and the platform's checks. */
 export const patterns = {
@@ -25,17 +26,6 @@ export const messages = {
   positive: "must be a positive number",
   integer: "must be an integer",
 } as const;
-
-/** A required, trimmed text field with the spec's generic messages. */
-export function requiredText(label: string, { min = 1, max = 255 }: { min?: number; max?: number } = {}) {
-  // An empty value reports only "required", not also "at least N characters".
-  return z
-    .string({ error: messages.required(label) })
-    .trim()
-    .min(1, { error: messages.required(label), abort: true })
-    .min(min, `${label} ${messages.min(min)}`)
-    .max(max, `${label} ${messages.max(max)}`);
-}
 
 /**
  * The rest of SPEC §5's pattern catalogue, for the services' forms (contract/services.ts) and the platform's

@@ -14,7 +14,7 @@ import { announceReady, READY_TIMEOUT_MS, supervise, waitForHttp } from "./lib/p
 const startedAt = Date.now();
 const platformOnly = process.argv.includes("--platform-only");
 const outputs = ["build/server/index.js", "build/platform/server.js"];
-const sources = ["app", "contract", "platform", "remix.config.js", "package.json"];
+const sources = ["app", "contract", "platform", "remix.config.js", "vite.config.ts", "package.json"];
 
 function newestChange(entry) {
   if (!existsSync(entry)) return 0;

@@ -22,8 +22,11 @@ export type SessionData = {
   expired: boolean;
   /** The organization the user last worked in (SPEC §3 org-id). */
   organizationId: string;
-  /** The environment the user last worked in, per tenant (SPEC §3 current-workspace). */
-  environment: { tenantId: string; name: string };
+  /**
+   * The environment the user last worked in, per tenant (SPEC §3 current-workspace), with what never changes about
+   * it (its id and cloud account, set at creation): a page of it needs no look-up by name first (decision 065).
+   */
+  environment: { tenantId: string; name: string; id?: string; cloudConnectionId?: string | null };
 };
 
 export type SessionFlashData = Record<string, never>;

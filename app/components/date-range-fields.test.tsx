@@ -10,7 +10,7 @@ import { DateRangeFields as LazyDateRangeFields } from "./lazy-date-range-fields
 import { toIsoDateTime, toPickerValue } from "./utc-date-time";
 
 // The pickers' style sheet, as the build names it; the document "loads" it without a network (see the options above).
-vi.mock("@mantine/dates/styles.css", () => ({ default: "/build/_assets/dates.css" }));
+vi.mock("@mantine/dates/styles.css?url", () => ({ default: "/build/assets/dates.css" }));
 
 // A browser far from UTC: the range must still show and send UTC.
 const zoneBefore = process.env.TZ;
@@ -76,7 +76,7 @@ describe("DateRangeFields", () => {
     );
     expect(await screen.findByLabelText("From (UTC)")).toBeTruthy();
     expect(sent()).toEqual({ from: "2025-01-31 08:30:05", to: "" });
-    expect(document.head.querySelector('link[href="/build/_assets/dates.css"]')).not.toBeNull();
+    expect(document.head.querySelector('link[href="/build/assets/dates.css"]')).not.toBeNull();
   });
 });
 

@@ -1,7 +1,7 @@
 import { Group } from "@mantine/core";
 import { DatePickerInput, DateTimePicker } from "@mantine/dates";
 import { useState } from "react";
-import { DATE_RANGE } from "#contract/services";
+import { DATE_RANGE } from "#contract/service-catalogue";
 import { toIsoDateTime, toPickerValue } from "./utc-date-time";
 
 /** Whole days ("2025-01-31") or a date and time to the second ("2025-01-31 08:30:00"). */

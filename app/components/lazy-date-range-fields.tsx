@@ -1,7 +1,7 @@
 // The date pickers (@mantine/dates, dayjs) and their style sheet load with the page or the choice that shows them
 // (the audit log, a cost page's custom range), not with the first visit (docs/decisions/014-first-visit-bytes.md);
 // the server still renders them.
-import datesStyles from "@mantine/dates/styles.css";
+import datesStyles from "@mantine/dates/styles.css?url";
 import { Center, Loader } from "@mantine/core";
 import { lazy, Suspense } from "react";
 import type { DateRangeFieldsProps } from "./date-range-fields";

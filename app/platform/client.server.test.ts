@@ -272,6 +272,28 @@ describe("error responses", () => {
   });
 });
 
+describe("a caller that went away", () => {
+  it("stops the call when its request is aborted (the browser left), and retries nothing", async () => {
+    const { requests, record } = recorder();
+    const browser = new AbortController();
+    server.use(
+      http.get(api("/slow"), async ({ request }) => {
+        record(request);
+        browser.abort();
+        await delay("infinite");
+        return HttpResponse.json({});
+      }),
+    );
+    // A long time-out: only the abort can end the call within the test's time.
+    const { client } = clientWith({ timeoutMs: 60_000, signal: browser.signal });
+
+    const error = await failure(client.get("/slow", itemSchema));
+
+    expect(error).toMatchObject({ status: 0, code: "NETWORK" });
+    expect(requests).toHaveLength(1);
+  }, 5_000);
+});
+
 describe("retries", () => {
   function failingWith(method: "get" | "post" | "put" | "patch" | "delete", path: string, status: number) {
     const { requests, record } = recorder();

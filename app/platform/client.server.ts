@@ -2,6 +2,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import * as z from "zod";
 import { apiErrorSchema } from "#contract/error-body";
 import { errorCodes, errorMessages } from "#contract/errors";
+import type { HeldAnswer, HeldAnswers } from "./held-answers.server";
 
 /** The one error type for every failed platform call (SPEC §8). `status` 0 means the server was not reached. */
 export class PlatformError extends Error {
@@ -59,6 +60,16 @@ export type PlatformClientOptions = {
   /** One entry per retry; the number of entries is the number of retries of an idempotent call. */
   retryDelaysMs?: number[];
   log?: (entry: PlatformRequestLogEntry) => void;
+  /**
+   * The caller's answers to earlier GETs that came with an ETag: a GET of the same URL asks with it, and the
+   * platform's 304 (nothing changed) is answered with the held one, parsed once (decision 065).
+   */
+  held?: HeldAnswers;
+  /**
+   * The incoming request's signal: when the browser goes away, its calls stop and are not retried, instead of
+   * keeping the platform busy until their own time-out (issue 27).
+   */
+  signal?: AbortSignal;
 };
 
 type Query = Record<string, string | undefined>;
@@ -82,12 +93,21 @@ type RequestPlan = {
   method: Method;
   path: string;
   query?: Query;
+  /** The ETag of the answer held for this GET. */
+  ifNoneMatch?: string;
   payload: { kind: "none" } | { kind: "json"; value: unknown } | { kind: "form"; form: FormData };
 };
 
 /** What one attempt produced: a decoded response, or nothing because the server was not reached. */
 type AttemptResult =
-  | { reached: true; status: number; ok: boolean; body: DecodedBody; requestId: string }
+  | {
+      reached: true;
+      status: number;
+      ok: boolean;
+      body: DecodedBody;
+      requestId: string;
+      etag: string | null;
+    }
   | { reached: false; cause: unknown; requestId: string };
 
 type DecodedBody = { kind: "empty" } | { kind: "json"; value: unknown } | { kind: "text"; value: string };
@@ -105,6 +125,7 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
     const headers = new Headers({ Accept: "application/json", "X-Request-ID": requestId });
     // No token: one of the few calls the platform answers before sign-in (an invitation's preview).
     if (token) headers.set("Authorization", `Bearer ${token}`);
+    if (plan.ifNoneMatch) headers.set("If-None-Match", plan.ifNoneMatch);
     let body: BodyInit | undefined;
     if (plan.payload.kind === "form") {
       body = plan.payload.form;
@@ -121,10 +142,14 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
         method: plan.method,
         headers,
         body,
-        signal: AbortSignal.timeout(timeoutMs),
+        signal: options.signal
+          ? AbortSignal.any([options.signal, AbortSignal.timeout(timeoutMs)])
+          : AbortSignal.timeout(timeoutMs),
       });
       status = response.status;
-      return { reached: true, status, ok: response.ok, body: await decodeBody(response), requestId };
+      const decoded = await decodeBody(response);
+      const etag = response.headers.get("ETag");
+      return { reached: true, status, ok: response.ok, body: decoded, requestId, etag };
     } catch (cause) {
       status = 0;
       return { reached: false, cause, requestId };
@@ -143,19 +168,27 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
     const retries = IDEMPOTENT_METHODS.has(plan.method) ? retryDelaysMs.length : 0;
     for (let retry = 0; ; retry++) {
       const result = await attempt(plan, token);
-      if (retry >= retries || !isRetryable(result)) return result;
+      if (retry >= retries || !isRetryable(result) || options.signal?.aborted) return result;
       await sleep(retryDelaysMs[retry] ?? MAX_RETRY_DELAY_MS);
     }
   }
 
-  async function request<T>(plan: RequestPlan, schema: z.ZodType<T>): Promise<T> {
+  async function request<T>(asked: RequestPlan, schema: z.ZodType<T>): Promise<T> {
+    const url = urlFor(apiRoot, asked.path, asked.query);
+    const held = asked.method === "GET" ? options.held?.get(url) : undefined;
+    const plan = held ? { ...asked, ifNoneMatch: held.etag } : asked;
     let result = await sendWithRetries(plan, await options.getAccessToken());
     if (result.reached && result.status === 401 && options.onUnauthorized) {
       const freshToken = await options.onUnauthorized();
       if (freshToken) result = await sendWithRetries(plan, freshToken);
     }
+    if (held && result.reached && result.status === 304) return heldValue(plan, result, held, schema);
     if (!result.reached || !result.ok) throw errorFrom(result);
-    return parseResponse(plan, result, schema);
+    const value = parseResponse(plan, result, schema);
+    if (plan.method === "GET" && result.etag && options.held) {
+      options.held.set(url, { etag: result.etag, body: bodyValue(result.body), parsed: { schema, value } });
+    }
+    return value;
   }
 
   return {
@@ -228,6 +261,19 @@ function isRetryable(result: AttemptResult): boolean {
   if (result.ok || result.status < 500 || result.status === 501) return false;
   // The session is gone; repeating the call cannot bring it back (SPEC §8).
   return !errorFrom(result).message.includes(errorMessages.invalidRefreshToken);
+}
+
+/** The held answer the platform said is unchanged, parsed again only when asked for with another schema. */
+function heldValue<T>(
+  plan: RequestPlan,
+  result: Extract<AttemptResult, { reached: true }>,
+  held: HeldAnswer,
+  schema: z.ZodType<T>,
+): T {
+  if (held.parsed?.schema === schema) return held.parsed.value as T;
+  const value = parseResponse(plan, { ...result, body: { kind: "json", value: held.body } }, schema);
+  held.parsed = { schema, value };
+  return value;
 }
 
 function parseResponse<T>(

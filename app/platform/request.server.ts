@@ -4,6 +4,7 @@ import { commitSession } from "~/auth/session.server";
 import { getEnv } from "~/env.server";
 import { resolveOrganization, usableOrganizations } from "~/features/organizations/current-organization";
 import { createPlatformClient } from "./client.server";
+import { heldAnswersOf } from "./held-answers.server";
 
 /**
  * A loader's or action's first line: enforces sign-in and returns a platform client that carries the user's
@@ -29,6 +30,9 @@ export async function requirePlatformClient(request: Request) {
     baseUrl: getEnv().platformApiUrl,
     getAccessToken: async () => session.get("tokens")?.accessToken ?? "",
     onUnauthorized: refresh,
+    // A poll of an unchanged page is answered from what the platform sent this user last (decision 065).
+    held: heldAnswersOf(signedIn.user.sub),
+    signal: request.signal,
   });
   return {
     api,

@@ -1,3 +1,4 @@
+import { type MetricRange } from "#contract/service-catalogue";
 import {
   alarmListSchema,
   logListSchema,
@@ -5,7 +6,6 @@ import {
   servicePaths,
   serviceUnitsSchema,
   type LogQuery,
-  type MetricRange,
 } from "#contract/services";
 import type { PlatformClient } from "./client.server";
 

@@ -1,5 +1,6 @@
 import * as z from "zod";
 import { changePlanPaths, changePlanResponseSchema, type ChangePlanRequest } from "#contract/change-plans";
+import { type ServiceType } from "#contract/service-catalogue";
 import {
   attributeResponseSchema,
   certificateResponseSchema,
@@ -17,7 +18,6 @@ import {
   type CreateResourceRequest,
   type ResourceListQuery,
   type ServiceSettings,
-  type ServiceType,
   type UpdateResourceRequest,
 } from "#contract/services";
 import { environmentMapSchema } from "#contract/infrastructure-map";

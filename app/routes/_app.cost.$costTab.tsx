@@ -9,6 +9,7 @@ import {
   type ActionFunctionArgs,
   type LoaderFunctionArgs,
   type MetaFunction,
+  type LinksFunction,
 } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useEffect, useState } from "react";
@@ -29,6 +30,9 @@ import { throwRouteError } from "~/platform/route-errors.server";
 import { redirectWithToast } from "~/toast.server";
 import { formatUsd } from "~/features/environments/cost";
 import { formatDateTime } from "~/components/date-time";
+import { mantineFormsSheet } from "~/styles/mantine-sheets";
+
+export const links: LinksFunction = () => [mantineFormsSheet];
 
 export const meta: MetaFunction = () => [{ title: "Budgets · Cost · Cloud Console" }];
 

@@ -1,10 +1,17 @@
 import { Anchor, Button, Group, Paper, SimpleGrid, Stack, Table, Text, Title } from "@mantine/core";
-import { data, redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import {
+  data,
+  redirect,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+  type LinksFunction,
+} from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import type { CostOverview } from "#contract/cost";
-import { serviceTypeLabels } from "#contract/services";
+import { serviceTypeLabels } from "#contract/service-catalogue";
 import { errorCodes } from "#contract/errors";
-import { buildCostSearch, costPagePaths, costSearchString } from "~/features/cost/cost-search";
+import { costPagePaths, costSearchString } from "~/features/cost/cost-search";
+import { buildCostSearch } from "~/features/cost/cost-search.server";
 import { CostChart } from "~/features/cost/lazy-cost-chart";
 import { ShareTable } from "~/features/cost/share-table";
 import { WindowForm } from "~/features/cost/window-form";
@@ -17,6 +24,9 @@ import { throwRouteError } from "~/platform/route-errors.server";
 import { mantineClasses, stripedHoverRowAttributes } from "~/components/mantine-classes";
 import { formatUsd } from "~/features/environments/cost";
 import { formatDateTime, formatMonth } from "~/components/date-time";
+import { mantineFormsSheet } from "~/styles/mantine-sheets";
+
+export const links: LinksFunction = () => [mantineFormsSheet];
 
 export const meta: MetaFunction = () => [{ title: "Cost · Cloud Console" }];
 

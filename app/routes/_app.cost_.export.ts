@@ -1,7 +1,8 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { errorCodes } from "#contract/errors";
-import { buildCostSearch, costPagePaths } from "~/features/cost/cost-search";
+import { costPagePaths } from "~/features/cost/cost-search";
+import { buildCostSearch } from "~/features/cost/cost-search.server";
 import { isPlatformError } from "~/platform/client.server";
 import { exportCost } from "~/platform/cost.server";
 import { requireOrganizationClient } from "~/platform/request.server";

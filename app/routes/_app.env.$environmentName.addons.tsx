@@ -3,7 +3,13 @@ import { getZodConstraint } from "@conform-to/zod/v4";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { parseSubmission } from "~/components/parse-submission.server";
 import { Group, Paper, Stack, Switch } from "@mantine/core";
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import {
+  data,
+  type ActionFunctionArgs,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+  type LinksFunction,
+} from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import type { Addon } from "#contract/environments";
 import { errorCodes } from "#contract/errors";
@@ -23,6 +29,9 @@ import { throwRouteError } from "~/platform/route-errors.server";
 import { redirectWithToast } from "~/toast.server";
 import { Restricted, RestrictedFields } from "~/components/restricted";
 import { useCanInCurrentEnvironment } from "~/features/permissions/permissions";
+import { mantineFormsSheet } from "~/styles/mantine-sheets";
+
+export const links: LinksFunction = () => [mantineFormsSheet];
 
 export const meta: MetaFunction = ({ params }) => [
   { title: `Add-ons · ${params.environmentName ?? "Environment"} · Cloud Console` },

@@ -1,5 +1,5 @@
 import { Anchor, Paper, Stack, Text } from "@mantine/core";
-import { data, type ActionFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { data, type ActionFunctionArgs, type MetaFunction, type LinksFunction } from "@remix-run/node";
 import { Link, useRouteLoaderData } from "@remix-run/react";
 import { CloneProgress } from "~/features/environments/clone-progress";
 import {
@@ -15,6 +15,9 @@ import { isPlatformError } from "~/platform/client.server";
 import { exitCloning, launchClonedResources } from "~/platform/environments.server";
 import { dataWithToast, redirectWithToast } from "~/toast.server";
 import type { loader as environmentLoader } from "./_app.env.$environmentName";
+import { mantineFormsSheet } from "~/styles/mantine-sheets";
+
+export const links: LinksFunction = () => [mantineFormsSheet];
 
 export const meta: MetaFunction = ({ params }) => [
   { title: `Clone progress · ${params.environmentName ?? "Environment"} · Cloud Console` },

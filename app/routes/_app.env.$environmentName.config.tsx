@@ -3,7 +3,13 @@ import { getZodConstraint } from "@conform-to/zod/v4";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { parseSubmission } from "~/components/parse-submission.server";
 import { Group, Paper, Stack, Text, Title } from "@mantine/core";
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import {
+  data,
+  type ActionFunctionArgs,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+  type LinksFunction,
+} from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import type { EnvironmentConfig } from "#contract/environments";
 import { errorCodes } from "#contract/errors";
@@ -14,19 +20,22 @@ import { configFormSchema, maintenanceDayOptions } from "~/features/environments
 import { environmentPagePaths } from "~/features/environments/paths";
 import { Restricted, RestrictedFields } from "~/components/restricted";
 import { useCanInCurrentEnvironment } from "~/features/permissions/permissions";
-import { requireEnvironment } from "~/features/workspace/workspace.server";
+import { requireEnvironment, requireEnvironmentIdentity } from "~/features/workspace/workspace.server";
 import { useUnsavedChanges } from "~/hooks/use-unsaved-changes";
 import { rejectSubmission } from "~/platform/action-errors.server";
 import { getEnvironmentConfig, updateEnvironmentConfig } from "~/platform/environments.server";
 import { throwRouteError } from "~/platform/route-errors.server";
 import { redirectWithToast } from "~/toast.server";
+import { mantineFormsSheet } from "~/styles/mantine-sheets";
+
+export const links: LinksFunction = () => [mantineFormsSheet];
 
 export const meta: MetaFunction = ({ params }) => [
   { title: `Configuration · ${params.environmentName ?? "Environment"} · Cloud Console` },
 ];
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
-  const { api, tenantId, environment, headers } = await requireEnvironment(
+  const { api, tenantId, environment, headers } = await requireEnvironmentIdentity(
     request,
     params.environmentName,
     context,

@@ -1,5 +1,5 @@
 import { Alert, Anchor, Group, Stack, Text, Title } from "@mantine/core";
-import { data, type LoaderFunctionArgs } from "@remix-run/node";
+import { data, type LoaderFunctionArgs, type LinksFunction } from "@remix-run/node";
 import { Link, Outlet, useLoaderData, useLocation } from "@remix-run/react";
 import { isCloning, isCloningFailure } from "#contract/cloning";
 import { Button } from "~/components/button";
@@ -20,6 +20,9 @@ import { useRevalidateWhile } from "~/hooks/use-revalidate-while";
 import { getEnvironment } from "~/platform/environments.server";
 import { environmentDeletionConsequences } from "~/features/services/deletion.server";
 import { throwRouteError } from "~/platform/route-errors.server";
+import { mantineFormsSheet } from "~/styles/mantine-sheets";
+
+export const links: LinksFunction = () => [mantineFormsSheet];
 
 /** Every /env/{environmentName}/... page: the named environment (else back to the root) and its cloning state. */
 export async function loader({ request, params, context }: LoaderFunctionArgs) {

@@ -1,6 +1,12 @@
 import { parseSubmission } from "~/components/parse-submission.server";
 import { Group, Paper, Stack, Text, Title } from "@mantine/core";
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import {
+  data,
+  type ActionFunctionArgs,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+  type LinksFunction,
+} from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import type { EnvironmentVariable } from "#contract/environments";
 import { errorCodes } from "#contract/errors";
@@ -21,7 +27,7 @@ import {
   type VariablesActionData,
 } from "~/features/environments/variable-forms";
 import { VariablesTable } from "~/features/environments/variables-table";
-import { requireEnvironment } from "~/features/workspace/workspace.server";
+import { requireEnvironment, requireEnvironmentIdentity } from "~/features/workspace/workspace.server";
 import { rejectSubmission } from "~/platform/action-errors.server";
 import {
   createVariables,
@@ -35,6 +41,9 @@ import { throwRouteError } from "~/platform/route-errors.server";
 import { dataWithToast, redirectWithToast } from "~/toast.server";
 import { RestrictedButton } from "~/components/restricted";
 import { useCanInCurrentEnvironment } from "~/features/permissions/permissions";
+import { mantineFormsSheet } from "~/styles/mantine-sheets";
+
+export const links: LinksFunction = () => [mantineFormsSheet];
 
 export const meta: MetaFunction = ({ params }) => [
   { title: `Variables · ${params.environmentName ?? "Environment"} · Cloud Console` },
@@ -43,7 +52,7 @@ export const meta: MetaFunction = ({ params }) => [
 const REFERENCED_SERVICES_CONCURRENCY = 8;
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
-  const { api, tenantId, environment, headers } = await requireEnvironment(
+  const { api, tenantId, environment, headers } = await requireEnvironmentIdentity(
     request,
     params.environmentName,
     context,

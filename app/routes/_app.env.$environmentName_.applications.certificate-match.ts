@@ -1,6 +1,6 @@
 import { data, type LoaderFunctionArgs } from "@remix-run/node";
 import type { CertificateMatch } from "~/features/applications/certificate-match";
-import { requireEnvironment } from "~/features/workspace/workspace.server";
+import { requireEnvironmentIdentity } from "~/features/workspace/workspace.server";
 import { userMessageOf } from "~/platform/action-errors.server";
 import { isPlatformError } from "~/platform/client.server";
 import { getWildcardCertificate, matchCertificate } from "~/platform/services.server";
@@ -11,7 +11,10 @@ import { getWildcardCertificate, matchCertificate } from "~/platform/services.se
  * wildcardcertificate) is named too, since it covers the domain's subdomains but not the domain: the form says so.
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const { api, tenantId, environment, headers } = await requireEnvironment(request, params.environmentName);
+  const { api, tenantId, environment, headers } = await requireEnvironmentIdentity(
+    request,
+    params.environmentName,
+  );
   const domain = (new URL(request.url).searchParams.get("domain") ?? "").trim();
   const answer = (value: CertificateMatch) => data(value, { headers });
   try {

@@ -2,7 +2,13 @@ import { FormProvider, getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { parseSubmission } from "~/components/parse-submission.server";
 import { Anchor, Breadcrumbs, Group, Paper, Stack, Text, Title } from "@mantine/core";
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import {
+  data,
+  type ActionFunctionArgs,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+  type LinksFunction,
+} from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { defaultApplicationConfig } from "#contract/application-config";
 import { Button } from "~/components/button";
@@ -26,6 +32,9 @@ import { requireEnvironment } from "~/features/workspace/workspace.server";
 import { useUnsavedChanges } from "~/hooks/use-unsaved-changes";
 import { createService } from "~/platform/services.server";
 import { redirectWithToast } from "~/toast.server";
+import { mantineFormsSheet } from "~/styles/mantine-sheets";
+
+export const links: LinksFunction = () => [mantineFormsSheet];
 
 export const meta: MetaFunction = ({ params }) => [
   { title: `Create application · ${params.environmentName ?? "Environment"} · Cloud Console` },

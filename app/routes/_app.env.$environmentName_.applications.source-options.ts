@@ -1,7 +1,7 @@
 import { data, type LoaderFunctionArgs } from "@remix-run/node";
 import { errorMessages } from "#contract/errors";
 import type { SourceOptions } from "~/features/applications/source-options";
-import { requireEnvironment } from "~/features/workspace/workspace.server";
+import { requireEnvironmentIdentity } from "~/features/workspace/workspace.server";
 import { listChartVersions, listCharts } from "~/platform/applications.server";
 import { isPlatformError } from "~/platform/client.server";
 import { listBranches, listRepositories, listTags } from "~/platform/connections.server";
@@ -12,7 +12,10 @@ import { listBranches, listRepositories, listTags } from "~/platform/connections
  * A provider's refusal is answered as its message, for the field to show.
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const { api, tenantId, environment, headers } = await requireEnvironment(request, params.environmentName);
+  const { api, tenantId, environment, headers } = await requireEnvironmentIdentity(
+    request,
+    params.environmentName,
+  );
   const query = new URL(request.url).searchParams;
   const connectionId = query.get("connectionId") ?? "";
   const repository = query.get("repository") ?? "";

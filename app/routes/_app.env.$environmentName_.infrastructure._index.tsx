@@ -2,7 +2,7 @@ import { Paper, Stack, Table, Text, Title, VisuallyHidden } from "@mantine/core"
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
 import { errorCodes } from "#contract/errors";
-import { creatableServiceTypes, isBusyStage, serviceTypeLabels } from "#contract/services";
+import { creatableServiceTypes, isBusyStage, serviceTypeLabels } from "#contract/service-catalogue";
 import { Button } from "~/components/button";
 import { mantineClasses } from "~/components/mantine-classes";
 import { Restricted } from "~/components/restricted";
@@ -21,7 +21,7 @@ import { CreateServiceMenu } from "~/features/services/create-service-menu";
 import { hasFilters, pageCount, parseServiceListFilters } from "~/features/services/list-filters";
 import { servicePagePaths } from "~/features/services/paths";
 import { ServiceFilters } from "~/features/services/service-filters";
-import { requireEnvironment } from "~/features/workspace/workspace.server";
+import { requireEnvironment, requireEnvironmentIdentity } from "~/features/workspace/workspace.server";
 import { useRevalidateWhileBusy } from "~/hooks/use-revalidate-while";
 import { userMessageOf } from "~/platform/action-errors.server";
 import { isPlatformError } from "~/platform/client.server";
@@ -36,7 +36,7 @@ export const meta: MetaFunction = ({ params }) => [
 ];
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
-  const { api, tenantId, environment, headers } = await requireEnvironment(
+  const { api, tenantId, environment, headers } = await requireEnvironmentIdentity(
     request,
     params.environmentName,
     context,

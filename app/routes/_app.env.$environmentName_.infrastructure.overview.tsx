@@ -13,7 +13,7 @@ import {
 } from "~/features/infrastructure/overview.server";
 import { CreateServiceMenu } from "~/features/services/create-service-menu";
 import { servicePagePaths } from "~/features/services/paths";
-import { requireEnvironment } from "~/features/workspace/workspace.server";
+import { requireEnvironmentIdentity } from "~/features/workspace/workspace.server";
 import { throwRouteError } from "~/platform/route-errors.server";
 import { formatDateTime } from "~/components/date-time";
 
@@ -22,7 +22,7 @@ export const meta: MetaFunction = ({ params }) => [
 ];
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
-  const { api, tenantId, environment, headers } = await requireEnvironment(
+  const { api, tenantId, environment, headers } = await requireEnvironmentIdentity(
     request,
     params.environmentName,
     context,

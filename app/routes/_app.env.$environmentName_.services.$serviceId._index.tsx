@@ -1,10 +1,17 @@
 import { parseSubmission } from "~/components/parse-submission.server";
 import { Box, Stack, Tabs } from "@mantine/core";
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import {
+  data,
+  type ActionFunctionArgs,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+  type LinksFunction,
+} from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import * as z from "zod";
 import { errorCodes } from "#contract/errors";
-import { isBusyStage, type Resource } from "#contract/services";
+import { isBusyStage } from "#contract/service-catalogue";
+import { type Resource } from "#contract/services";
 import { ErrorPage } from "~/components/error-page";
 import { loadSourceChoices } from "~/features/applications/create.server";
 import { editApplicationActionSchema, loadDeployOnPush } from "~/features/applications/details.server";
@@ -35,7 +42,7 @@ import { ServiceHeader } from "~/features/services/details/service-header";
 import { SettingsPanel } from "~/features/services/details/settings-panel";
 import { mergeSettings, settingsFormSchema, settingsKeyOf } from "~/features/services/details/settings-forms";
 import { readDetailsView, serviceTabLabels } from "~/features/services/details/view";
-import { requireEnvironment } from "~/features/workspace/workspace.server";
+import { requireEnvironment, requireEnvironmentIdentity } from "~/features/workspace/workspace.server";
 import { useRevalidateWhileBusy } from "~/hooks/use-revalidate-while";
 import { userMessageOf } from "~/platform/action-errors.server";
 import { isPlatformError, type PlatformClient } from "~/platform/client.server";
@@ -63,6 +70,9 @@ import {
 } from "~/platform/services.server";
 import { listSnapshots } from "~/platform/snapshots.server";
 import { dataWithToast, redirectWithToast } from "~/toast.server";
+import { mantineFormsSheet } from "~/styles/mantine-sheets";
+
+export const links: LinksFunction = () => [mantineFormsSheet];
 
 export const meta: MetaFunction<typeof loader> = ({ data: loaded, params }) => [
   {
@@ -84,7 +94,7 @@ async function loadPart<T>(load: () => Promise<T>): Promise<Loaded<T>> {
 
 /** Only what the shown tab needs is loaded beside the service itself; secret attribute values never are. */
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
-  const { api, tenantId, environment, headers } = await requireEnvironment(
+  const { api, tenantId, environment, headers } = await requireEnvironmentIdentity(
     request,
     params.environmentName,
     context,

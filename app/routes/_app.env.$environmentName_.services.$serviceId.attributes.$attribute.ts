@@ -1,6 +1,6 @@
 import { data, type LoaderFunctionArgs } from "@remix-run/node";
 import type { RevealedSecret } from "~/components/secret-value";
-import { requireEnvironment } from "~/features/workspace/workspace.server";
+import { requireEnvironmentIdentity } from "~/features/workspace/workspace.server";
 import { userMessageOf } from "~/platform/action-errors.server";
 import { isPlatformError } from "~/platform/client.server";
 import { revealServiceAttribute } from "~/platform/services.server";
@@ -10,7 +10,10 @@ import { revealServiceAttribute } from "~/platform/services.server";
  * details page's data. A failure is answered as data so the page shows it as a toast.
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const { api, tenantId, environment, headers } = await requireEnvironment(request, params.environmentName);
+  const { api, tenantId, environment, headers } = await requireEnvironmentIdentity(
+    request,
+    params.environmentName,
+  );
   headers.set("Cache-Control", "no-store");
   try {
     const value = await revealServiceAttribute(

@@ -1,6 +1,6 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { servicePagePaths } from "~/features/services/paths";
-import { requireEnvironment } from "~/features/workspace/workspace.server";
+import { requireEnvironment, requireEnvironmentIdentity } from "~/features/workspace/workspace.server";
 import { getApplicationVersion, rollbackApplication } from "~/platform/applications.server";
 import { userMessageOf } from "~/platform/action-errors.server";
 import { isPlatformError } from "~/platform/client.server";
@@ -8,7 +8,10 @@ import { dataWithToast, redirectWithToast } from "~/toast.server";
 
 /** GET: an application's version and what rolling back to it changes against the running one (or why not). */
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const { api, tenantId, environment, headers } = await requireEnvironment(request, params.environmentName);
+  const { api, tenantId, environment, headers } = await requireEnvironmentIdentity(
+    request,
+    params.environmentName,
+  );
   try {
     const answer = await getApplicationVersion(
       api,

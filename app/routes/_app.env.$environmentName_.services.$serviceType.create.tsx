@@ -9,6 +9,7 @@ import {
   type ActionFunctionArgs,
   type LoaderFunctionArgs,
   type MetaFunction,
+  type LinksFunction,
 } from "@remix-run/node";
 import {
   Form,
@@ -19,7 +20,7 @@ import {
   type ShouldRevalidateFunction,
 } from "@remix-run/react";
 import type * as z from "zod";
-import { noContainerFormMessage, serviceTypeLabels } from "#contract/services";
+import { noContainerFormMessage, serviceTypeLabels } from "#contract/service-catalogue";
 import { defaultServiceConfigs } from "#contract/service-configs";
 import { Button } from "~/components/button";
 import { FormErrors, TextField } from "~/components/forms";
@@ -44,6 +45,9 @@ import { requireEnvironment } from "~/features/workspace/workspace.server";
 import { useUnsavedChanges } from "~/hooks/use-unsaved-changes";
 import { createService } from "~/platform/services.server";
 import { redirectWithToast } from "~/toast.server";
+import { mantineFormsSheet } from "~/styles/mantine-sheets";
+
+export const links: LinksFunction = () => [mantineFormsSheet];
 
 export const meta: MetaFunction<typeof loader> = ({ data: loaded, params }) => [
   {

@@ -2,7 +2,7 @@ import { Group, Paper, Stack, Text, Title } from "@mantine/core";
 import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { errorCodes } from "#contract/errors";
-import { isBusyStage, serviceTypes } from "#contract/services";
+import { isBusyStage, serviceTypes } from "#contract/service-catalogue";
 import { Button } from "~/components/button";
 import { CreateServiceMenu } from "~/features/services/create-service-menu";
 import {
@@ -14,7 +14,7 @@ import {
 import { servicePagePaths } from "~/features/services/paths";
 import { ServiceFilters } from "~/features/services/service-filters";
 import { ServicesTable, serviceRowOf } from "~/features/services/services-table";
-import { requireEnvironment } from "~/features/workspace/workspace.server";
+import { requireEnvironmentIdentity } from "~/features/workspace/workspace.server";
 import { useRevalidateWhileBusy } from "~/hooks/use-revalidate-while";
 import { listServices } from "~/platform/services.server";
 import { throwRouteError } from "~/platform/route-errors.server";
@@ -25,7 +25,7 @@ export const meta: MetaFunction = ({ params }) => [
 ];
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
-  const { api, tenantId, environment, headers } = await requireEnvironment(
+  const { api, tenantId, environment, headers } = await requireEnvironmentIdentity(
     request,
     params.environmentName,
     context,

@@ -3,7 +3,13 @@ import { getZodConstraint } from "@conform-to/zod/v4";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { parseSubmission } from "~/components/parse-submission.server";
 import { Anchor, Card, Group, List, Paper, SimpleGrid, Stack, Text, Title } from "@mantine/core";
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import {
+  data,
+  type ActionFunctionArgs,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+  type LinksFunction,
+} from "@remix-run/node";
 import { Form, Link, useActionData, useFetcher, useLoaderData, useNavigation } from "@remix-run/react";
 import type { CloudProvider } from "#contract/cloud-providers";
 import { errorCodes } from "#contract/errors";
@@ -24,6 +30,9 @@ import { createFastboot, listFastbootStacks } from "~/platform/fastboot.server";
 import { requireOrganizationClient } from "~/platform/request.server";
 import { throwRouteError } from "~/platform/route-errors.server";
 import { redirectWithToast } from "~/toast.server";
+import { mantineFormsSheet } from "~/styles/mantine-sheets";
+
+export const links: LinksFunction = () => [mantineFormsSheet];
 
 export const meta: MetaFunction = () => [{ title: "Fastboot · Cloud Console" }];
 

@@ -1,8 +1,17 @@
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import {
+  data,
+  type ActionFunctionArgs,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+  type LinksFunction,
+} from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { CloudConnectionTool } from "~/features/terraform/cloud-connection-tool";
 import { connectAwsAccount } from "~/features/terraform/connect-action.server";
 import { requirePlatformClient } from "~/platform/request.server";
+import { mantineFormsSheet } from "~/styles/mantine-sheets";
+
+export const links: LinksFunction = () => [mantineFormsSheet];
 
 export const meta: MetaFunction = () => [{ title: "Generate Terraform · Cloud Console" }];
 

@@ -1,6 +1,12 @@
 import { parseSubmission } from "~/components/parse-submission.server";
 import { Alert, Anchor, Badge, Button, Group, Paper, Stack, Text, Title } from "@mantine/core";
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import {
+  data,
+  type ActionFunctionArgs,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+  type LinksFunction,
+} from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { endOnboardingRequestSchema } from "#contract/onboarding";
 import { isOnboardingInProgress } from "#contract/onboarding-steps";
@@ -15,6 +21,9 @@ import { requireOrganizationClient } from "~/platform/request.server";
 import { throwRouteError } from "~/platform/route-errors.server";
 import { redirectWithToast } from "~/toast.server";
 import { formatDate } from "~/components/date-time";
+import { mantineFormsSheet } from "~/styles/mantine-sheets";
+
+export const links: LinksFunction = () => [mantineFormsSheet];
 
 export const meta: MetaFunction = () => [{ title: "Onboarding overview · Cloud Console" }];
 

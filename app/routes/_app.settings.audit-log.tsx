@@ -10,7 +10,13 @@ import {
   Text,
   Title,
 } from "@mantine/core";
-import { data, redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import {
+  data,
+  redirect,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+  type LinksFunction,
+} from "@remix-run/node";
 import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
 import { auditActions } from "#contract/audit";
 import { errorCodes } from "#contract/errors";
@@ -22,6 +28,9 @@ import { isPlatformError } from "~/platform/client.server";
 import { listEnvironmentSummaries } from "~/platform/environments.server";
 import { requireOrganizationClient } from "~/platform/request.server";
 import { throwRouteError } from "~/platform/route-errors.server";
+import { mantineFormsSheet } from "~/styles/mantine-sheets";
+
+export const links: LinksFunction = () => [mantineFormsSheet];
 
 export const meta: MetaFunction = () => [{ title: "Audit log · Cloud Console" }];
 

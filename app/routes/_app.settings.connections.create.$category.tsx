@@ -5,6 +5,7 @@ import {
   type ActionFunctionArgs,
   type LoaderFunctionArgs,
   type MetaFunction,
+  type LinksFunction,
 } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import {
@@ -25,6 +26,9 @@ import { defaultFeatureFlags } from "~/features/feature-flags/flag-values";
 import { getFeatureFlags } from "~/features/feature-flags/flags.server";
 import { requirePermission } from "~/features/permissions/permissions.server";
 import { requireOrganizationClient } from "~/platform/request.server";
+import { mantineFormsSheet } from "~/styles/mantine-sheets";
+
+export const links: LinksFunction = () => [mantineFormsSheet];
 
 export const meta: MetaFunction<typeof loader> = ({ data: loaded }) => [
   {

@@ -5,6 +5,7 @@ import {
   type ActionFunctionArgs,
   type LoaderFunctionArgs,
   type MetaFunction,
+  type LinksFunction,
 } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { connectionKindDefinitions, connectionKindFromSlug, connectionPages } from "#contract/connections";
@@ -18,6 +19,9 @@ import { requirePermission } from "~/features/permissions/permissions.server";
 import { getConnection } from "~/platform/connections.server";
 import { requireOrganizationClient } from "~/platform/request.server";
 import { throwRouteError } from "~/platform/route-errors.server";
+import { mantineFormsSheet } from "~/styles/mantine-sheets";
+
+export const links: LinksFunction = () => [mantineFormsSheet];
 
 export const meta: MetaFunction<typeof loader> = ({ data: loaded }) => [
   { title: `Edit ${loaded?.connection.name ?? "connection"} · Connections · Cloud Console` },

@@ -6,6 +6,7 @@ import {
   type ActionFunctionArgs,
   type LoaderFunctionArgs,
   type MetaFunction,
+  type LinksFunction,
 } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import type { ReactNode } from "react";
@@ -46,6 +47,9 @@ import { listEnvironmentSummaries } from "~/platform/environments.server";
 import { requireOrganizationClient } from "~/platform/request.server";
 import { throwRouteError } from "~/platform/route-errors.server";
 import { dataWithToast, redirectWithToast } from "~/toast.server";
+import { mantineFormsSheet } from "~/styles/mantine-sheets";
+
+export const links: LinksFunction = () => [mantineFormsSheet];
 
 export const meta: MetaFunction<typeof loader> = ({ data: loaded }) => [
   { title: `${loaded?.connection.name ?? "Connection"} · Connections · Cloud Console` },

@@ -2,7 +2,13 @@ import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react"
 import { parseWithZod } from "@conform-to/zod/v4";
 import { parseSubmission } from "~/components/parse-submission.server";
 import { Alert, Anchor, Checkbox, Group, Paper, Radio, Stack, Text, Title } from "@mantine/core";
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import {
+  data,
+  type ActionFunctionArgs,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+  type LinksFunction,
+} from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import * as z from "zod";
@@ -18,6 +24,9 @@ import { requireOrganizationClient } from "~/platform/request.server";
 import { throwRouteError } from "~/platform/route-errors.server";
 import { redirectWithToast } from "~/toast.server";
 import { requirePermission } from "~/features/permissions/permissions.server";
+import { mantineFormsSheet } from "~/styles/mantine-sheets";
+
+export const links: LinksFunction = () => [mantineFormsSheet];
 
 export const meta: MetaFunction<typeof loader> = ({ data: loaded }) => [
   { title: `Edit ${loaded?.member.name ?? "member"} · Users · Cloud Console` },

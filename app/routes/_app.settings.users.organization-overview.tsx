@@ -9,6 +9,7 @@ import {
   type ActionFunctionArgs,
   type LoaderFunctionArgs,
   type MetaFunction,
+  type LinksFunction,
 } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useEffect, useState } from "react";
@@ -33,6 +34,9 @@ import {
 import { requireOrganizationClient } from "~/platform/request.server";
 import { throwRouteError } from "~/platform/route-errors.server";
 import { dataWithToast } from "~/toast.server";
+import { mantineFormsSheet } from "~/styles/mantine-sheets";
+
+export const links: LinksFunction = () => [mantineFormsSheet];
 
 export const meta: MetaFunction = () => [{ title: "Organization overview · Cloud Console" }];
 

@@ -5,6 +5,7 @@ import {
   type ActionFunctionArgs,
   type LoaderFunctionArgs,
   type MetaFunction,
+  type LinksFunction,
 } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { teamPagePaths } from "~/features/team/paths";
@@ -15,6 +16,9 @@ import { requireOrganizationClient } from "~/platform/request.server";
 import { findRole, updateCustomRole } from "~/platform/roles.server";
 import { throwRouteError } from "~/platform/route-errors.server";
 import { redirectWithToast } from "~/toast.server";
+import { mantineFormsSheet } from "~/styles/mantine-sheets";
+
+export const links: LinksFunction = () => [mantineFormsSheet];
 
 export const meta: MetaFunction<typeof loader> = ({ data: loaded }) => [
   { title: `Edit ${loaded?.role.name ?? "role"} · Roles · Cloud Console` },

@@ -1,5 +1,5 @@
 import { parseSubmission } from "~/components/parse-submission.server";
-import { data, type ActionFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { data, type ActionFunctionArgs, type MetaFunction, type LinksFunction } from "@remix-run/node";
 import { useActionData } from "@remix-run/react";
 import { teamPagePaths } from "~/features/team/paths";
 import { roleFormSchema } from "~/features/team/roles/role-form";
@@ -8,6 +8,9 @@ import { rejectSubmission } from "~/platform/action-errors.server";
 import { requireOrganizationClient } from "~/platform/request.server";
 import { createCustomRole } from "~/platform/roles.server";
 import { redirectWithToast } from "~/toast.server";
+import { mantineFormsSheet } from "~/styles/mantine-sheets";
+
+export const links: LinksFunction = () => [mantineFormsSheet];
 
 export const meta: MetaFunction = () => [{ title: "Create role · Users · Cloud Console" }];
 

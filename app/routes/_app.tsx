@@ -1,4 +1,4 @@
-import { data, type LoaderFunctionArgs } from "@remix-run/node";
+import { data, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/node";
 import { Outlet, useLoaderData } from "@remix-run/react";
 import { ErrorPage } from "~/components/error-page";
 import { logDiagnostic } from "~/diagnostics.server";
@@ -14,6 +14,10 @@ import { UserMenu } from "~/features/organizations/user-menu";
 import { allows } from "~/features/permissions/permissions";
 import { loadShellPermissions } from "~/features/permissions/permissions.server";
 import { loadWorkspace } from "~/features/workspace/workspace.server";
+import { mantineShellSheet } from "~/styles/mantine-sheets";
+
+/** The shell's Mantine components and the lists' (decision 064); pages with forms add mantine-forms.css. */
+export const links: LinksFunction = () => [mantineShellSheet];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const workspace = await loadWorkspace(request, context);

@@ -1,9 +1,12 @@
-import { data, type LoaderFunctionArgs } from "@remix-run/node";
+import { data, type LoaderFunctionArgs, type LinksFunction } from "@remix-run/node";
 import { Outlet } from "@remix-run/react";
 import { BrandedLayout } from "~/components/branded-layout";
 import { ErrorPage } from "~/components/error-page";
 import { GENERATION_CARD_WIDTH } from "~/features/terraform/terraform-generation-card";
 import { requirePlatformClient } from "~/platform/request.server";
+import { mantineShellSheet, mantineFormsSheet } from "~/styles/mantine-sheets";
+
+export const links: LinksFunction = () => [mantineShellSheet, mantineFormsSheet];
 
 /** The branded frame is as wide as the generation card plus its padding (SPEC §2.4: 854 px). */
 const FRAME_WIDTH = GENERATION_CARD_WIDTH + 66;

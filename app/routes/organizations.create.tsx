@@ -9,6 +9,7 @@ import {
   type ActionFunctionArgs,
   type LoaderFunctionArgs,
   type MetaFunction,
+  type LinksFunction,
 } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useState } from "react";
@@ -25,6 +26,9 @@ import { refreshSessionTokens } from "~/auth/auth.server";
 import { FormErrors, TextField } from "~/components/forms";
 import { rejectSubmission } from "~/platform/action-errors.server";
 import { requirePlatformClient } from "~/platform/request.server";
+import { mantineShellSheet, mantineFormsSheet } from "~/styles/mantine-sheets";
+
+export const links: LinksFunction = () => [mantineShellSheet, mantineFormsSheet];
 
 export const meta: MetaFunction = () => [{ title: "Create organization · Cloud Console" }];
 

@@ -9,7 +9,7 @@ import { chartRepositories, environmentVariables, resources } from "../db/schema
 import { certificateOf } from "../services/certificates";
 import type { EnvironmentRow } from "../environments/records";
 import { secretAttributeNamesByType } from "../cloud/simulated/attributes";
-import type { ServiceType } from "#contract/services";
+import type { ServiceType } from "#contract/service-catalogue";
 
 /** The connection kinds an image can be pulled with (SPEC §3's container registries). */
 export const registryConnectionKinds: readonly ConnectionKind[] = [

@@ -1,4 +1,4 @@
-import type { ServiceType } from "#contract/services";
+import type { ServiceType } from "#contract/service-catalogue";
 import { defaultServiceConfigs, type ServiceConfig } from "#contract/service-configs";
 import type { DriverResource } from "./driver";
 

@@ -1,13 +1,7 @@
 import type { CloudProvider } from "#contract/cloud-providers";
 import type { CostEstimate } from "#contract/environments";
-import type {
-  Alarm,
-  Metrics,
-  MetricRange,
-  ServiceSettings,
-  ServiceType,
-  ServiceUnit,
-} from "#contract/services";
+import type { MetricRange, ServiceType } from "#contract/service-catalogue";
+import type { Alarm, Metrics, ServiceSettings, ServiceUnit } from "#contract/services";
 
 /**
  * The cloud seam: what the platform asks of a cloud, in plain data (no driver imports a domain module, nor another
@@ -124,6 +118,11 @@ export type DeployContext = {
   previousPodNames?: string[];
   /** The pushed commit a GitHub application's deployment builds (deploy on push); absent: the branch's head. */
   pushedCommit?: { sha: string; message: string };
+  /**
+   * Writes lines to the deployment's logs before the step ends, in a short write of their own (a build's output
+   * as it comes); lines written so are not answered again with the step. Absent: the step's lines come at its end.
+   */
+  writeLines?: (lines: NewLogLine[]) => Promise<void>;
   now: Date;
 };
 
@@ -236,6 +235,14 @@ export type ApplicationSources = {
       pushedCommit?: { sha: string; message: string };
     },
   ) => Promise<{ owner: string; name: string; commit: string; message: string; dockerfile: string }>;
+  /**
+   * The repository `owner/name` at `commit` as GitHub serves it (its tarball API: a gzipped tar whose entries sit
+   * under one top directory), what a container engine builds from.
+   */
+  githubArchive: (
+    connectionId: string,
+    source: { owner: string; name: string; commit: string },
+  ) => Promise<Uint8Array>;
   /** The URL of one of the environment's chart repositories. */
   chartRepositoryUrl: (id: string) => Promise<string | undefined>;
 };

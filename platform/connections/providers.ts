@@ -71,4 +71,12 @@ export type Provider = {
   ) => Promise<PulledManifest>;
 };
 
-export type PulledManifest = { digest: string; image: string };
+/**
+ * `auth`: what a container engine pulls the image with (Docker's X-Registry-Auth: the registry's own username and
+ * password or token, and its host), absent where the registry needs none or the provider gives none yet.
+ */
+export type PulledManifest = {
+  digest: string;
+  image: string;
+  auth?: { username: string; password: string; serveraddress: string };
+};

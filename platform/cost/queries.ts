@@ -1,7 +1,7 @@
 import { and, between, eq, inArray, min, sql, sum, type SQL } from "drizzle-orm";
 import type { CloudProvider } from "#contract/cloud-providers";
+import { costWindowLabels } from "#contract/cost-windows";
 import {
-  costWindowLabels,
   FORECAST_METHOD,
   type CloudCost,
   type CostDay,
@@ -10,7 +10,7 @@ import {
   type CostWindowRange,
   type costQuerySchema,
 } from "#contract/cost";
-import { serviceTypeLabels, type ServiceType } from "#contract/services";
+import { serviceTypeLabels, type ServiceType } from "#contract/service-catalogue";
 import type * as z from "zod";
 import type { Database } from "../db/index";
 import {

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import {
   type AnyPgColumn,
+  bigint,
   bigserial,
   boolean,
   check,
@@ -248,6 +249,19 @@ export const environments = pgTable(
     index("environments_cloned_from").on(table.clonedFromId),
   ],
 );
+
+/**
+ * How many times what an environment's services show has changed (decision 065): the ETag of its services' answers,
+ * so an unchanged poll is answered 304 after one look-up. Kept apart from `environments` so the bump never waits
+ * on a row a write holds FOR SHARE. Written only by the deferred triggers of migration 0017 (on environments,
+ * resources, resource_history and engine_jobs), once per changed row at commit; a missing row reads as 0.
+ */
+export const environmentRevisions = pgTable("environment_revisions", {
+  environmentId: uuid("environment_id")
+    .primaryKey()
+    .references(() => environments.id, { onDelete: "cascade" }),
+  revision: bigint("revision", { mode: "number" }).notNull().default(0),
+});
 
 /**
  * Environment variables. A secret's value is only ever stored sealed (AES-256-GCM, platform/lib/cipher.ts) in

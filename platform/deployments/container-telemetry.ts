@@ -1,5 +1,6 @@
 import { and, asc, eq, gt, gte, lte } from "drizzle-orm";
-import { metricRanges, type Metrics } from "#contract/services";
+import { metricRanges } from "#contract/service-catalogue";
+import { type Metrics } from "#contract/services";
 import type { Database } from "../db/index";
 import { resourceLogs, resources, resourceUsageSamples } from "../db/schema";
 import { CloudStepError } from "../cloud/driver";

@@ -11,7 +11,8 @@ import {
 } from "@aws-sdk/client-sqs";
 import { and, desc, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { defaultServiceSettings, type ServiceType } from "#contract/services";
+import { type ServiceType } from "#contract/service-catalogue";
+import { defaultServiceSettings } from "#contract/services";
 import { defaultServiceConfigs } from "#contract/service-configs";
 import { MOTO_ACCOUNT_ID, motoCredentials } from "../../tests/setup/moto-server";
 import { setUpMoto } from "../testing/aws";

@@ -1,12 +1,7 @@
 import { and, eq, inArray, ne, sql } from "drizzle-orm";
 import * as z from "zod";
-import {
-  MAX_RETRIES,
-  resourceActions,
-  serviceErrorMessages,
-  type ConfigDiff,
-  type ServiceType,
-} from "#contract/services";
+import { MAX_RETRIES, resourceActions, type ServiceType } from "#contract/service-catalogue";
+import { serviceErrorMessages, type ConfigDiff } from "#contract/services";
 import { changeLabel } from "#contract/change-words";
 import type { Stage } from "#contract/stages";
 import type { EngineConfig } from "../lib/config";
@@ -398,6 +393,9 @@ export function createDeploys({
       if (db) context.sources = await applicationSourcesOf(tx, db, secrets, environment, engineContext);
       const push = await pushedCommitOf(tx, payload.historyId);
       if (push) context.pushedCommit = { sha: push.sha, message: push.message };
+      // A build's output shows while it runs, each batch in a transaction of its own (never the step's).
+      if (db)
+        context.writeLines = (lines) => db.transaction((write) => writeLines(write, resource.id, lines));
     }
     const startedAt = payload.startedAt ?? now.toISOString();
     return outside(async () => {

@@ -1,6 +1,6 @@
 import { and, eq, inArray } from "drizzle-orm";
 import * as z from "zod";
-import type { ServiceType } from "#contract/services";
+import type { ServiceType } from "#contract/service-catalogue";
 import type { Database } from "../db/index";
 import { engineJobs, environments, resources } from "../db/schema";
 import type { EnvironmentRow } from "../environments/records";

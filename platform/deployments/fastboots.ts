@@ -8,12 +8,8 @@ import {
   type FastbootStackId,
   type FastbootStatus,
 } from "#contract/fastboot";
-import {
-  busyStages,
-  defaultServiceSettings,
-  noContainerFormMessage,
-  type ServiceSettings,
-} from "#contract/services";
+import { busyStages, noContainerFormMessage } from "#contract/service-catalogue";
+import { defaultServiceSettings, type ServiceSettings } from "#contract/services";
 import type { Stage } from "#contract/stages";
 import type { CloudProvider } from "#contract/cloud-providers";
 import type { CostEstimate } from "#contract/environments";

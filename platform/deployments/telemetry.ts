@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
-import type { MetricRange, Metrics } from "#contract/services";
+import type { MetricRange } from "#contract/service-catalogue";
+import type { Metrics } from "#contract/services";
 import type { Stage } from "#contract/stages";
 import type { Database } from "../db/index";
 import { resourceLogs, resources } from "../db/schema";

@@ -1,4 +1,5 @@
-import { serviceUnitLabels, type ServiceType, type ServiceUnits } from "#contract/services";
+import { serviceUnitLabels, type ServiceType } from "#contract/service-catalogue";
+import { type ServiceUnits } from "#contract/services";
 import type { Database } from "../db/index";
 import type { EnvironmentRow } from "../environments/records";
 import type { ResourceRow } from "../services/records";

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiErrorSchema } from "#contract/error-body";
 import { environmentPaths } from "#contract/environments";
-import { SERVERLESS_UPLOAD_MAX_BYTES, servicePaths } from "#contract/services";
+import { SERVERLESS_UPLOAD_MAX_BYTES } from "#contract/service-catalogue";
+import { servicePaths } from "#contract/services";
 import { JSON_BODY_MAX_BYTES } from "./body-limits";
 import { openTestApi, type TestApi, type TestMember } from "../testing/http-harness";
 

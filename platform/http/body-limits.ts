@@ -1,7 +1,8 @@
 import type { MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { apiErrorCodes } from "#contract/errors";
-import { SERVERLESS_UPLOAD_BODY_MAX_BYTES, serviceErrorMessages } from "#contract/services";
+import { SERVERLESS_UPLOAD_BODY_MAX_BYTES } from "#contract/service-catalogue";
+import { serviceErrorMessages } from "#contract/services";
 import { HttpError } from "./errors";
 
 /** Every JSON body the API takes is small: a form's worth of fields, a batch of variables. */

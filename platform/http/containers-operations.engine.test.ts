@@ -8,9 +8,9 @@ import {
 } from "#contract/applications";
 import { connectionPaths, connectionResponseSchema } from "#contract/connections";
 import { environmentPaths, environmentResponseSchema } from "#contract/environments";
+import { isBusyStage } from "#contract/service-catalogue";
 import {
   alarmListSchema,
-  isBusyStage,
   logListSchema,
   metricsSchema,
   resourceResponseSchema,

@@ -5,10 +5,10 @@ import { defaultApplicationConfig } from "#contract/application-config";
 import { connectionPaths, connectionResponseSchema } from "#contract/connections";
 import { environmentPaths, environmentResponseSchema } from "#contract/environments";
 import { defaultServiceConfigs } from "#contract/service-configs";
+import { isBusyStage } from "#contract/service-catalogue";
 import {
   attributeResponseSchema,
   defaultServiceSettings,
-  isBusyStage,
   resourceResponseSchema,
   servicePaths,
 } from "#contract/services";

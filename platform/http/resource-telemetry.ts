@@ -1,11 +1,11 @@
 import { and, asc, desc, eq, gt, gte, inArray, lte, sql, type SQL } from "drizzle-orm";
 import { Hono, type Context } from "hono";
 import * as z from "zod";
+import { metricRanges } from "#contract/service-catalogue";
 import {
   alarmListSchema,
   logListSchema,
   logQuerySchema,
-  metricRanges,
   metricsQuerySchema,
   metricsSchema,
   serviceErrorMessages,

@@ -1,9 +1,8 @@
 import { and, asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { environmentListSchema, environmentPaths, environmentResponseSchema } from "#contract/environments";
+import { MAX_RETRIES, SERVERLESS_UPLOAD_MAX_BYTES } from "#contract/service-catalogue";
 import {
-  MAX_RETRIES,
-  SERVERLESS_UPLOAD_MAX_BYTES,
   defaultServiceSettings,
   resourceListSchema,
   resourceResponseSchema,

@@ -4,12 +4,15 @@ import {
   MAX_RETRIES,
   SERVERLESS_UPLOAD_BODY_MAX_BYTES,
   SERVERLESS_UPLOAD_MAX_BYTES,
+  noContainerFormMessage,
+  type ServiceType,
+} from "#contract/service-catalogue";
+import {
   attributeResponseSchema,
   costEstimateSchema,
   createResourceRequestSchema,
   defaultServiceSettings,
   estimateResourceCostRequestSchema,
-  noContainerFormMessage,
   resourceListQuerySchema,
   resourceListSchema,
   resourceResponseSchema,
@@ -18,7 +21,6 @@ import {
   serviceErrorMessages,
   updateResourceRequestSchema,
   type ServiceSettings,
-  type ServiceType,
 } from "#contract/services";
 import { serverlessConfigSchema, serviceConfigSchemas } from "#contract/service-configs";
 import { apiErrorCodes } from "#contract/errors";
@@ -81,6 +83,7 @@ import type { EnvironmentRow } from "../environments/records";
 import { currentOrganization, type OrganizationEnv } from "./tenancy";
 import { readJsonBody, readQuery, sendJson } from "./validation";
 import { permit } from "./permissions";
+import { unlessUnchanged } from "./unchanged";
 import { environmentErrorMessages } from "#contract/environments";
 import {
   changePlanRequestSchema,
@@ -291,12 +294,14 @@ export function serviceRoutes({
   routes.get("/", permit("organization.view"), async (c) => {
     const query = readQuery(c, resourceListQuerySchema);
     const environment = await environmentOf(c);
-    const { rows, total, failedSince } = await listServices(db, environment.id, query);
-    return sendJson(c, resourceListSchema, {
-      infrastructure: rows.map((row) => toResourceSummary(row, environment, failedSince.get(row.id))),
-      total,
-      page: query.page,
-      pageSize: query.pageSize,
+    return unlessUnchanged(c, db, environment.id, async () => {
+      const { rows, total, failedSince } = await listServices(db, environment.id, query);
+      return sendJson(c, resourceListSchema, {
+        infrastructure: rows.map((row) => toResourceSummary(row, environment, failedSince.get(row.id))),
+        total,
+        page: query.page,
+        pageSize: query.pageSize,
+      });
     });
   });
 
@@ -433,7 +438,9 @@ export function serviceRoutes({
   routes.get("/:resourceId", permit("organization.view"), async (c) => {
     const environment = await environmentOf(c);
     const row = await findResource(db, environment.id, c.req.param("resourceId"));
-    return sendJson(c, resourceResponseSchema, { resource: await viewOf(db, row.id) });
+    return unlessUnchanged(c, db, environment.id, async () =>
+      sendJson(c, resourceResponseSchema, { resource: await viewOf(db, row.id) }),
+    );
   });
 
   /** Applies at once: saves a never-launched service, syncs a settings-only change, redeploys anything else. */

@@ -1,7 +1,8 @@
 import { and, desc, eq } from "drizzle-orm";
 import { Hono } from "hono";
 import { createTicketSchema, ticketResponseSchema } from "#contract/connections";
-import { serviceErrorMessages, serviceTypeLabels, type ServiceType } from "#contract/services";
+import { serviceTypeLabels, type ServiceType } from "#contract/service-catalogue";
+import { serviceErrorMessages } from "#contract/services";
 import type { PlatformConfig } from "../lib/config";
 import { ProviderUnreachableError } from "../connections/http";
 import { createJiraIssue } from "../connections/providers/jira";

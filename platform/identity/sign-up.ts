@@ -1,5 +1,6 @@
 import * as z from "zod";
-import { NUL_CHARACTER_MESSAGE, requiredText, servicePatterns } from "#contract/validation";
+import { requiredText } from "#contract/required-text";
+import { NUL_CHARACTER_MESSAGE, servicePatterns } from "#contract/validation";
 import type { Database } from "../db/index";
 import { createAccount, normalizeEmail } from "./account";
 import { limitSignUp } from "./login-throttle";

@@ -7,11 +7,11 @@ import {
 } from "#contract/connections";
 import {
   MAX_RETRIES,
-  serviceErrorMessages,
   serviceTypeLabels,
   type ResourceAction,
   type ServiceType,
-} from "#contract/services";
+} from "#contract/service-catalogue";
+import { serviceErrorMessages } from "#contract/services";
 import type { Database } from "../db/index";
 import { connections, notificationDeliveries, organizations } from "../db/schema";
 import type { EnvironmentRow } from "../environments/records";

@@ -1,4 +1,4 @@
-import type { metricNames, ServiceType } from "#contract/services";
+import type { metricNames, ServiceType } from "#contract/service-catalogue";
 
 /**
  * What the forwarder posts (issue 13, SPEC §7): the metrics of an environment's deployed services, one point a

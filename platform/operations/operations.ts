@@ -1,4 +1,4 @@
-import type { ServiceType } from "#contract/services";
+import type { ServiceType } from "#contract/service-catalogue";
 import type { PlatformConfig, TerraformConfig } from "../lib/config";
 import type { Database } from "../db/index";
 import { createNotifier } from "../notifications/outbox";

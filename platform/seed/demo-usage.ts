@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { CloudProvider } from "#contract/cloud-providers";
-import { defaultServiceSettings, type ServiceSettings, type ServiceType } from "#contract/services";
+import { type ServiceType } from "#contract/service-catalogue";
+import { defaultServiceSettings, type ServiceSettings } from "#contract/services";
 import { defaultServiceConfigs } from "#contract/service-configs";
 import type { Database } from "../db/index";
 import { environments, organizations, resources, usageSegments } from "../db/schema";

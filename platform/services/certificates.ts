@@ -1,5 +1,6 @@
 import type * as z from "zod";
-import { isBusyStage, type certificateResponseSchema } from "#contract/services";
+import { isBusyStage } from "#contract/service-catalogue";
+import { type certificateResponseSchema } from "#contract/services";
 import type { ServiceConfig } from "#contract/service-configs";
 import type { Stage } from "#contract/stages";
 import { accountIdOf } from "../cloud/simulated/resource";

@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, ne } from "drizzle-orm";
-import type { ServiceType } from "#contract/services";
+import type { ServiceType } from "#contract/service-catalogue";
 import type { Database } from "../db/index";
 import { environments, resources, serverlessUploads } from "../db/schema";
 import { PLATFORM_ACTOR } from "./history";

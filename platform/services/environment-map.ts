@@ -1,6 +1,6 @@
 import { applicationConfigFieldsSchema } from "#contract/application-config";
 import type { EnvironmentMap } from "#contract/infrastructure-map";
-import type { ServiceType } from "#contract/services";
+import type { ServiceType } from "#contract/service-catalogue";
 import type { ServiceConfig } from "#contract/service-configs";
 import type { Stage } from "#contract/stages";
 import { certificateOf } from "./certificates";

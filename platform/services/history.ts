@@ -1,5 +1,6 @@
 import { and, count, desc, eq, inArray, isNotNull, notInArray } from "drizzle-orm";
-import type { ConfigDiff, ResourceAction } from "#contract/services";
+import type { ResourceAction } from "#contract/service-catalogue";
+import type { ConfigDiff } from "#contract/services";
 import type { Database } from "../db/index";
 import { resourceHistory } from "../db/schema";
 import { failedSinceIn, type HistoryRow } from "./records";

@@ -1,11 +1,10 @@
+import { type ResourceAction, type ServiceType } from "#contract/service-catalogue";
 import {
   serviceSettingsSchema,
   type HistoryEntry,
   type Resource,
-  type ResourceAction,
   type ResourceSummary,
   type ServiceSettings,
-  type ServiceType,
 } from "#contract/services";
 import type { Stage } from "#contract/stages";
 import type { CloudProvider } from "#contract/cloud-providers";

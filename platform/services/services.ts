@@ -1,4 +1,5 @@
-import type { ResourceAction, ServiceSettings, ServiceType } from "#contract/services";
+import type { ResourceAction, ServiceType } from "#contract/service-catalogue";
+import type { ServiceSettings } from "#contract/services";
 import type { Database } from "../db/index";
 import { assertRoomForService } from "../plans/limits";
 import { resources } from "../db/schema";

@@ -1,4 +1,4 @@
-import { isBusyStage } from "#contract/services";
+import { isBusyStage } from "#contract/service-catalogue";
 import type { Stage } from "#contract/stages";
 
 /**

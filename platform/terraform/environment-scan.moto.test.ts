@@ -22,7 +22,7 @@ import {
 import { paginateGetResources } from "@aws-sdk/client-resource-groups-tagging-api";
 import { strToU8, zipSync } from "fflate";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { ServiceType } from "#contract/services";
+import type { ServiceType } from "#contract/service-catalogue";
 import { MOTO_ACCOUNT_ID, motoCredentials } from "../../tests/setup/moto-server";
 import { awsProvisioners } from "../cloud/aws/provisioners";
 import { TAG_ENVIRONMENT, TAG_ORGANIZATION, TAG_SERVICE } from "../cloud/aws/provisioner";

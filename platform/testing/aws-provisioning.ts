@@ -7,7 +7,8 @@ import {
 } from "@aws-sdk/client-ec2";
 import { GetResourcesCommand } from "@aws-sdk/client-resource-groups-tagging-api";
 import { expect } from "vitest";
-import { defaultServiceSettings, type ServiceType } from "#contract/services";
+import { type ServiceType } from "#contract/service-catalogue";
+import { defaultServiceSettings } from "#contract/services";
 import { defaultServiceConfigs } from "#contract/service-configs";
 import { motoCredentials, type MotoServer } from "../../tests/setup/moto-server";
 import type { AwsClients } from "../cloud/aws/clients";

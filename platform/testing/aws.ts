@@ -6,7 +6,8 @@ import {
   SetQueueAttributesCommand,
 } from "@aws-sdk/client-sqs";
 import { afterAll, beforeAll } from "vitest";
-import { defaultServiceSettings, type ServiceType } from "#contract/services";
+import { type ServiceType } from "#contract/service-catalogue";
+import { defaultServiceSettings } from "#contract/services";
 import { defaultServiceConfigs } from "#contract/service-configs";
 import { motoCredentials, startMotoServer, type MotoServer } from "../../tests/setup/moto-server";
 import { createAwsClients, type AwsClients } from "../cloud/aws/clients";

@@ -10,7 +10,6 @@ import { testOrganizationId } from "./container-deploys";
 import { CONTAINERS_CONF } from "../../scripts/lib/container-engine.mjs";
 import {
   OFFICIAL_IMAGE_SOURCES,
-  OFFICIAL_STAND_IN_LABEL,
   OFFICIAL_IMAGES,
   busyboxContext,
   officialContexts,
@@ -248,7 +247,8 @@ export function setUpContainerEngine(options: EngineOptions = {}): ContainerEngi
   if (!vitest)
     throw new Error("setUpContainerEngine registers vitest's hooks: outside vitest use containerEngine");
   const { handle, start, stop: stopEngine } = containerEngine(options);
-  vitest.beforeAll(start, 120_000);
+  // Building and pushing the PostgreSQL stand-in (84 MB) takes a minute when six people share two cores.
+  vitest.beforeAll(start, 300_000);
   vitest.afterAll(stopEngine);
   return handle;
 }
@@ -265,6 +265,8 @@ export function containerEngine({ privateRegistry = false, officialImages = [] }
   let privateImage: PrivateRegistry | undefined;
   /** The test images' ids, and the registries whose names this file gives them. */
   const imageIds: string[] = [];
+  /** Those of the official stand-ins, which keep the official name a pull gave them until removed by id. */
+  const officialIds: string[] = [];
   const hosts: string[] = [];
   let dir: string | undefined;
 
@@ -331,13 +333,13 @@ export function containerEngine({ privateRegistry = false, officialImages = [] }
       busyboxContext({ Dockerfile: own(webDockerfile(false)), "start.sh": webStart }),
     );
     await buildAndPush(engine, images.crashing, busyboxContext({ Dockerfile: own(crashingDockerfile) }));
-    // The official stand-ins carry no label of the file: every file builds the same image, so the one official
-    // name a pull leaves in the machine's store (docker.io/library/nginx:1.27, as on a Docker host) never moves
-    // between files' images, and no image is orphaned by it.
+    // The official stand-ins carry the file's label too: files building them side by side (the build cache would
+    // give them one image) never remove each other's. The official name a pull leaves in the machine's store
+    // (docker.io/library/postgres:16) moves to the last file's image; each file removes its own at the end.
     const mirrored: string[] = [];
     for (const name of officialImages) {
       const [first = "", ...more] = OFFICIAL_IMAGES[name].map((tag) => `${registryHost}/library/${tag}`);
-      await buildAndPush(engine, first, officialContexts[name]());
+      await buildAndPush(engine, first, officialContexts[name](`LABEL test.registry="${registryHost}"\n`));
       for (const tag of more) await tagAndPush(engine, first, tag);
       mirrored.push(first, ...more);
     }
@@ -347,6 +349,7 @@ export function containerEngine({ privateRegistry = false, officialImages = [] }
       ),
     );
     imageIds.push(...builtIds);
+    officialIds.push(...builtIds.slice(Object.values(images).length));
     if (locked) {
       const image = `${locked.host}/test/private-web:1`;
       await engine.getImage(images.web).tag({ repo: `${locked.host}/test/private-web`, tag: "1" });
@@ -389,14 +392,11 @@ export function containerEngine({ privateRegistry = false, officialImages = [] }
       });
       for (const volume of volumes ?? []) await engine.getVolume(volume.Name).remove({ force: true });
       await forgetNames(engine, imageIds, hosts);
-      // Stand-ins an official name moved away from (a newer build pulled since) have no name left: they go.
-      const orphans = await engine.listImages({
-        filters: JSON.stringify({ label: [OFFICIAL_STAND_IN_LABEL], dangling: ["true"] }),
-      });
-      for (const image of orphans) {
+      // This file's stand-ins are its own (its label): they go with whatever official name they still carry.
+      for (const id of new Set(officialIds)) {
         await engine
-          .getImage(image.Id)
-          .remove()
+          .getImage(id)
+          .remove({ force: true })
           .catch(() => undefined);
       }
     }

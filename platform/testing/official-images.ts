@@ -42,20 +42,13 @@ export const OFFICIAL_IMAGE_SOURCES: Record<OfficialImage, Record<string, string
 
 const BUSYBOX = "/bin/busybox";
 
-/**
- * The label of every stand-in: a pull that moves an official name to a newer build leaves the older one without
- * a name, and the set-up removes such images by it.
- */
-export const OFFICIAL_STAND_IN_LABEL = "test.official-stand-in";
-const standIn = (name: OfficialImage) => `LABEL ${OFFICIAL_STAND_IN_LABEL}="${name}"\n`;
-
 const nginxDockerfile = `FROM scratch
 COPY busybox /bin/busybox
 RUN ["/bin/busybox", "--install", "-s", "/bin"]
 COPY start.sh /start.sh
 EXPOSE 80
 CMD ["/bin/sh", "/start.sh"]
-${standIn("nginx")}`;
+`;
 
 const nginxStart = `mkdir -p /usr/share/nginx/html
 cat > /usr/share/nginx/html/index.html <<PAGE
@@ -83,7 +76,7 @@ VOLUME /var/lib/postgresql/data
 EXPOSE 5432
 ENTRYPOINT ["/bin/sh", "/usr/local/bin/docker-entrypoint.sh"]
 CMD ["postgres"]
-${standIn("postgres")}`);
+`);
 
 /** The official image's start: initialise an empty data directory once, as the postgres user, then serve. */
 const postgresEntrypoint = `set -e
@@ -116,7 +109,7 @@ WORKDIR /data
 EXPOSE 6379
 ENTRYPOINT ["/bin/sh", "/usr/local/bin/docker-entrypoint.sh"]
 CMD ["redis-server"]
-${standIn("redis")}`);
+`);
 
 /** As the official image: `redis-server` arguments run the server (as the redis user, from /data). */
 const redisEntrypoint = `set -e
@@ -191,7 +184,7 @@ function rootfsContext(dockerfile: string, from: string[], extra: Record<string,
   }
 }
 
-function postgresContext(): Buffer {
+function postgresContext(tail: string): Buffer {
   const binaries = ["postgres", "initdb", "pg_isready", "psql"].map((name) => `${PG}/bin/${name}`);
   // llvmjit pulls in LLVM (a hundred MB): without it, postgres runs with JIT off.
   const modules = readdirSync(`${PG}/lib`)
@@ -201,7 +194,7 @@ function postgresContext(): Buffer {
     .map((name) => `/usr/share/zoneinfo/${name}`)
     .filter((file) => existsSync(file));
   return rootfsContext(
-    postgresDockerfile,
+    postgresDockerfile + tail,
     [
       ...binaries,
       ...modules,
@@ -217,18 +210,18 @@ function postgresContext(): Buffer {
   );
 }
 
-function redisContext(): Buffer {
+function redisContext(tail: string): Buffer {
   const binaries = ["/usr/bin/redis-server"];
-  return rootfsContext(redisDockerfile, [...binaries, ...librariesOf(binaries)], {
+  return rootfsContext(redisDockerfile + tail, [...binaries, ...librariesOf(binaries)], {
     "etc/passwd": passwd,
     "etc/group": group,
     "usr/local/bin/docker-entrypoint.sh": redisEntrypoint,
   });
 }
 
-/** The build context of each official image's stand-in. */
-export const officialContexts: Record<OfficialImage, () => Buffer> = {
-  nginx: () => busyboxContext({ Dockerfile: nginxDockerfile, "start.sh": nginxStart }),
+/** The build context of each official image's stand-in, `tail` ending its Dockerfile (the set-up's own label). */
+export const officialContexts: Record<OfficialImage, (tail: string) => Buffer> = {
+  nginx: (tail) => busyboxContext({ Dockerfile: nginxDockerfile + tail, "start.sh": nginxStart }),
   postgres: postgresContext,
   redis: redisContext,
 };

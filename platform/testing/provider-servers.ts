@@ -1,7 +1,9 @@
 import { createHash, randomBytes } from "node:crypto";
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
+import { gzipSync } from "node:zlib";
 import type { Credentials, ProviderContext } from "../connections/providers";
+import { tarOf } from "./tar";
 
 /**
  * Real HTTP servers for the connection tests (issue 13): each starts on port 0 in the test process and answers like
@@ -24,7 +26,7 @@ export type TestRequest = RecordedRequest & {
   origin: string;
 };
 
-/** `body`: a string is sent as it is, anything else as JSON. */
+/** `body`: a string or bytes are sent as they are, anything else as JSON. */
 export type TestReply = { status?: number; headers?: Record<string, string>; body?: unknown };
 
 export type RouteHandler = (request: TestRequest) => TestReply | Promise<TestReply>;
@@ -91,9 +93,14 @@ export async function startTestServer(routes: Record<string, RouteHandler>): Pro
       };
       reply().then(
         ({ status = 200, headers = {}, body }) => {
-          const text = body === undefined ? "" : typeof body === "string" ? body : JSON.stringify(body);
-          const contentType =
-            typeof body === "string" ? "text/plain; charset=utf-8" : "application/json; charset=utf-8";
+          const bytes = body instanceof Uint8Array;
+          const text =
+            body === undefined ? "" : typeof body === "string" || bytes ? body : JSON.stringify(body);
+          const contentType = bytes
+            ? "application/octet-stream"
+            : typeof body === "string"
+              ? "text/plain; charset=utf-8"
+              : "application/json; charset=utf-8";
           outgoing.writeHead(status, { "Content-Type": contentType, ...headers });
           outgoing.end(text);
         },
@@ -368,8 +375,10 @@ export type FakeGitHubRepository = {
   description?: string;
   updatedAt?: string;
   branches?: string[];
-  /** The repository's files by path (the same on every branch), for the contents API. */
+  /** The repository's files by path (the same on every branch), for the contents and tarball APIs. */
   files?: Record<string, string>;
+  /** The files at other commits, by sha (a pushed commit), for the same APIs with that ref. */
+  commits?: Record<string, Record<string, string>>;
 };
 
 export type FakeDependabotAlert = { number: number; repository: string; severity: string; summary: string };
@@ -387,6 +396,8 @@ export type FakeGitHubOptions = {
   >;
   /** The epoch second the token's rate limit resets; while set, every call answers 403 as GitHub does. */
   rateLimitResetsAt?: number;
+  /** Where the tarball API redirects (GitHub's codeload host); this server's own codeload route by default. */
+  codeloadOrigin?: string;
 };
 
 export async function startFakeGitHub(options: FakeGitHubOptions): Promise<TestServer> {
@@ -441,6 +452,16 @@ export async function startFakeGitHub(options: FakeGitHubOptions): Promise<TestS
       body: items.slice((page - 1) * perPage, page * perPage),
     };
   };
+  const codeloadToken = randomBytes(8).toString("hex");
+  const branchesOf = (repository: FakeGitHubRepository) => repository.branches ?? ["main"];
+  /** A branch's head sha: the same for the same repository and branch. */
+  const headOf = (repository: FakeGitHubRepository, branch: string) =>
+    createHash("sha1").update(`${repository.name}/${branch}`).digest("hex");
+  /** The files at `ref`: a commit's of `commits`, else the repository's (the same at every other ref). */
+  const filesAt = (repository: FakeGitHubRepository, ref: string | null) =>
+    (ref ? repository.commits?.[ref] : undefined) ?? repository.files ?? {};
+  const shaOf = (repository: FakeGitHubRepository, ref: string) =>
+    branchesOf(repository).includes(ref) ? headOf(repository, ref) : ref;
   const repositoryOf = (request: TestRequest) =>
     options.organizations[request.params.owner ?? ""]?.repositories.find(
       (candidate) => candidate.name === request.params.repo,
@@ -483,9 +504,9 @@ export async function startFakeGitHub(options: FakeGitHubOptions): Promise<TestS
       if (!repository) return notFound;
       return paged(
         request,
-        (repository.branches ?? ["main"]).map((name) => ({
+        branchesOf(repository).map((name) => ({
           name,
-          commit: { sha: createHash("sha1").update(`${repository.name}/${name}`).digest("hex") },
+          commit: { sha: headOf(repository, name) },
           protected: name === "main",
         })),
       );
@@ -495,13 +516,13 @@ export async function startFakeGitHub(options: FakeGitHubOptions): Promise<TestS
       if (refused) return refused;
       const repository = repositoryOf(request);
       const branch = request.params.branch ?? "";
-      if (!repository || !(repository.branches ?? ["main"]).includes(branch)) {
+      if (!repository || !branchesOf(repository).includes(branch)) {
         return {
           status: 404,
           body: { message: "Branch not found", documentation_url: documentation, status: "404" },
         };
       }
-      const sha = createHash("sha1").update(`${repository.name}/${branch}`).digest("hex");
+      const sha = headOf(repository, branch);
       return {
         body: {
           name: branch,
@@ -518,7 +539,7 @@ export async function startFakeGitHub(options: FakeGitHubOptions): Promise<TestS
       if (refused) return refused;
       const repository = repositoryOf(request);
       const path = request.params.path ?? "";
-      const content = repository?.files?.[path];
+      const content = repository && filesAt(repository, request.query.get("ref"))?.[path];
       if (!repository || content === undefined) return notFound;
       return {
         body: {
@@ -530,6 +551,31 @@ export async function startFakeGitHub(options: FakeGitHubOptions): Promise<TestS
           sha: createHash("sha1").update(content).digest("hex"),
           content: Buffer.from(content).toString("base64"),
         },
+      };
+    },
+    // The tarball API answers 302 to codeload with a short-lived token in the URL, as GitHub does.
+    "GET /repos/:owner/:repo/tarball/:ref": (request) => {
+      const refused = guard(request);
+      if (refused) return refused;
+      const { owner = "", repo = "", ref = "" } = request.params;
+      const repository = repositoryOf(request);
+      if (!repository) return notFound;
+      const location = `${options.codeloadOrigin ?? request.origin}/codeload/${owner}/${repo}/legacy.tar.gz/${encodeURIComponent(ref)}`;
+      return { status: 302, headers: { Location: `${location}?token=${codeloadToken}` } };
+    },
+    "GET /codeload/:owner/:repo/legacy.tar.gz/:ref": (request) => {
+      if (request.query.get("token") !== codeloadToken) return { status: 404, body: "404: Not Found" };
+      const { owner = "", repo = "", ref = "" } = request.params;
+      const repository = repositoryOf(request);
+      if (!repository) return { status: 404, body: "404: Not Found" };
+      const files = filesAt(repository, ref);
+      // Every entry under one top directory named after the repository and the commit, as GitHub's are.
+      const top = `${owner}-${repo}-${shaOf(repository, ref).slice(0, 7)}/`;
+      return {
+        headers: { "Content-Type": "application/x-gzip" },
+        body: gzipSync(
+          tarOf(Object.entries(files).map(([path, content]) => ({ path: `${top}${path}`, content }))),
+        ),
       };
     },
     "GET /orgs/:org/dependabot/alerts": (request) => {

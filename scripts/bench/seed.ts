@@ -10,12 +10,8 @@
 import { createHash, randomUUID } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { eq, sql } from "drizzle-orm";
-import {
-  serviceSettingsSchema,
-  defaultServiceSettings,
-  type ServiceSettings,
-  type ServiceType,
-} from "#contract/services";
+import { type ServiceType } from "#contract/service-catalogue";
+import { serviceSettingsSchema, defaultServiceSettings, type ServiceSettings } from "#contract/services";
 import { cacheEngines, databaseEngines, serviceConfigSchemas } from "#contract/service-configs";
 import { defaultApplicationConfig } from "#contract/application-config";
 import type { Stage } from "#contract/stages";

@@ -8,7 +8,7 @@ import path from "node:path";
 import { getRequestListener } from "@hono/node-server";
 import { decode } from "turbo-stream";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { SERVERLESS_UPLOAD_BODY_MAX_BYTES } from "#contract/services";
+import { SERVERLESS_UPLOAD_BODY_MAX_BYTES } from "#contract/service-catalogue";
 import { bodyLimitOf, bodyTooLarge, FORM_BODY_MAX_BYTES } from "../../app/body-limit.server";
 import { crossOriginRefusal, isCrossOriginWrite } from "../../app/cross-origin.server";
 import * as envModule from "../../app/env.server";

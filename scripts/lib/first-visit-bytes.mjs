@@ -50,7 +50,7 @@ function styleSheetsOf(manifestRoute, routeModule) {
 
 /**
  * Gzip bytes of the JavaScript and CSS a first visit to every page downloads. `buildDirectory` is the project root
- * holding `build/server/index.js` and `public/`.
+ * holding `build/server/index.js`, whose assetsBuildDirectory holds what its publicPath serves.
  */
 export async function firstVisitBytes(buildDirectory = process.cwd()) {
   const serverBuild = path.join(buildDirectory, "build/server/index.js");
@@ -58,13 +58,14 @@ export async function firstVisitBytes(buildDirectory = process.cwd()) {
   // or calls the platform, so throwaway secrets satisfy it when none are configured.
   process.env.SESSION_SECRET ??= "first-visit-bytes-".padEnd(32, "0");
   process.env.AUTH0_CLIENT_SECRET ??= "first-visit-bytes";
-  const { assets, routes } = await import(pathToFileURL(serverBuild).href);
-  const publicDirectory = path.join(buildDirectory, "public");
+  const { assets, routes, publicPath, assetsBuildDirectory } = await import(pathToFileURL(serverBuild).href);
   const files = new Map();
   const fileOf = (href) => {
-    if (!href.startsWith("/")) throw new Error(`first visit: ${href} is not served by the app`);
+    if (!href.startsWith(publicPath)) throw new Error(`first visit: ${href} is not served by the app`);
     if (!files.has(href)) {
-      const bytes = readFileSync(path.join(publicDirectory, href));
+      const bytes = readFileSync(
+        path.join(buildDirectory, assetsBuildDirectory, href.slice(publicPath.length)),
+      );
       files.set(href, {
         href,
         bytes: bytes.length,
@@ -105,7 +106,8 @@ export async function firstVisitBytes(buildDirectory = process.cwd()) {
       };
     };
     const js = total(scripts);
-    const css = total(styles);
+    // The style sheets' text, for the check that each Mantine component the page renders has its styles.
+    const css = { ...total(styles), text: [...styles].map((href) => fileOf(href).text).join("\n") };
     return { ...page, js, css, gzipBytes: js.gzipBytes + css.gzipBytes };
   });
 }

@@ -78,6 +78,8 @@ describe("firstVisitBytes", () => {
     writeFileSync(
       path.join(directory, "build/server/index.js"),
       `const page = () => null;
+export const publicPath = "/build/";
+export const assetsBuildDirectory = "public/build";
 export const assets = ${JSON.stringify(manifest)};
 export const routes = {
   root: { module: { default: page, links: () => [{ rel: "stylesheet", href: "/build/_assets/app.css" }] } },

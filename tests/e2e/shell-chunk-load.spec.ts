@@ -2,7 +2,7 @@ import { expect, test } from "@playwright/test";
 import { waitForHydration } from "../setup/hydration";
 import { signIn } from "../setup/sign-in";
 
-const CREATE_SCREEN_SCRIPT = /\/build\/routes\/_app\.environments\.create-[^/]+\.js$/;
+const CREATE_SCREEN_SCRIPT = /\/build\/assets\/_app\.environments\.create-[^/]+\.js$/;
 const MARK = "chunk-load-reloaded:routes/_app.environments.create";
 
 test("a screen whose script fails to load reloads once, then shows the error page with chunkLoadError", async ({

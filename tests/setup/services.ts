@@ -1,7 +1,7 @@
 import { expect, type Page } from "@playwright/test";
 import { appUrl } from "../../playwright.config";
 import { defaultServiceConfigs, type ServiceConfig } from "../../contract/service-configs";
-import type { CreatableServiceType } from "../../contract/services";
+import type { CreatableServiceType } from "../../contract/service-catalogue";
 import { waitForHydration } from "./hydration";
 
 /**

@@ -4,7 +4,8 @@ import { isPlatformError, type PlatformClient } from "~/platform/client.server";
 import { listEnvironmentSummaries } from "~/platform/environments.server";
 import { requireOrganizationClient } from "~/platform/request.server";
 import { throwRouteError } from "~/platform/route-errors.server";
-import { buildCostSearch, type CostSearchQuery } from "./cost-search";
+import type { CostSearchQuery } from "./cost-search";
+import { buildCostSearch } from "./cost-search.server";
 
 /**
  * The loader of a cost page with a window (cloud, Kubernetes): the window from the address, the organization's

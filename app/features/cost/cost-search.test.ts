@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { buildCostSearch, costSearchString } from "./cost-search";
+import { costSearchString } from "./cost-search";
+import { buildCostSearch } from "./cost-search.server";
 
 const search = (query: string) => buildCostSearch(new URLSearchParams(query));
 

@@ -1,7 +1,7 @@
 import { Alert, Button, Group, Select, Stack } from "@mantine/core";
 import { Form } from "@remix-run/react";
 import { useState } from "react";
-import { costWindowLabels, costWindows, type CostWindow } from "#contract/cost";
+import { costWindowLabels, costWindows, type CostWindow } from "#contract/cost-windows";
 import { DateRangeFields } from "~/components/lazy-date-range-fields";
 import type { CostSearchValues } from "./cost-search";
 

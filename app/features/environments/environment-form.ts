@@ -1,5 +1,6 @@
 import * as z from "zod";
-import { cloudProviderSchema, isRegionOf } from "#contract/cloud-providers";
+import { cloudProviderSchema } from "#contract/cloud-provider-schema";
+import { isRegionOf } from "#contract/cloud-providers";
 import { createEnvironmentRequestSchema } from "#contract/environments";
 import { cloudProviderLabels } from "./cloud-regions";
 

@@ -1,5 +1,5 @@
 import type { EnvironmentMap } from "#contract/infrastructure-map";
-import type { ServiceType } from "#contract/services";
+import type { ServiceType } from "#contract/service-catalogue";
 import type { Stage } from "#contract/stages";
 
 /** One box of the diagram: a service, with the names of those it is linked to. */

@@ -1,7 +1,7 @@
 import { Anchor, Paper, SimpleGrid, Stack, Text, Title } from "@mantine/core";
 import type { ReactNode } from "react";
 import { Link } from "@remix-run/react";
-import { serviceTypeLabels } from "#contract/services";
+import { serviceTypeLabels } from "#contract/service-catalogue";
 import { StageBadge } from "~/features/environments/stage-badge";
 import { servicePagePaths } from "~/features/services/paths";
 import type { DiagramService, EnvironmentDiagram } from "./diagram";

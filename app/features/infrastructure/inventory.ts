@@ -1,4 +1,5 @@
-import { creatableServiceTypes, type ResourceSummary, type ServiceType } from "#contract/services";
+import { creatableServiceTypes, type ServiceType } from "#contract/service-catalogue";
+import { type ResourceSummary } from "#contract/services";
 import type { ServiceListFilters } from "~/features/services/paths";
 
 /** The infrastructure list fits on one page up to the platform's largest page. */

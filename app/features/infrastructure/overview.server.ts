@@ -1,5 +1,5 @@
 import type { EnvironmentMap } from "#contract/infrastructure-map";
-import { serviceTypeLabels } from "#contract/services";
+import { serviceTypeLabels } from "#contract/service-catalogue";
 import { stages, type Stage } from "#contract/stages";
 import { costPagePaths } from "~/features/cost/cost-search";
 import { isPlatformError, type PlatformClient } from "~/platform/client.server";

@@ -1,6 +1,6 @@
 import { Menu } from "@mantine/core";
 import { Link } from "@remix-run/react";
-import { creatableServiceTypes, serviceTypeLabels } from "#contract/services";
+import { creatableServiceTypes, serviceTypeLabels } from "#contract/service-catalogue";
 import { Button } from "~/components/button";
 import { ChevronDownIcon } from "~/components/icons";
 import { RestrictedButton } from "~/components/restricted";

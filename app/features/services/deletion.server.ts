@@ -1,4 +1,4 @@
-import type { ServiceType } from "#contract/services";
+import type { ServiceType } from "#contract/service-catalogue";
 
 /**
  * What deleting a service removes from its cloud account, in words, by type: what the platform's AWS provisioners

@@ -1,5 +1,5 @@
-import { serviceTypeSchema, type ServiceType } from "#contract/services";
-import { stageSchema, type Stage } from "#contract/stages";
+import { isServiceType, type ServiceType } from "#contract/service-catalogue";
+import { isStage, type Stage } from "#contract/stages";
 import { NUL_CHARACTER_MESSAGE } from "#contract/validation";
 
 /** Services per page of the list (the platform's default). */
@@ -20,14 +20,14 @@ export type ParsedServiceListFilters = {
  * rather than refused: an old bookmark or a hand-edited address still shows a list.
  */
 export function parseServiceListFilters(searchParams: URLSearchParams): ParsedServiceListFilters {
-  const serviceType = serviceTypeSchema.safeParse(searchParams.get("serviceType"));
-  const stage = stageSchema.safeParse(searchParams.get("stage"));
+  const serviceType = searchParams.get("serviceType");
+  const stage = searchParams.get("stage");
   const text = (searchParams.get("text") ?? "").trim().slice(0, MAX_TEXT_LENGTH);
   const page = Number(searchParams.get("page"));
   const textHasNul = text.includes("\u0000");
   const filters: ParsedServiceListFilters = {
-    serviceType: serviceType.success ? serviceType.data : undefined,
-    stage: stage.success ? stage.data : undefined,
+    serviceType: isServiceType(serviceType) ? serviceType : undefined,
+    stage: isStage(stage) ? stage : undefined,
     text: text && !textHasNul ? text : undefined,
     page: Number.isInteger(page) && page > 1 ? page : 1,
   };

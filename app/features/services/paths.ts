@@ -1,4 +1,4 @@
-import type { LogType, SettingsSubTab, ServiceType } from "#contract/services";
+import type { LogType, SettingsSubTab, ServiceType } from "#contract/service-catalogue";
 import type { Stage } from "#contract/stages";
 
 /** The service details page's tabs (SPEC §2.2 `tab`). */

@@ -1,7 +1,7 @@
 import { Group, NativeSelect, TextInput } from "@mantine/core";
 import { Form, useSubmit } from "@remix-run/react";
 import { useEffect, useRef } from "react";
-import { serviceTypeLabels, type ServiceType } from "#contract/services";
+import { serviceTypeLabels, type ServiceType } from "#contract/service-catalogue";
 import { stages } from "#contract/stages";
 import { Button } from "~/components/button";
 import { stageLabel } from "~/features/environments/stage-badge";

@@ -1,6 +1,7 @@
 import { Table } from "@mantine/core";
 import { Link } from "@remix-run/react";
-import { serviceTypeLabels, type ResourceSummary } from "#contract/services";
+import { serviceTypeLabels } from "#contract/service-catalogue";
+import { type ResourceSummary } from "#contract/services";
 import { mantineClasses, stripedHoverRowAttributes } from "~/components/mantine-classes";
 import { formatUsd } from "~/features/environments/cost";
 import { StageBadge } from "~/features/environments/stage-badge";

@@ -12,7 +12,7 @@ process.env.AUTH0_CLIENT_SECRET = "client-secret";
 process.env.PLATFORM_API_URL = platform;
 process.env.APP_URL = "https://console.example";
 
-const { loadWorkspace, requireEnvironment } = await import("./workspace.server");
+const { loadWorkspace, requireEnvironment, requireEnvironmentIdentity } = await import("./workspace.server");
 const { commitSession, getSession } = await import("~/auth/session.server");
 
 const acme: OrganizationClaim = {
@@ -43,8 +43,8 @@ afterEach(() => server.resetHandlers());
 afterAll(() => server.close());
 
 /** A signed-in request for `path`; each loader of a page gets its own Request object from Remix. */
-async function signedInRequest(path: string) {
-  const session = await getSession(new Request("https://console.example/"));
+async function signedInRequest(path: string, previous?: Headers) {
+  const session = await getSession(new Request("https://console.example/", { headers: cookieOf(previous) }));
   session.set("user", { sub: "user_ada", name: "Ada Lovelace", email: "ada@example.com" });
   session.set("organizations", [acme]);
   session.set("organizationId", acme.id);
@@ -55,6 +55,12 @@ async function signedInRequest(path: string) {
   });
   const cookie = (await commitSession(session)).split(";")[0] ?? "";
   return new Request(`https://console.example${path}`, { headers: { Cookie: cookie } });
+}
+
+/** The session cookie a previous answer set, to send with the next request. */
+function cookieOf(previous: Headers | undefined): HeadersInit {
+  const cookie = previous?.get("Set-Cookie")?.split(";")[0];
+  return cookie ? { Cookie: cookie } : {};
 }
 
 /**
@@ -115,5 +121,58 @@ describe("the shell and the page of one request", () => {
     );
     expect(thrown).toBeInstanceOf(Response);
     expect((thrown as Response).headers.get("Location")).toBe("/pending-approval");
+  });
+});
+
+describe("a page of the environment last opened", () => {
+  it("asks for no environment names: the session remembers the id the shell found", async () => {
+    const environmentLists = platformRecording();
+    const opened = await loadWorkspace(await signedInRequest("/env/prod/services"), {});
+    expect(environmentLists).toHaveLength(1);
+
+    const poll = await requireEnvironmentIdentity(
+      await signedInRequest("/env/prod/services", opened.headers),
+      "prod",
+      {},
+    );
+
+    expect(environmentLists).toHaveLength(1);
+    expect(poll.environment).toEqual({ id: prod.id, name: "prod", cloudConnectionId: null });
+  });
+
+  it("looks another environment's name up, as the pages that need more than the id do", async () => {
+    const environmentLists = platformRecording();
+    const opened = await requireEnvironment(await signedInRequest("/env/prod/services"), "prod", {});
+
+    const other = await requireEnvironmentIdentity(
+      await signedInRequest("/env/staging/services", opened.headers),
+      "staging",
+      {},
+    ).catch((error: unknown) => error);
+
+    expect(environmentLists).toHaveLength(2);
+    // No environment of that name: back to the root, as before.
+    expect((other as Response).headers.get("Location")).toBe("/");
+  });
+
+  it("looks the name up when the remembered environment is another tenant's", async () => {
+    const environmentLists = platformRecording();
+    const session = await getSession(new Request("https://console.example/"));
+    session.set("environment", {
+      tenantId: "tenant-2",
+      name: "prod",
+      id: "id-elsewhere",
+      cloudConnectionId: null,
+    });
+    const elsewhere = new Headers({ "Set-Cookie": await commitSession(session) });
+
+    const page = await requireEnvironmentIdentity(
+      await signedInRequest("/env/prod/services", elsewhere),
+      "prod",
+      {},
+    );
+
+    expect(environmentLists).toHaveLength(1);
+    expect(page.environment.id).toBe(prod.id);
   });
 });

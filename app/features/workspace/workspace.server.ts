@@ -6,6 +6,7 @@ import { commitSession } from "~/auth/session.server";
 import { resolveEnvironment } from "~/features/environments/current-environment";
 import { isPlatformError } from "~/platform/client.server";
 import { listEnvironmentSummaries } from "~/platform/environments.server";
+import type { EnvironmentSummary } from "#contract/environments";
 import type { PlatformClient } from "~/platform/client.server";
 import { memoizeForRequest } from "~/platform/request-memo.server";
 import { requireOrganizationClient } from "~/platform/request.server";
@@ -48,6 +49,8 @@ export async function loadWorkspace(request: Request, context?: AppLoadContext) 
   if (resolution.kind === "none" && stored) {
     session.unset("environment");
     await client.saveSession();
+  } else if (resolution.kind === "selected" && environmentNameInPath(new URL(request.url).pathname)) {
+    await rememberEnvironment(client, resolution.environment);
   }
   return {
     ...client,
@@ -94,10 +97,49 @@ export async function requireEnvironment(
   );
   const resolution = resolveEnvironment(environments, { fromUrl: environmentName ?? "" });
   if (resolution.kind !== "selected") throw redirect("/", { headers: client.headers });
-  const stored = client.session.get("environment");
-  if (stored?.tenantId !== client.tenantId || stored.name !== resolution.environment.name) {
-    client.session.set("environment", { tenantId: client.tenantId, name: resolution.environment.name });
-    await client.saveSession();
-  }
+  await rememberEnvironment(client, resolution.environment);
   return { ...client, environment: resolution.environment };
+}
+
+/** What never changes about an environment: enough for the pages that only pass its id on to the platform. */
+export type EnvironmentIdentity = Pick<EnvironmentSummary, "id" | "name" | "cloudConnectionId">;
+
+/**
+ * requireEnvironment for the pages that need only the environment's id (and name): the session remembers the id of
+ * the environment last opened, so a page of it (and its 5-second poll) asks the platform for its own data at once
+ * instead of first for the environment names. Another name, or none remembered, is looked up as requireEnvironment
+ * does. The shell checks the remembered id against the names on every navigation (loadWorkspace); an environment
+ * deleted since answers 404 to the page's own call, which the page shows as any failed call.
+ */
+export async function requireEnvironmentIdentity(
+  request: Request,
+  environmentName: string | undefined,
+  context?: AppLoadContext,
+): Promise<Awaited<ReturnType<typeof requireOrganizationClient>> & { environment: EnvironmentIdentity }> {
+  const client = await requireOrganizationClient(request);
+  const stored = client.session.get("environment");
+  if (stored?.tenantId === client.tenantId && stored.name === environmentName && stored.id) {
+    const { id, name, cloudConnectionId = null } = stored;
+    return { ...client, environment: { id, name, cloudConnectionId } };
+  }
+  return requireEnvironment(request, environmentName, context);
+}
+
+/** Remembers the environment (per tenant) with its id, saving the session only when that changed. */
+async function rememberEnvironment(
+  client: Awaited<ReturnType<typeof requireOrganizationClient>>,
+  { id, name, cloudConnectionId }: EnvironmentIdentity,
+) {
+  const stored = client.session.get("environment");
+  const { tenantId } = client;
+  if (
+    stored?.tenantId === tenantId &&
+    stored.name === name &&
+    stored.id === id &&
+    stored.cloudConnectionId === cloudConnectionId
+  ) {
+    return;
+  }
+  client.session.set("environment", { tenantId, name, id, cloudConnectionId });
+  await client.saveSession();
 }

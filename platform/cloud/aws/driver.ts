@@ -1,4 +1,4 @@
-import { serviceTypeLabels, type ServiceType } from "#contract/services";
+import { serviceTypeLabels, type ServiceType } from "#contract/service-catalogue";
 import { createAwsClients, type AwsConnection } from "./clients";
 import { CloudStepError, type DeployContext, type DeployDriver, type NewLogLine } from "../driver";
 import {

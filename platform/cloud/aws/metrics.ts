@@ -4,9 +4,9 @@ import {
   metricRanges,
   metricUnits,
   type MetricRange,
-  type Metrics,
   type ServiceType,
-} from "#contract/services";
+} from "#contract/service-catalogue";
+import { type Metrics } from "#contract/services";
 import type { AwsClients } from "./clients";
 
 /**

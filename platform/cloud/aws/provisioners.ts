@@ -1,4 +1,4 @@
-import type { ServiceType } from "#contract/services";
+import type { ServiceType } from "#contract/service-catalogue";
 import { applicationProvisioner } from "./application";
 import { cacheProvisioner } from "./cache";
 import { databaseProvisioner } from "./database";

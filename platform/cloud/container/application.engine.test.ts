@@ -227,6 +227,7 @@ describe("an application on the container engine", () => {
         return { image: `${host}/${repository}:${tag}`, digest: "sha256:unused", ...(auth ? { auth } : {}) };
       },
       githubSource: () => Promise.reject(new Error("no GitHub here")),
+      githubArchive: () => Promise.reject(new Error("no GitHub here")),
       chartRepositoryUrl: async () => undefined,
     });
 

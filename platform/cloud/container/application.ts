@@ -1,11 +1,16 @@
 import { randomBytes } from "node:crypto";
 import type { ContainerInfo } from "dockerode";
-import { applicationConfigFieldsSchema, applicationSourceLabels } from "#contract/application-config";
+import {
+  applicationConfigFieldsSchema,
+  applicationSourceLabels,
+  type ApplicationConfig,
+} from "#contract/application-config";
 import type { ServiceUnit } from "#contract/services";
 import { applicationImageOf } from "../images";
 import {
   CloudStepError,
   RolloutFailedError,
+  type ApplicationSources,
   type DeployContext,
   type DeployStep,
   type NewLogLine,
@@ -13,6 +18,7 @@ import {
   type RegistryAuth,
   type TeardownStep,
 } from "../driver";
+import { buildContextOf, buildImage, dockerfileInRepository, imagesLabelled } from "./build";
 import { engineStepError, type Engine } from "./engine";
 import { LABEL_DEPLOYMENT, LABEL_SERVICE, labelFilter, labelsOf } from "./labels";
 import type { ContainerProxy } from "./proxy";
@@ -45,42 +51,83 @@ const UNHEALTHY_THRESHOLD = 3;
 const MIN_WAIT_MS = 200;
 /** How many of a failed container's last lines its deployment's logs show. */
 const FAILED_LOG_LINES = 20;
+/** A build's output is written to the deployment's logs at most this often while it runs. */
+const BUILD_FLUSH_MS = 1000;
+/** The build's lines kept in the deployment's logs (a long build writes thousands). */
+const MAX_BUILD_LINES = 2000;
 
 type State = Readonly<Record<string, string>>;
 
 export type ContainerStepOptions = {
-  /** A client of the environment's engine, connected for one step. */
-  engine: () => Promise<Engine>;
+  /**
+   * A client of the environment's engine, connected for one step; `streaming`: for a build or a pull, which may
+   * say nothing for minutes, never given up for silence.
+   */
+  engine: (options?: { streaming?: boolean }) => Promise<Engine>;
   /** ENGINE_TIME_SCALE: multiplies the health check's interval (tests run it fast). */
   timeScale: number;
   /** The reverse proxy giving each application a stable address; without it, the published port is the URL. */
   proxy?: ContainerProxy;
+  /**
+   * How long a build is waited for (the deployment's time-out, 30 minutes, checked between steps, cannot end a
+   * step that never returns). Applications only.
+   */
+  buildTimeoutMs?: number;
 };
 
-export function containerApplication({ engine: connect, timeScale, proxy }: ContainerStepOptions) {
+export function containerApplication({
+  engine: connect,
+  timeScale,
+  proxy,
+  buildTimeoutMs = 30 * 60_000,
+}: ContainerStepOptions) {
   const scaled = (ms: number) => Math.max(MIN_WAIT_MS, Math.round(ms * timeScale));
 
-  /** Runs one step with a client of the engine, collecting its log lines; refusals read in the engine's words. */
+  /**
+   * Runs one step with a client of the engine, collecting its log lines (`flush` writes those so far to the
+   * deployment's logs at once, where the engine allows it); refusals read in the engine's words.
+   */
   async function run<Result>(
     context: DeployContext,
-    work: (engine: Engine, log: (message: string, level?: NewLogLine["level"]) => void) => Promise<Result>,
+    work: (
+      engine: Engine,
+      log: (message: string, level?: NewLogLine["level"]) => void,
+      flush: () => Promise<void>,
+    ) => Promise<Result>,
   ): Promise<{ result: Result; lines: NewLogLine[] }> {
     const lines: NewLogLine[] = [];
+    let written = 0;
     const podName = context.podNames[0] ?? context.resource.name;
     const log = (message: string, level: NewLogLine["level"] = "info") => {
       // A millisecond apart, so the lines of one step keep their order in time.
       lines.push({ at: new Date(context.now.getTime() + lines.length), podName, level, message });
     };
+    let streaming = Boolean(context.writeLines);
+    const flush = async () => {
+      const from = written;
+      const batch = lines.slice(from);
+      if (!streaming || !batch.length) return;
+      written = lines.length;
+      try {
+        await context.writeLines?.(batch);
+      } catch {
+        // The logs could not be written now: the step answers these lines, and the rest, at its end.
+        streaming = false;
+        written = from;
+      }
+    };
     try {
-      return { result: await work(await connect(), log), lines };
+      const result = await work(await connect(), log, flush);
+      return { result, lines: lines.slice(written) };
     } catch (error) {
+      const unwritten = lines.slice(written);
       if (error instanceof CloudStepError) {
         throw error instanceof RolloutFailedError
-          ? new RolloutFailedError(error.message, [...lines, ...error.lines])
-          : new CloudStepError(error.message, { transient: error.transient, lines });
+          ? new RolloutFailedError(error.message, [...unwritten, ...error.lines])
+          : new CloudStepError(error.message, { transient: error.transient, lines: unwritten });
       }
       const failed = engineStepError("The step", error);
-      throw new CloudStepError(failed.message, { transient: failed.transient, lines });
+      throw new CloudStepError(failed.message, { transient: failed.transient, lines: unwritten });
     }
   }
 
@@ -95,8 +142,13 @@ export function containerApplication({ engine: connect, timeScale, proxy }: Cont
 
   return {
     async apply(context: DeployContext): Promise<DeployStep> {
-      const { result, lines } = await run(context, async (engine, log) => {
-        if (context.step === 0) return pull(engine, context, log);
+      const { result, lines } = await run(context, async (engine, log, flush) => {
+        if (context.step === 0) {
+          const { source } = applicationConfigFieldsSchema.parse(context.resource.config);
+          return source.kind === "github"
+            ? build(engine, context, source, log, flush)
+            : pull(engine, context, log);
+        }
         switch (context.state.phase) {
           case "start":
             return start(engine, context, log);
@@ -126,6 +178,8 @@ export function containerApplication({ engine: connect, timeScale, proxy }: Cont
           await removeContainer(engine, container.Id);
           log(`Removed container ${nameOf(container)}`);
         }
+        // Always looked for: a build stopped by its time-out may still land its image after the step failed.
+        await removeBuiltImages(engine, context.resource.id, [], log);
       });
       return { done: true, lines };
     },
@@ -160,10 +214,11 @@ export function containerApplication({ engine: connect, timeScale, proxy }: Cont
     log(`Pulling image "${reference}"${auth ? " with the credentials of the connection" : ""}`);
     const repository = repositoryOf(pinned ? (state.pinnedImage ?? "") : image);
     const known = await digestsOf(engine, reference, repository);
-    const stream = await engine.pull(reference, auth ? { authconfig: auth } : {}).catch((error: unknown) => {
+    const puller = await connect({ streaming: true });
+    const stream = await puller.pull(reference, auth ? { authconfig: auth } : {}).catch((error: unknown) => {
       throw engineStepError(`Pulling ${reference}`, error);
     });
-    const events = await followed(engine, stream);
+    const events = await followed(puller, stream);
     const failed = events.find((event) => event.error);
     if (failed) {
       throw new CloudStepError(
@@ -198,6 +253,120 @@ export function containerApplication({ engine: connect, timeScale, proxy }: Cont
       },
       0,
       "Pulling image",
+    );
+  }
+
+  /**
+   * Step 1 of a GitHub application: a new rollout, and its image built from the repository at the deployment's
+   * commit (the pushed one, or the branch's head), labelled with the service so the teardown removes it.
+   */
+  async function build(
+    engine: Engine,
+    context: DeployContext,
+    source: Extract<ApplicationConfig["source"], { kind: "github" }>,
+    log: (message: string) => void,
+    flush: () => Promise<void>,
+  ) {
+    const { state, resource } = context;
+    if (state.pinnedDigest) return rebuiltNothing(engine, context, log);
+    const sources = sourcesOf(context);
+    const { owner, name, commit, message } = await sources.githubSource(source.connectionId, {
+      repository: source.repository,
+      branch: source.branch,
+      dockerfilePath: dockerfileInRepository(source),
+      ...(context.pushedCommit ? { pushedCommit: context.pushedCommit } : {}),
+    });
+    const subject = message.split("\n")[0] ?? "";
+    log(
+      `Cloning ${owner}/${name} at ${source.branch} (${commit.slice(0, 7)}${subject ? ` ${subject}` : ""})`,
+    );
+    const archive = await sources.githubArchive(source.connectionId, { owner, name, commit });
+    const { tar, dockerfile } = await buildContextOf(archive, source);
+    const rollout = randomBytes(4).toString("hex");
+    // A name of this engine's own (localhost/…): never a registry's, never pushed.
+    const tag = `localhost/cloud-console/${resource.name}-${resource.id.slice(0, 8)}:${commit.slice(0, 12)}`;
+    log(
+      `Building ${tag} from ${dockerfile} in ${source.buildContext === "." ? "the repository's root" : source.buildContext}`,
+    );
+    // The build's output goes to the logs as it comes, every BUILD_FLUSH_MS, up to MAX_BUILD_LINES (a long
+    // build writes thousands).
+    let count = 0;
+    let flushing = flush();
+    const timer = setInterval(() => {
+      flushing = flushing.then(flush);
+    }, BUILD_FLUSH_MS);
+    const imageId = await buildImage(await connect({ streaming: true }), {
+      tar,
+      dockerfile,
+      tag,
+      labels: labelsOf(context, rollout),
+      timeoutMs: buildTimeoutMs,
+      onLines: (lines) => {
+        for (const line of lines) if (count++ < MAX_BUILD_LINES) log(line);
+      },
+    }).finally(async () => {
+      clearInterval(timer);
+      await flushing;
+      if (count > MAX_BUILD_LINES) log(`(${count - MAX_BUILD_LINES} more lines of the build left out)`);
+    });
+    log(`Successfully built ${tag} (${imageId})`);
+    return pending(
+      {
+        ...withoutRollout(state),
+        phase: "start",
+        rollout,
+        image: tag,
+        imageDigest: imageId,
+        imageId,
+        commit,
+        // The service has images of its own on the engine, for the switch-over and the teardown to remove.
+        built: "1",
+        pinnedImage: "",
+        pinnedDigest: "",
+        runningImage: state.container ? (state.image ?? "") : "",
+      },
+      0,
+      "Building image",
+    );
+  }
+
+  /**
+   * Step 1 of a rollback of a GitHub application: the version's image as it was built (state `pinnedDigest` is
+   * its id), still on the engine when it is the one that ran before (the switch-over keeps it); an older one
+   * was removed, and the rollback says so rather than build something else.
+   */
+  async function rebuiltNothing(engine: Engine, context: DeployContext, log: (message: string) => void) {
+    const { state } = context;
+    const image = state.pinnedImage ?? "";
+    const digest = state.pinnedDigest ?? "";
+    const found = await engine
+      .getImage(digest)
+      .inspect()
+      .catch(() => undefined);
+    if (!found) {
+      throw new CloudStepError(
+        `The image this version ran (${image}, ${digest.slice(0, 19)}) is no longer on the container host: only ` +
+          "the version that ran before the current one can be rolled back to. Deploy its commit instead.",
+        { transient: false },
+      );
+    }
+    log(`Rolling back: deploying ${image} (${digest}) exactly as it was built before (no build)`);
+    return pending(
+      {
+        ...withoutRollout(state),
+        phase: "start",
+        rollout: randomBytes(4).toString("hex"),
+        image,
+        imageDigest: digest,
+        imageId: found.Id,
+        // The commit it was built from is the version's, not recorded here.
+        commit: "",
+        pinnedImage: "",
+        pinnedDigest: "",
+        runningImage: state.container ? (state.image ?? "") : "",
+      },
+      0,
+      "Rolling back",
     );
   }
 
@@ -329,11 +498,15 @@ export function containerApplication({ engine: connect, timeScale, proxy }: Cont
       endpoint = proxy.addressOf(Number(proxyPort));
       log(`Routed ${endpoint} to container ${inspected.Name.replace(/^\//, "")} (127.0.0.1:${hostPort})`);
     }
+    const replaced: string[] = [];
     for (const container of await containersOf(engine, resource.id)) {
       if (container.Id === current) continue;
+      replaced.push(container.ImageID);
       await removeContainer(engine, container.Id);
       log(`Removed container ${nameOf(container)}`);
     }
+    // The images built for earlier deployments go, but the one that ran until now: a rollback to it needs no build.
+    if (state.built) await removeBuiltImages(engine, resource.id, [inspected.Image, ...replaced], log);
     log(`${resource.name} answers at ${endpoint}`);
     const kept = withoutRollout(state);
     return {
@@ -377,7 +550,7 @@ export function containerApplication({ engine: connect, timeScale, proxy }: Cont
 
 /**
  * What the deployment pulls: a public image as named; a registry's through the application's connection
- * (`context.sources`, read by the domain), with the credentials it gives. GitHub builds and charts come later.
+ * (`context.sources`, read by the domain), with the credentials it gives. (GitHub sources are built instead.)
  */
 async function imageOf(context: DeployContext): Promise<{ image: string; auth?: RegistryAuth }> {
   const { source } = applicationConfigFieldsSchema.parse(context.resource.config);
@@ -385,15 +558,7 @@ async function imageOf(context: DeployContext): Promise<{ image: string; auth?: 
     case "image":
       return { image: withTag(applicationImageOf(context.resource.config)) };
     case "registry": {
-      if (!context.sources) {
-        throw new CloudStepError(
-          "The connection this application's source names was deleted: choose another.",
-          {
-            transient: false,
-          },
-        );
-      }
-      const { image, auth } = await context.sources.registryImage(
+      const { image, auth } = await sourcesOf(context).registryImage(
         source.connectionId,
         source.repository,
         source.tag,
@@ -406,6 +571,16 @@ async function imageOf(context: DeployContext): Promise<{ image: string; auth?: 
         { transient: false },
       );
   }
+}
+
+/** What the application's source reaches outside; without it, no connection the source names can be read. */
+function sourcesOf(context: DeployContext): ApplicationSources {
+  if (!context.sources) {
+    throw new CloudStepError("The connection this application's source names was deleted: choose another.", {
+      transient: false,
+    });
+  }
+  return context.sources;
 }
 
 const rolledBack = (context: DeployContext) =>
@@ -472,6 +647,26 @@ export const containersOf = (engine: Engine, serviceId: string): Promise<Contain
 
 export const nameOf = (container: ContainerInfo) =>
   container.Names[0]?.replace(/^\//, "") ?? container.Id.slice(0, 12);
+
+/** Removes the images built for the service (labelled with it) but those `kept`, tolerating one already gone. */
+async function removeBuiltImages(
+  engine: Engine,
+  serviceId: string,
+  kept: string[],
+  log: (message: string) => void,
+) {
+  const images = await imagesLabelled(engine, { [LABEL_SERVICE]: serviceId });
+  for (const image of images.filter((one) => !kept.includes(one.Id))) {
+    await engine
+      .getImage(image.Id)
+      .remove({ force: true })
+      .catch((error: unknown) => {
+        if ((error as { statusCode?: number }).statusCode !== 404)
+          throw engineStepError("Removing a built image", error);
+      });
+    log(`Removed image ${image.RepoTags?.[0] ?? image.Id}`);
+  }
+}
 
 /** Removes a container with its anonymous volumes, tolerating one already gone. */
 export async function removeContainer(engine: Engine, id: string) {

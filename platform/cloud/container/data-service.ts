@@ -270,6 +270,8 @@ export function containerDataService(
             // The port clients were given, again (loopback only); the engine picks one the first time.
             PortBindings: { [port]: [{ HostIp: HOST, HostPort: hostPort }] },
             Binds: [`${volume}:${kind.dataPath}`],
+            // A server that exits is started again by the engine (not one stopped on purpose), as applications are.
+            RestartPolicy: { Name: "unless-stopped" },
             NanoCpus: Math.round(Number(hardware.cpu) * 1e9),
             Memory: hardware.memoryMb * 1024 * 1024,
           },
@@ -304,13 +306,15 @@ export function containerDataService(
     const { state, resource } = context;
     const inspected = await engine.getContainer(state.newContainer ?? "").inspect();
     const name = inspected.Name.replace(/^\//, "");
-    if (!inspected.State.Running) {
+    // Restarted before it ever answered: it exits at start, and would go on restarting.
+    if (!inspected.State.Running || inspected.RestartCount > 0) {
       const output = await lastLinesOf(engine, inspected.Id, FAILED_LOG_LINES);
       for (const line of output) log(line, "error");
       const said = output.at(-1);
+      await stopAndRemove(engine, inspected.Id);
       throw new CloudStepError(
         `The container ${name} exited with code ${inspected.State.ExitCode} before it accepted connections` +
-          `${said ? ` (${said})` : ""}; the data stays on its volume.`,
+          `${said ? ` (${said})` : ""}; it was removed, and the data stays on its volume.`,
         { transient: false },
       );
     }

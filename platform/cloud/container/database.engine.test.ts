@@ -48,6 +48,19 @@ async function query(connectionString: string, sql: string) {
   }
 }
 
+/** `query` once the server accepts connections again (it starts within seconds after a restart). */
+async function queryWhenReady(connectionString: string, sql: string) {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    try {
+      return await query(connectionString, sql);
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+}
+
 const labelled = (resourceId: string) => ({ filters: labelFilter({ [LABEL_SERVICE]: resourceId }) });
 
 describe("a PostgreSQL database on the container engine", () => {
@@ -86,6 +99,19 @@ describe("a PostgreSQL database on the container engine", () => {
     expect(await query(connection, "SELECT item FROM orders")).toEqual([{ item: "a teapot" }]);
     expect(await engine.engine.listContainers({ all: true, ...labelled(resource.id) })).toHaveLength(1);
 
+    // The server exits on its own (a fast shutdown of PID 1): the engine starts it again, data and all.
+    const running = engine.engine.getContainer(second.state.container ?? "");
+    const kill = await running.exec({ Cmd: ["kill", "-INT", "1"], AttachStdout: true, AttachStderr: true });
+    (await kill.start({ hijack: true, stdin: false })).resume();
+    const deadline = Date.now() + 60_000;
+    let restarted = await running.inspect();
+    while (Date.now() < deadline && !(restarted.RestartCount > 0 && restarted.State.Running)) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      restarted = await running.inspect();
+    }
+    expect(restarted.RestartCount).toBeGreaterThan(0);
+    expect(await queryWhenReady(connection, "SELECT item FROM orders")).toEqual([{ item: "a teapot" }]);
+
     // Its container removed outside the console: the drift check says so, and the next deployment brings the
     // database back on its volume, with a new password set on the data the volume kept.
     await engine.engine.getContainer(second.state.container ?? "").remove({ force: true });
@@ -102,5 +128,5 @@ describe("a PostgreSQL database on the container engine", () => {
     await destroyUntilDone(driverOf(), containerContext(resource, third.state));
     expect(await engine.engine.listContainers({ all: true, ...labelled(resource.id) })).toEqual([]);
     expect((await engine.engine.listVolumes(labelled(resource.id))).Volumes).toEqual([]);
-  });
+  }, 180_000);
 });

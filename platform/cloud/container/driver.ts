@@ -1,4 +1,4 @@
-import { serviceTypeLabels, type ServiceType } from "#contract/services";
+import { serviceTypeLabels, type ServiceType } from "#contract/service-catalogue";
 import { CloudStepError, type DeployContext, type DeployDriver } from "../driver";
 import { containerApplication } from "./application";
 import { containerCache } from "./cache";
@@ -30,16 +30,31 @@ export type ContainerDriverOptions = {
   timeScale?: number;
   /** The reverse proxy in front of the applications (CONTAINER_PROXY_ADMIN_URL); unset: their published ports. */
   proxy?: ContainerProxyConfig;
+  /** How long one engine call may stay silent before it is given up (builds and pulls are not bounded by it). */
+  callTimeoutMs?: number;
+  /** How long a deployment or teardown may take (30 minutes); a build running longer is stopped. */
+  timeoutMinutes?: number;
 };
 
 export function createContainerDriver({
   dockerHost,
   timeScale = 1,
   proxy,
+  callTimeoutMs,
+  timeoutMinutes = TIMEOUT_MINUTES,
 }: ContainerDriverOptions): DeployDriver {
-  const options = { engine: () => connectEngine(dockerHost), timeScale };
+  const options = {
+    // A build or a pull may say nothing for minutes (a long RUN, a large layer): its client waits.
+    engine: ({ streaming = false }: { streaming?: boolean } = {}) =>
+      connectEngine(dockerHost, { timeoutMs: streaming ? null : callTimeoutMs }),
+    timeScale,
+  };
   const runners = {
-    application: containerApplication({ ...options, ...(proxy ? { proxy: containerProxy(proxy) } : {}) }),
+    application: containerApplication({
+      ...options,
+      buildTimeoutMs: timeoutMinutes * 60_000,
+      ...(proxy ? { proxy: containerProxy(proxy) } : {}),
+    }),
     database: containerDataService(containerDatabase, options),
     cache: containerDataService(containerCache, options),
   };
@@ -64,6 +79,6 @@ export function createContainerDriver({
     observe: (context) => runnerOf(context)?.observe(context) ?? Promise.resolve({ state: "ok" }),
     units: (context) => runnerOf(context)?.units(context) ?? Promise.resolve([]),
     secretAttributeNames: (resource) => SECRET_ATTRIBUTES[resource.serviceType] ?? [],
-    timeoutMinutes: () => TIMEOUT_MINUTES,
+    timeoutMinutes: () => timeoutMinutes,
   };
 }

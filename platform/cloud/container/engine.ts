@@ -14,7 +14,7 @@ import { CloudStepError } from "../driver";
 
 /** The Engine API version asked for: Docker 20.10 and Podman 4 both speak it. */
 const API_VERSION = "v1.41";
-/** A single engine call gives up after this long (pulls and builds stream, and are not bounded by it). */
+/** A single engine call gives up after this long without a word (builds and pulls connect without it). */
 const CALL_TIMEOUT_MS = 60_000;
 
 export type Engine = Docker;
@@ -23,8 +23,13 @@ export type Engine = Docker;
  * A client of the engine at `dockerHost`; refuses a socket the operator has not listed (a failed step, in the
  * list's words) and a tcp host the egress policy refuses.
  */
-export async function connectEngine(dockerHost: string): Promise<Engine> {
+export async function connectEngine(
+  dockerHost: string,
+  /** `timeoutMs`: how long a call may stay silent (CALL_TIMEOUT_MS); null: never given up (a build, a pull). */
+  { timeoutMs = CALL_TIMEOUT_MS }: { timeoutMs?: number | null } = {},
+): Promise<Engine> {
   const url = parseDockerHost(dockerHost);
+  const timeout = timeoutMs ?? undefined;
   if (url.protocol === "unix:") {
     let socketPath: string;
     try {
@@ -32,7 +37,7 @@ export async function connectEngine(dockerHost: string): Promise<Engine> {
     } catch (error) {
       throw new CloudStepError(error instanceof Error ? error.message : String(error), { transient: false });
     }
-    return new Docker({ socketPath, version: API_VERSION, timeout: CALL_TIMEOUT_MS });
+    return new Docker({ socketPath, version: API_VERSION, timeout });
   }
   const host = await checkedAddress(url.hostname);
   return new Docker({
@@ -40,7 +45,7 @@ export async function connectEngine(dockerHost: string): Promise<Engine> {
     port: url.port || "2375",
     protocol: "http",
     version: API_VERSION,
-    timeout: CALL_TIMEOUT_MS,
+    timeout,
   });
 }
 

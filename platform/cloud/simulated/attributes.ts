@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import type { ServiceType } from "#contract/services";
+import type { ServiceType } from "#contract/service-catalogue";
 import type { DriverResource } from "../driver";
 import { configOf } from "../configs";
 import { accountIdOf } from "./resource";

@@ -1,11 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  alarmSchema,
-  defaultServiceSettings,
-  metricsSchema,
-  serviceTypes,
-  type ServiceType,
-} from "#contract/services";
+import { serviceTypes, type ServiceType } from "#contract/service-catalogue";
+import { alarmSchema, defaultServiceSettings, metricsSchema } from "#contract/services";
 import { defaultServiceConfigs } from "#contract/service-configs";
 import { costEstimateSchema } from "#contract/environments";
 import type { DriverResource } from "../driver";

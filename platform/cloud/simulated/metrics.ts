@@ -1,4 +1,5 @@
-import { metricNames, metricRanges, metricUnits, type MetricRange, type Metrics } from "#contract/services";
+import { metricNames, metricRanges, metricUnits, type MetricRange } from "#contract/service-catalogue";
+import { type Metrics } from "#contract/services";
 import type { DriverResource } from "../driver";
 import { configOf } from "../configs";
 import { instanceCountOf } from "./resource";

@@ -1,5 +1,5 @@
 import type { CostEstimate } from "#contract/environments";
-import type { ServiceType } from "#contract/services";
+import type { ServiceType } from "#contract/service-catalogue";
 import type { DriverResource } from "../driver";
 import { marketFactors, marketOf } from "../pricing";
 import { configOf } from "../configs";

@@ -121,7 +121,7 @@ export const awsEcr: Provider = {
    */
   async manifest(credentials, context, repository, tag) {
     const access = await ecrAccess(credentials, context);
-    const { DescribeImagesCommand } = await import("@aws-sdk/client-ecr");
+    const { DescribeImagesCommand, GetAuthorizationTokenCommand } = await import("@aws-sdk/client-ecr");
     const registry = `${access.accountId}.dkr.ecr.${access.connection.region}.amazonaws.com`;
     const image = `${registry}/${repository}:${tag}`;
     const clients = createAwsClients(access.connection);
@@ -133,7 +133,16 @@ export const awsEcr: Provider = {
       const digest = answer.imageDetails?.[0]?.imageDigest;
       if (!digest)
         throw new ProviderRefusal(`Failed to pull image "${image}": ECR answered without a digest.`);
-      return { digest, image };
+      // What `aws ecr get-login-password` gives: a 12-hour token, "AWS:<password>" in base64, for the engine's pull.
+      const authorization = await ecr.send(new GetAuthorizationTokenCommand({}));
+      const [username = "", ...password] = Buffer.from(
+        authorization.authorizationData?.[0]?.authorizationToken ?? "",
+        "base64",
+      )
+        .toString("utf8")
+        .split(":");
+      if (!password.length) return { digest, image };
+      return { digest, image, auth: { username, password: password.join(":"), serveraddress: registry } };
     } catch (error) {
       if (error instanceof ProviderRefusal) throw error;
       // As a pull from ECR's registry API reads (its v2 error codes), with ECR's own answer after it.

@@ -415,10 +415,15 @@ describe("Amazon ECR", () => {
     ]);
   });
 
-  it("reads a tag's manifest digest, and a missing tag or repository in a pull's words", async () => {
+  it("reads a tag's manifest digest with ECR's pull credentials, and a missing tag or repository in a pull's words", async () => {
     const registry = `${MOTO_ACCOUNT_ID}.dkr.ecr.${region}.amazonaws.com`;
     const pulled = await awsEcr.manifest!(ecrKeys(deployerKeys), context(), "web", "v1");
-    expect(pulled).toEqual({ digest: pushed.web.v1, image: `${registry}/web:v1` });
+    // What a container engine pulls with: GetAuthorizationToken's "AWS:<password>", for the registry's host.
+    expect(pulled).toEqual({
+      digest: pushed.web.v1,
+      image: `${registry}/web:v1`,
+      auth: { username: "AWS", password: `${MOTO_ACCOUNT_ID}-auth-token`, serveraddress: registry },
+    });
     await expect(awsEcr.manifest!(ecrKeys(deployerKeys), context(), "web", "9.9.9")).rejects.toThrow(
       new RegExp(
         `^Failed to pull image "${registry}/web:9\\.9\\.9": MANIFEST_UNKNOWN: manifest unknown \\(ECR ImageNotFoundException: `,

@@ -58,6 +58,9 @@ function refusedCredentials(host: string) {
 
 type Session = {
   host: string;
+  /** The connection's USERNAME and TOKEN, for a container engine's pull. */
+  username: string;
+  token: string;
   /** Whether the registry asked for the credentials at all. */
   authenticated: () => boolean;
   request: (
@@ -106,6 +109,8 @@ function registrySession(credentials: Credentials, defaultBaseUrl: string): Sess
 
   return {
     host,
+    username: credentials.fields.USERNAME ?? "",
+    token: credentials.secrets.TOKEN ?? "",
     authenticated: () => challenged,
     async request(target, { method = "GET", scope, accept = "application/json" } = {}) {
       const url = typeof target === "string" ? endpoint(baseUrl, target) : target;
@@ -329,7 +334,13 @@ async function manifestOf(session: Session, repository: string, tag: string, hub
   await response.body?.cancel();
   if (!digest)
     throw new ProviderRefusal(`${session.host} answered the manifest of ${image} without its digest.`);
-  return { digest, image };
+  // The engine pulls with the connection's own username and token, as `docker login` would give them.
+  if (!session.username || !session.token) return { digest, image };
+  return {
+    digest,
+    image,
+    auth: { username: session.username, password: session.token, serveraddress: session.host },
+  };
 }
 
 /** A registry provider; `hub` says where Docker Hub is (tests point it at their own servers). */

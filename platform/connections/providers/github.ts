@@ -18,17 +18,25 @@ const MAX_PAGES = 10;
 const nameSegment = /^(?!\.\.?$)[A-Za-z0-9._-]{1,100}$/;
 
 /** GET a path of GitHub's API (or a Link header's URL) as GitHub asks clients to call it. */
-export function githubGet(credentials: Credentials, target: string | URL): Promise<Response> {
+export function githubGet(
+  credentials: Credentials,
+  target: string | URL,
+  options?: { timeoutMs?: number },
+): Promise<Response> {
   const url =
     typeof target === "string" ? endpoint(credentials.fields.BASE_URL ?? DEFAULT_API_URL, target) : target;
-  return providerFetch(url, {
-    headers: {
-      Accept: "application/vnd.github+json",
-      "X-GitHub-Api-Version": "2022-11-28",
-      Authorization: `Bearer ${credentials.secrets.TOKEN ?? ""}`,
-      "User-Agent": "cloud-deploy-platform",
+  return providerFetch(
+    url,
+    {
+      headers: {
+        Accept: "application/vnd.github+json",
+        "X-GitHub-Api-Version": "2022-11-28",
+        Authorization: `Bearer ${credentials.secrets.TOKEN ?? ""}`,
+        "User-Agent": "cloud-deploy-platform",
+      },
     },
-  });
+    options,
+  );
 }
 
 function apiHost(credentials: Credentials) {

@@ -2,7 +2,8 @@ import { useInputControl, type FieldMetadata } from "@conform-to/react";
 import { Alert, FileInput, Group, Loader, Paper, Stack, Text } from "@mantine/core";
 import { useFetcher } from "@remix-run/react";
 import { useEffect, useState } from "react";
-import { SERVERLESS_UPLOAD_MAX_BYTES, type ServerlessUpload } from "#contract/services";
+import { SERVERLESS_UPLOAD_MAX_BYTES } from "#contract/service-catalogue";
+import { type ServerlessUpload } from "#contract/services";
 import { servicePagePaths } from "../paths";
 import { formatBytes } from "./format-bytes";
 

@@ -1,6 +1,6 @@
 import type { FieldMetadata } from "@conform-to/react";
 import { configFieldLabel } from "#contract/config-labels";
-import type { CreatableServiceType } from "#contract/services";
+import type { CreatableServiceType } from "#contract/service-catalogue";
 import type { ServiceConfig } from "#contract/service-configs";
 
 /** The `config` fieldset of a create form of one type: `config.getFieldset().engine` is named `config.engine`. */

@@ -1,7 +1,7 @@
 import { parseSubmission } from "~/components/parse-submission.server";
 import * as z from "zod";
 import { errorMessages } from "#contract/errors";
-import type { CreatableServiceType, ServiceType } from "#contract/services";
+import type { CreatableServiceType, ServiceType } from "#contract/service-catalogue";
 import type { CostEstimateResult } from "~/features/environments/cost-estimate";
 import { isPlatformError, type PlatformClient } from "~/platform/client.server";
 import { estimateServiceCost } from "~/platform/services.server";

@@ -1,6 +1,6 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { describe, expect, it } from "vitest";
-import { creatableServiceTypes } from "#contract/services";
+import { creatableServiceTypes } from "#contract/service-catalogue";
 import { defaultServiceConfigs } from "#contract/service-configs";
 import {
   createRequestOf,

@@ -1,10 +1,6 @@
 import * as z from "zod";
-import {
-  creatableServiceTypes,
-  serviceNameSchema,
-  type CreatableServiceType,
-  type CreateResourceRequest,
-} from "#contract/services";
+import { creatableServiceTypes, type CreatableServiceType } from "#contract/service-catalogue";
+import { serviceNameSchema, type CreateResourceRequest } from "#contract/services";
 import { serviceConfigSchemas, type ServiceConfig } from "#contract/service-configs";
 
 /** SPEC §4: Save keeps a draft; Create creates and deploys. */

@@ -1,4 +1,4 @@
-import type { CreatableServiceType } from "#contract/services";
+import type { CreatableServiceType } from "#contract/service-catalogue";
 
 /** One line under each create page's title: what the service is for. */
 export const createPageDescriptions: Record<CreatableServiceType, string> = {

@@ -1,6 +1,7 @@
 import { zipSync } from "fflate";
 import { describe, expect, it } from "vitest";
-import { SERVERLESS_UPLOAD_MAX_BYTES, serviceErrorMessages } from "#contract/services";
+import { SERVERLESS_UPLOAD_MAX_BYTES } from "#contract/service-catalogue";
+import { serviceErrorMessages } from "#contract/services";
 import { receiveServerlessArchive } from "./serverless-upload.server";
 
 function uploadRequest(file: File | null, headers: Record<string, string> = {}) {

@@ -3,11 +3,8 @@ import {
   unstable_createMemoryUploadHandler,
   unstable_parseMultipartFormData,
 } from "@remix-run/node";
-import {
-  SERVERLESS_UPLOAD_BODY_MAX_BYTES,
-  SERVERLESS_UPLOAD_MAX_BYTES,
-  serviceErrorMessages,
-} from "#contract/services";
+import { SERVERLESS_UPLOAD_BODY_MAX_BYTES, SERVERLESS_UPLOAD_MAX_BYTES } from "#contract/service-catalogue";
+import { serviceErrorMessages } from "#contract/services";
 
 export type ReceivedArchive =
   | { kind: "file"; file: File }

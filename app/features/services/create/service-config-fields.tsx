@@ -1,5 +1,5 @@
 import type { FieldMetadata } from "@conform-to/react";
-import type { CreatableServiceType } from "#contract/services";
+import type { CreatableServiceType } from "#contract/service-catalogue";
 import { CacheFields } from "./cache-fields";
 import type { ConfigField } from "./config-field";
 import type { AnyConfig, AnyCreateServiceForm } from "./create-form";

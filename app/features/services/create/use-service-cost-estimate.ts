@@ -1,6 +1,6 @@
 import { useFetcher } from "@remix-run/react";
 import { useEffect, useRef } from "react";
-import type { ServiceType } from "#contract/services";
+import type { ServiceType } from "#contract/service-catalogue";
 import type { CostEstimateResult } from "~/features/environments/cost-estimate";
 import { servicePagePaths } from "../paths";
 import { expandListFields } from "./list-fields";

@@ -3,7 +3,7 @@ import { MantineProvider } from "@mantine/core";
 import { cleanup, render, screen } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
 import type { ChangePlan } from "#contract/change-plans";
-import type { ServiceType } from "#contract/services";
+import type { ServiceType } from "#contract/service-catalogue";
 import { theme } from "~/theme";
 import { ChangePlanPreview, ChangePlanStep } from "./change-plan-step";
 

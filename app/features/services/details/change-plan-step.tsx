@@ -1,7 +1,8 @@
 import { Alert, List, Stack, Text, TextInput } from "@mantine/core";
 import { useNavigation, useParams } from "@remix-run/react";
 import type { ChangePlan } from "#contract/change-plans";
-import type { Resource, ServiceType } from "#contract/services";
+import type { ServiceType } from "#contract/service-catalogue";
+import type { Resource } from "#contract/services";
 import { Button } from "~/components/button";
 import { typeNameToConfirm } from "~/components/confirm-by-name";
 import type { ServiceActionData } from "./action-data";

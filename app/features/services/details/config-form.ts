@@ -1,5 +1,5 @@
 import * as z from "zod";
-import { type ServiceType } from "#contract/services";
+import { type ServiceType } from "#contract/service-catalogue";
 import { changeLabel } from "#contract/change-words";
 import { serviceConfigSchemas } from "#contract/service-configs";
 import { configOptions } from "#contract/config-labels";

@@ -1,6 +1,7 @@
 import { Alert, Group } from "@mantine/core";
 import { useNavigation } from "@remix-run/react";
-import { isBusyStage, type Resource } from "#contract/services";
+import { isBusyStage } from "#contract/service-catalogue";
+import { type Resource } from "#contract/services";
 import { Button } from "~/components/button";
 import { FormErrors } from "~/components/forms";
 import { Restricted } from "~/components/restricted";

@@ -1,6 +1,7 @@
 import { Stack, Text } from "@mantine/core";
 import type { CostEstimate } from "#contract/environments";
-import { serviceTypeLabels, type Resource } from "#contract/services";
+import { serviceTypeLabels } from "#contract/service-catalogue";
+import { type Resource } from "#contract/services";
 import { CostEstimatePanel } from "~/features/environments/cost-estimate-panel";
 
 type Loaded<T> = { kind: "ok"; value: T } | { kind: "error"; message: string };

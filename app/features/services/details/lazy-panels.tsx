@@ -2,8 +2,8 @@
 // are most of the details page's script, yet only those tabs use them: they load when their tab is shown, not with
 // the page, and so do their style sheets (docs/decisions/014-first-visit-bytes.md). The server still renders a tab
 // opened by its URL in full, with its style sheet.
-import chartsStyles from "@mantine/charts/styles.css";
-import datesStyles from "@mantine/dates/styles.css";
+import chartsStyles from "@mantine/charts/styles.css?url";
+import datesStyles from "@mantine/dates/styles.css?url";
 import { Center, Loader } from "@mantine/core";
 import { lazy, Suspense, type ComponentProps } from "react";
 import { loadStyleSheet } from "~/components/load-style-sheet";

@@ -1,4 +1,5 @@
-import { logLevels, logQuerySchema, type LogLine, type LogQuery } from "#contract/services";
+import { logLevels } from "#contract/service-catalogue";
+import { logQuerySchema, type LogLine, type LogQuery } from "#contract/services";
 import { toIsoDateTime } from "~/components/utc-date-time";
 import { SEARCH_LOGS_LOG_LIMIT } from "./dynamic-settings";
 import { commaList } from "./view";

@@ -13,7 +13,8 @@ import {
   Title,
 } from "@mantine/core";
 import { useNavigate } from "@remix-run/react";
-import { metricRanges, type Alarm, type MetricRange, type Metrics } from "#contract/services";
+import { metricRanges, type MetricRange } from "#contract/service-catalogue";
+import { type Alarm, type Metrics } from "#contract/services";
 import { useRevalidateWhile } from "~/hooks/use-revalidate-while";
 import { HEALTH_METRICS_FETCH_INTERVAL_MS } from "./dynamic-settings";
 import { serviceDetailsPaths } from "./paths";

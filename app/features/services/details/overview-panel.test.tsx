@@ -2,7 +2,8 @@
 import { MantineProvider } from "@mantine/core";
 import { cleanup, render, screen } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
-import type { ServiceType, ServiceUnits } from "#contract/services";
+import type { ServiceType } from "#contract/service-catalogue";
+import type { ServiceUnits } from "#contract/services";
 import { theme } from "~/theme";
 import { UnitsSection } from "./overview-panel";
 

@@ -1,11 +1,6 @@
 import { Alert, Badge, Group, Paper, SimpleGrid, Stack, Table, Text, Title } from "@mantine/core";
-import {
-  MAX_RETRIES,
-  serviceUnitLabels,
-  type Resource,
-  type ServiceType,
-  type ServiceUnits,
-} from "#contract/services";
+import { MAX_RETRIES, serviceUnitLabels, type ServiceType } from "#contract/service-catalogue";
+import { type Resource, type ServiceUnits } from "#contract/services";
 import { StageBadge } from "~/features/environments/stage-badge";
 import { EndpointText } from "./service-status";
 import { formatDateTime } from "~/components/date-time";

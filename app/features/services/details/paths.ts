@@ -1,4 +1,4 @@
-import type { MetricRange } from "#contract/services";
+import type { MetricRange } from "#contract/service-catalogue";
 import { servicePagePaths, type ServiceDetailOptions } from "../paths";
 
 const serviceRoot = (environmentName: string, serviceId: string) =>

@@ -1,7 +1,8 @@
 import { Alert, Anchor, Group, NativeSelect, Paper, Stack, Text, Title } from "@mantine/core";
 import { Form, Link, useLocation, useNavigation } from "@remix-run/react";
 import { useEffect, useState } from "react";
-import { isBusyStage, serviceTypeLabels, type Resource } from "#contract/services";
+import { isBusyStage, serviceTypeLabels } from "#contract/service-catalogue";
+import { type Resource } from "#contract/services";
 import { Button } from "~/components/button";
 import { ConfirmByNameDialog, ConfirmByNameForm } from "~/components/confirm-by-name-dialog";
 import { ConfirmDialog } from "~/components/confirm-dialog";

@@ -2,7 +2,7 @@
 import { MantineProvider } from "@mantine/core";
 import { cleanup, render, screen } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
-import type { ServiceType } from "#contract/services";
+import type { ServiceType } from "#contract/service-catalogue";
 import type { Stage } from "#contract/stages";
 import { theme } from "~/theme";
 import { EndpointText, FailureNotice, ProgressNotice } from "./service-status";

@@ -1,5 +1,6 @@
 import { Alert, Text } from "@mantine/core";
-import { isBusyStage, typesWithoutEndpoint, type Resource, type ServiceType } from "#contract/services";
+import { isBusyStage, typesWithoutEndpoint, type ServiceType } from "#contract/service-catalogue";
+import { type Resource } from "#contract/services";
 import { formatDuration } from "./format";
 
 const withoutEndpoint: Record<(typeof typesWithoutEndpoint)[number], string> = {

@@ -1,5 +1,6 @@
 import * as z from "zod";
-import { serviceSettingsSchema, type ServiceSettings, type SettingsSubTab } from "#contract/services";
+import { type SettingsSubTab } from "#contract/service-catalogue";
+import { serviceSettingsSchema, type ServiceSettings } from "#contract/services";
 import { messages } from "#contract/validation";
 
 /** The part of the settings each sub-tab edits. */

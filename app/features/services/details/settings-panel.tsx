@@ -15,9 +15,9 @@ import {
   isBusyStage,
   settingsSubTabs,
   weekdays,
-  type Resource,
   type SettingsSubTab,
-} from "#contract/services";
+} from "#contract/service-catalogue";
+import { type Resource } from "#contract/services";
 import { Button } from "~/components/button";
 import { FormErrors, NumberField, SelectField, SwitchField, TextField } from "~/components/forms";
 import { UnsavedChangesDialog } from "~/components/unsaved-changes-dialog";

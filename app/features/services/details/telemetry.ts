@@ -1,4 +1,5 @@
-import { alarmSeverities, type Alarm, type Metrics } from "#contract/services";
+import { alarmSeverities } from "#contract/service-catalogue";
+import { type Alarm, type Metrics } from "#contract/services";
 import { formatDateTime } from "~/components/date-time";
 
 export type LoadedPart<T> = { kind: "ok"; value: T } | { kind: "error"; message: string };

@@ -5,7 +5,7 @@ import {
   type LogType,
   type MetricRange,
   type SettingsSubTab,
-} from "#contract/services";
+} from "#contract/service-catalogue";
 import { serviceDetailTabs, type ServiceDetailTab } from "../paths";
 
 /** What the details page shows, read from its query (SPEC §2.2): unknown values fall back to the defaults. */
