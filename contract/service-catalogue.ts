@@ -1,6 +1,7 @@
 // The services' catalogue: types, labels, actions, choices and limits, free of zod schemas. The services list and
 // the shell import it on every page, so it stays schema-free (the schemas are in services.ts) and a page that
 // validates no form loads no zod (decision 064).
+import { configChoiceLabel } from "./config-labels";
 import type { ConnectionKind } from "./connections";
 import type { Stage } from "./stages";
 
@@ -52,7 +53,11 @@ const withoutContainerForm: Partial<Record<ServiceType, string>> = {
 const notYetOnContainers: Partial<Record<ServiceType, string>> = {
   queue: "A queue",
   "file-storage": "A file storage",
+  "nosql-database": "A NoSQL database",
 };
+
+/** The one engine the containers driver runs for each type that offers several (decision 060). */
+const containerEngines: Partial<Record<ServiceType, string>> = { database: "postgres", cache: "redis" };
 
 /** Why `type` cannot run on a container host (the create page and the platform say it), or null when it can. */
 export function noContainerFormMessage(type: ServiceType): string | null {
@@ -64,6 +69,17 @@ export function noContainerFormMessage(type: ServiceType): string | null {
   return notYet
     ? `${notYet} cannot run on a container host yet: the container driver has no server for it. Create it in an environment on a cloud account.`
     : null;
+}
+
+/**
+ * Why a type that runs on a container host cannot run the engine its configuration chose there yet (the platform
+ * says it on the engine's field at creation), or null when it can.
+ */
+export function noContainerEngineMessage(type: ServiceType, engine: string | undefined): string | null {
+  const runs = containerEngines[type];
+  if (!runs || engine === undefined || engine === runs) return null;
+  const [chosen, offered] = [configChoiceLabel("engine", engine), configChoiceLabel("engine", runs)];
+  return `${chosen} cannot run on a container host yet: the container driver runs ${offered}. Create it in an environment on a cloud account, or choose ${offered}.`;
 }
 
 export const serviceTypeLabels: Record<ServiceType, string> = {

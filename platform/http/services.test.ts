@@ -289,6 +289,18 @@ describe("on a container host (issue 26)", () => {
       ],
     });
     expect(await api.countRows()).toEqual(before);
+    // A database engine the driver has no image for is said at creation too, on its field.
+    const mysql = {
+      ...database(),
+      config: { ...defaultServiceConfigs.database, engine: "mysql", version: "8.0" },
+      launch: true,
+    };
+    expect((await expectError(await call("POST", path, mysql), 400)).fieldErrors).toEqual({
+      "config.engine": [
+        "MySQL cannot run on a container host yet: the container driver runs PostgreSQL. Create it in an environment on a cloud account, or choose PostgreSQL.",
+      ],
+    });
+    expect(await api.countRows()).toEqual(before);
     // A database has one (an official image): it is created.
     await create({ ...database(), launch: false }, onHost?.id);
   });

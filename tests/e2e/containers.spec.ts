@@ -89,7 +89,7 @@ async function deleteService(page: Page, servicePage: string, name: string) {
   await dialog.getByRole("button", { name: "Delete service" }).click();
 }
 
-test("a new user fastboots the web application with PostgreSQL on this machine, opens its URL from the overview, reads the container's logs, and a broken health check rolls back by itself", async ({
+test("a new user fastboots the web application with PostgreSQL on this machine, opens its URL from the overview, reads the container's logs, changes a variable and redeploys (the page shows it), and a broken health check rolls back by itself", async ({
   page,
 }) => {
   test.setTimeout(240_000);
@@ -127,7 +127,7 @@ test("a new user fastboots the web application with PostgreSQL on this machine, 
   await page.getByRole("link", { name: "Open web's overview" }).click();
   await expect(page.getByTestId("service-title")).toHaveText("web");
   const servicePage = new URL(page.url()).pathname;
-  const url = await endpointOf(page);
+  let url = await endpointOf(page);
   await expect.poll(() => pageAt(url)).toContain("Welcome to nginx!");
   console.info(`containers.spec: from fastboot's launch to ${url} answering: ${Date.now() - launchedAt} ms`);
   await page.goto(url);
@@ -137,6 +137,28 @@ test("a new user fastboots the web application with PostgreSQL on this machine, 
   await openHydrated(page, `${servicePage}?tab=logs`);
   const live = page.getByRole("log", { name: "Live logs" });
   await expect(live.getByTestId("log-line").filter({ hasText: "response:200" }).first()).toBeVisible();
+
+  // A variable set on the configuration tab reaches the redeployed container: its page shows the greeting. The
+  // URL is read from the overview afresh, as each deployment's container gets its own port.
+  await openHydrated(page, `${servicePage}?tab=config`);
+  const variables = page.getByRole("group", { name: "Environment variables" });
+  await variables.getByRole("button", { name: "Add variable" }).click();
+  await variables.getByRole("textbox", { name: "Name", exact: true }).last().fill("GREETING");
+  await variables.getByRole("textbox", { name: "Value", exact: true }).last().fill("Ahoy from Harbor Labs");
+  await page.getByRole("button", { name: "Save and deploy" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "Configuration saved; deploying" })).toBeVisible();
+  await expect
+    .poll(
+      async () => {
+        await openHydrated(page, servicePage);
+        url = await endpointOf(page);
+        return pageAt(url);
+      },
+      { timeout: 120_000, intervals: [2_000] },
+    )
+    .toContain("Ahoy from Harbor Labs");
+  await page.goto(url);
+  await expect(page.getByText("Ahoy from Harbor Labs")).toBeVisible();
 
   // A health check that never passes: the new container goes, the running one stays, and the overview says so.
   await openHydrated(page, `${servicePage}?tab=config`);

@@ -73,8 +73,11 @@ export function RuntimeFields({
     "path" | "port" | "intervalSeconds" | "timeoutSeconds" | "healthyThreshold" | "unhealthyThreshold"
   >(fields.healthCheck);
   const domain = fieldsetOf<"host" | "certificateId">(fields.domain);
+  // conform's list buttons submit the form with their intent (handled in the browser, or by the action without
+  // JavaScript); their props carry no type, and Mantine's buttons are type="button" unless told.
   const addButton = (field: AnyField, label: string, defaultValue: unknown) => (
     <Button
+      type="submit"
       variant="light"
       size="xs"
       {...form.insert.getButtonProps({ name: field.name, defaultValue: defaultValue as never })}
@@ -84,6 +87,7 @@ export function RuntimeFields({
   );
   const removeButton = (field: AnyField, index: number, label: string) => (
     <ActionIcon
+      type="submit"
       variant="subtle"
       color="red"
       aria-label={label}

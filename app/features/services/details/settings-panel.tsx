@@ -383,6 +383,8 @@ function ListFields({
         <Group key={row.key} align="flex-end" wrap="nowrap" grow>
           {renderRow(row, index)}
           <Button
+            // conform's list buttons submit the form with their intent; Mantine's are type="button" unless told.
+            type="submit"
             variant="ghostSecondary"
             style={{ flexGrow: 0 }}
             aria-label={`Remove ${index + 1}`}
@@ -394,6 +396,7 @@ function ListFields({
       ))}
       <Group>
         <Button
+          type="submit"
           variant="secondary"
           {...form.insert.getButtonProps({ name: field.name, defaultValue: emptyRow as never })}
         >
