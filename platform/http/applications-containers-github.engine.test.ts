@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { defaultApplicationConfig } from "#contract/application-config";
 import {
   deployOnPushChangeResponseSchema,
   deployOnPushPaths,
@@ -13,7 +12,7 @@ import { LABEL_ENVIRONMENT, LABEL_SERVICE, labelFilter } from "../cloud/containe
 import { sealSecrets } from "../connections/records";
 import { connections, resourceLogs } from "../db/schema";
 import { signatureOf } from "../deploy-on-push/signature";
-import { setUpContainerApi } from "../testing/container-api";
+import { setUpContainerApi, testWebConfig } from "../testing/container-api";
 import { setUpContainerEngine } from "../testing/container-engine";
 import { startFakeGitHub, type TestServer } from "../testing/provider-servers";
 
@@ -89,20 +88,14 @@ it("builds a GitHub application on a container host, deploys a pushed commit bui
   const launched = await platform.call("POST", servicePaths.list(platform.tenantId, environmentId), {
     serviceType: "application",
     name: "web",
-    config: {
-      ...defaultApplicationConfig,
-      // The test image's server listens on 8080.
-      ports: [{ port: 8080, protocol: "HTTP", public: true }],
-      healthCheck: { ...defaultApplicationConfig.healthCheck, port: 8080, path: "/healthz" },
-      source: {
-        kind: "github",
-        connectionId: githubConnectionId,
-        repository: "acme/web",
-        branch: "main",
-        dockerfilePath: "Dockerfile",
-        buildContext: ".",
-      },
-    },
+    config: testWebConfig({
+      kind: "github",
+      connectionId: githubConnectionId,
+      repository: "acme/web",
+      branch: "main",
+      dockerfilePath: "Dockerfile",
+      buildContext: ".",
+    }),
     launch: true,
   });
   expect(launched.status, await launched.clone().text()).toBe(201);

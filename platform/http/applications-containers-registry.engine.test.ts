@@ -1,10 +1,9 @@
 import { eq } from "drizzle-orm";
 import { expect, it } from "vitest";
-import { defaultApplicationConfig } from "#contract/application-config";
 import { connectionPaths, connectionResponseSchema } from "#contract/connections";
 import { resourceResponseSchema, servicePaths } from "#contract/services";
 import { resourceLogs } from "../db/schema";
-import { setUpContainerApi } from "../testing/container-api";
+import { setUpContainerApi, testWebConfig } from "../testing/container-api";
 import { setUpContainerEngine } from "../testing/container-engine";
 
 /*
@@ -34,18 +33,12 @@ it("pulls a private registry's image on a container host with the registry conne
   const launched = await platform.call("POST", servicePaths.list(platform.tenantId, environmentId), {
     serviceType: "application",
     name: "web",
-    config: {
-      ...defaultApplicationConfig,
-      // The test image's server listens on 8080.
-      ports: [{ port: 8080, protocol: "HTTP", public: true }],
-      healthCheck: { ...defaultApplicationConfig.healthCheck, port: 8080, path: "/healthz" },
-      source: {
-        kind: "registry",
-        connectionId: registryConnection.id,
-        repository: "test/private-web",
-        tag: "1",
-      },
-    },
+    config: testWebConfig({
+      kind: "registry",
+      connectionId: registryConnection.id,
+      repository: "test/private-web",
+      tag: "1",
+    }),
     launch: true,
   });
   expect(launched.status, await launched.clone().text()).toBe(201);

@@ -1,8 +1,7 @@
 import { expect, it } from "vitest";
-import { defaultApplicationConfig } from "#contract/application-config";
 import { resourceResponseSchema, servicePaths } from "#contract/services";
 import { LABEL_ENVIRONMENT, labelFilter } from "../cloud/container/labels";
-import { setUpContainerApi } from "../testing/container-api";
+import { setUpContainerApi, testWebConfig } from "../testing/container-api";
 import { setUpContainerEngine } from "../testing/container-engine";
 
 /*
@@ -23,13 +22,7 @@ it("deploys an application on a container host for real: its endpoint answers th
   const launched = await platform.call("POST", servicePaths.list(platform.tenantId, environmentId), {
     serviceType: "application",
     name: "web",
-    config: {
-      ...defaultApplicationConfig,
-      source: { kind: "image", image: engine.images.web },
-      // The test image serves on 8080 (the form's defaults are port 80 and "/").
-      ports: [{ port: 8080, protocol: "HTTP", public: true }],
-      healthCheck: { ...defaultApplicationConfig.healthCheck, port: 8080, path: "/healthz" },
-    },
+    config: testWebConfig({ kind: "image", image: engine.images.web }),
     launch: true,
   });
   expect(launched.status, await launched.clone().text()).toBe(201);

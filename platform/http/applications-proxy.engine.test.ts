@@ -1,9 +1,8 @@
 import { expect, it } from "vitest";
-import { defaultApplicationConfig } from "#contract/application-config";
 import { resourceResponseSchema, servicePaths } from "#contract/services";
 import { proxyServerName } from "../cloud/container/proxy";
 import { setUpCaddy } from "../testing/caddy";
-import { setUpContainerApi } from "../testing/container-api";
+import { setUpContainerApi, testWebConfig } from "../testing/container-api";
 import { setUpContainerEngine } from "../testing/container-engine";
 
 /*
@@ -25,13 +24,7 @@ it("shows the proxy's address as the application's endpoint, the same after a re
   const launched = await platform.call("POST", servicePaths.list(platform.tenantId, environmentId), {
     serviceType: "application",
     name: "web",
-    // The test image serves on 8080, its health at /healthz (the form's defaults are nginx's).
-    config: {
-      ...defaultApplicationConfig,
-      source: { kind: "image", image: engine.images.web },
-      ports: [{ port: 8080, protocol: "HTTP", public: true }],
-      healthCheck: { ...defaultApplicationConfig.healthCheck, path: "/healthz", port: 8080 },
-    },
+    config: testWebConfig({ kind: "image", image: engine.images.web }),
     launch: true,
   });
   expect(launched.status, await launched.clone().text()).toBe(201);

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll } from "vitest";
+import { defaultApplicationConfig, type ApplicationConfig } from "#contract/application-config";
 import { connectionPaths, connectionResponseSchema, type Connection } from "#contract/connections";
 import { environmentPaths, environmentResponseSchema } from "#contract/environments";
 import { isBusyStage } from "#contract/service-catalogue";
@@ -113,3 +114,12 @@ export function setUpContainerApi(
   };
   return handle;
 }
+
+/** An application of the test web image's server (or one built like it): port 8080 public, its health at /healthz. */
+export const testWebConfig = (source: ApplicationConfig["source"]): ApplicationConfig => ({
+  ...defaultApplicationConfig,
+  source,
+  // The form's defaults are nginx's: port 80 and "/".
+  ports: [{ port: 8080, protocol: "HTTP", public: true }],
+  healthCheck: { ...defaultApplicationConfig.healthCheck, port: 8080, path: "/healthz" },
+});
