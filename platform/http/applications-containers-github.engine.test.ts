@@ -13,7 +13,7 @@ import { sealSecrets } from "../connections/records";
 import { connections, resourceLogs } from "../db/schema";
 import { signatureOf } from "../deploy-on-push/signature";
 import { setUpContainerApi, testWebConfig } from "../testing/container-api";
-import { setUpContainerEngine } from "../testing/container-engine";
+import { builtWebStart, setUpContainerEngine } from "../testing/container-engine";
 import { startFakeGitHub, type TestServer } from "../testing/provider-servers";
 
 /*
@@ -29,12 +29,6 @@ const pushedSha = "feed5".padEnd(40, "1");
 let environmentId: string;
 let github: TestServer;
 
-const startScript = (page: string) => `mkdir -p /www
-echo "${page}" > /www/index.html
-echo ok > /www/healthz
-exec httpd -f -p 8080 -h /www
-`;
-
 beforeAll(async () => {
   const dockerfile = `FROM ${engine.images.web}\nCOPY start.sh /start.sh\n`;
   github = await startFakeGitHub({
@@ -44,9 +38,9 @@ beforeAll(async () => {
         repositories: [
           {
             name: "web",
-            files: { Dockerfile: dockerfile, "start.sh": startScript("built from main") },
+            files: { Dockerfile: dockerfile, "start.sh": builtWebStart("built from main") },
             commits: {
-              [pushedSha]: { Dockerfile: dockerfile, "start.sh": startScript("built from the push") },
+              [pushedSha]: { Dockerfile: dockerfile, "start.sh": builtWebStart("built from the push") },
             },
           },
         ],

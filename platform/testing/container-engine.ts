@@ -102,6 +102,13 @@ echo "listening on 8080"
 exec httpd -f -v -p 8080 -h /www
 `;
 
+/** A repository's own start script for an image built `FROM` the web image: its page says what was built. */
+export const builtWebStart = (page: string) => `mkdir -p /www
+echo "${page}" > /www/index.html
+echo ok > /www/healthz
+exec httpd -f -p 8080 -h /www
+`;
+
 const crashingDockerfile = `FROM scratch
 COPY busybox /bin/busybox
 CMD ["/bin/busybox", "sh", "-c", "echo 'fatal: cannot start' >&2; exit 3"]

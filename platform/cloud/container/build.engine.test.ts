@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectionSources } from "../../applications/sources";
 import type { Credentials } from "../../connections/providers";
-import { setUpContainerEngine } from "../../testing/container-engine";
+import { builtWebStart, setUpContainerEngine } from "../../testing/container-engine";
 import {
   containerApplicationResource,
   containerContext,
@@ -29,13 +29,6 @@ const pushedSha = "c0ffee".padEnd(40, "0");
 let github: TestServer;
 let sources: ApplicationSources;
 
-/** The repository's own start script: the page says which files were built. */
-const startScript = (page: string) => `mkdir -p /www
-echo "${page}" > /www/index.html
-echo ok > /www/healthz
-exec httpd -f -p 8080 -h /www
-`;
-
 beforeAll(async () => {
   const base = engine.images.web;
   github = await startFakeGitHub({
@@ -47,13 +40,13 @@ beforeAll(async () => {
             name: "web",
             files: {
               Dockerfile: `FROM ${base}\nCOPY start.sh /start.sh\n`,
-              "start.sh": startScript("built from the branch"),
+              "start.sh": builtWebStart("built from the branch"),
             },
             commits: {
               [pushedSha]: {
                 // The Dockerfile outside the build context, which holds the start script.
                 "docker/web.Dockerfile": `FROM ${base}\nCOPY start.sh /start.sh\n`,
-                "site/start.sh": startScript("built from the pushed commit"),
+                "site/start.sh": builtWebStart("built from the pushed commit"),
               },
             },
           },
