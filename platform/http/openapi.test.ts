@@ -7,7 +7,8 @@ import { applicationPaths } from "#contract/applications";
 import { environmentPaths, environmentResponseSchema } from "#contract/environments";
 import { resourceResponseSchema, servicePaths } from "#contract/services";
 import { openTestApi } from "../testing/http-harness";
-import { openApiPathOf, routesOf, type OpenApiDocument } from "./openapi";
+import { openApiDocumentSchema, type OpenApiDocument } from "#contract/openapi";
+import { openApiPathOf, routesOf } from "./openapi";
 
 const api = await openTestApi();
 afterAll(async () => {
@@ -33,6 +34,8 @@ describe("GET /api/openapi.json", () => {
     expect(result.errors ?? []).toEqual([]);
     expect(result.valid).toBe(true);
     expect(document.openapi).toBe("3.1.0");
+    // What the app's API reference reads of it.
+    expect(openApiDocumentSchema.safeParse(document).error).toBeUndefined();
   });
 
   it("has every route of the API with its permission, and describes every answer but a listed few", async () => {

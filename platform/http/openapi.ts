@@ -1,39 +1,12 @@
 import type { Hono } from "hono";
 import * as z from "zod";
 import { apiErrorSchema } from "#contract/error-body";
+import type { OpenApiDocument, OpenApiOperation } from "#contract/openapi";
 import { permissionDescriptions, type Permission } from "#contract/permissions";
 import { routeSchemas, type RouteSchemas } from "./documented";
 import { routeRules, type RouteRule } from "./permissions";
 
 type JsonSchema = Record<string, unknown>;
-
-export type OpenApiOperation = {
-  operationId: string;
-  tags: string[];
-  summary: string;
-  description: string;
-  /** The permission the route declares (contract/permissions.ts), "signed-in", or "none" for public routes. */
-  "x-permission": string;
-  security: Record<string, string[]>[];
-  parameters: { name: string; in: "path" | "query"; required: boolean; schema: JsonSchema }[];
-  requestBody?: { required: boolean; content: Record<string, { schema: JsonSchema }> };
-  responses: Record<string, { description: string; content?: Record<string, { schema: JsonSchema }> }>;
-};
-
-export type OpenApiDocument = {
-  openapi: "3.1.0";
-  info: { title: string; version: string; description: string };
-  servers: { url: string }[];
-  tags: { name: string }[];
-  paths: Record<string, Record<string, OpenApiOperation>>;
-  components: {
-    schemas: Record<string, JsonSchema>;
-    securitySchemes: Record<string, JsonSchema>;
-  };
-};
-
-/** Where the document is served; it describes itself too. */
-export const openApiPath = "/api/openapi.json";
 
 /**
  * The OpenAPI 3.1 description of the API, generated from what the routes declare: their paths as Hono holds them,
