@@ -4,7 +4,7 @@ import { containerApplication } from "./application";
 import { containerCache } from "./cache";
 import { containerDataService } from "./data-service";
 import { containerDatabase } from "./database";
-import { connectEngine, type EngineTls } from "./engine";
+import { connectEngine, hostAddressOf, type EngineTls } from "./engine";
 import { containerProxy, type ContainerProxyConfig } from "./proxy";
 
 /**
@@ -55,6 +55,7 @@ export function createContainerDriver({
   const runners = {
     application: containerApplication({
       ...options,
+      host: hostAddressOf(dockerHost),
       buildTimeoutMs: timeoutMinutes * 60_000,
       ...(proxy ? { proxy: containerProxy(proxy) } : {}),
     }),
