@@ -37,6 +37,7 @@ function redisLike(server: "Redis" | "Valkey"): DataServiceKind {
         const at = started.indexOf(PASSWORD_FLAG);
         return at >= 0 ? started[at + 1] : undefined;
       },
+      attribute: "authToken",
       keptOnData: false,
     },
     secretAttributeNames: ["authToken", "connectionString"],

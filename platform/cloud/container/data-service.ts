@@ -67,6 +67,8 @@ export type DataServiceKind = {
   password?: {
     /** The password a container was started with (read back at a redeploy), if it carries one. */
     of(inspected: ContainerInspectInfo): string | undefined;
+    /** The sealed attribute that carries it (read back when no container is left to read it from). */
+    attribute: string;
     /** Whether the server keeps it on its data once set (PostgreSQL, MySQL), not from each start's arguments. */
     keptOnData: boolean;
     /**
@@ -228,7 +230,10 @@ export function containerDataService(
     return { volume: name, existed: Boolean(found) };
   }
 
-  /** The running container's password, else a new one (the first deployment, or every container removed). */
+  /**
+   * The running container's password, else the sealed one (every container removed outside), else a new one (the
+   * first deployment, or nothing sealed).
+   */
   async function passwordFor(
     engine: Engine,
     context: DeployContext,
@@ -240,7 +245,9 @@ export function containerDataService(
       const password = kind.password.of(inspected);
       if (password) return { password, kept: true };
     }
-    return { password: generatedPassword(32), kept: false };
+    // Every container removed outside the console: the password the platform sealed is the one on the data.
+    const sealed = context.sealedSecrets?.()[kind.password.attribute];
+    return sealed ? { password: sealed, kept: true } : { password: generatedPassword(32), kept: false };
   }
 
   /** The container on the service's volume: the one before stopped and removed, the new one started. */

@@ -57,6 +57,7 @@ const postgres: DataServiceKind = {
   },
   password: {
     of: variableOf("POSTGRES_PASSWORD"),
+    attribute: "password",
     keptOnData: true,
     // Through the server's unix socket, which the official image trusts for local connections.
     setOnData(resource, password) {
@@ -85,7 +86,8 @@ const postgres: DataServiceKind = {
  * MYSQL_'s). The superuser (root) has the service's one password too, as an RDS master user has every privilege;
  * the form's user owns the database. A user named root is the superuser alone: the images refuse it as …_USER.
  * Neither server takes a new password from a command inside its container without the old one (no trusted local
- * socket, as PostgreSQL's), so data whose containers were all removed outside keeps its password (decision 068).
+ * socket, as PostgreSQL's): data whose containers were all removed outside is started again with the sealed one
+ * (decision 068).
  */
 function mysqlLike(server: "MySQL" | "MariaDB", prefix: "MYSQL" | "MARIADB"): DataServiceKind {
   return {
@@ -103,7 +105,7 @@ function mysqlLike(server: "MySQL" | "MariaDB", prefix: "MYSQL" | "MARIADB"): Da
         ],
       };
     },
-    password: { of: variableOf(`${prefix}_ROOT_PASSWORD`), keptOnData: true },
+    password: { of: variableOf(`${prefix}_ROOT_PASSWORD`), attribute: "password", keptOnData: true },
     secretAttributeNames,
     probe: (_resource, port) => mysqlAnswers(port),
     attributes: (resource, address) => attributesOf("mysql", resource, address),

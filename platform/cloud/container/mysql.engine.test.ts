@@ -90,16 +90,28 @@ describe("MySQL and MariaDB databases on the container engine", () => {
     expect(mysql(connection, "SELECT item FROM orders")).toBe("a teapot");
     expect(await engine.engine.listContainers({ all: true, ...labelled(resource.id) })).toHaveLength(1);
 
-    // Its container removed outside the console: MySQL keeps the password on the data, so the driver says why it
-    // cannot start another (it would not know the password) instead of waiting for a login that never comes.
+    // Its container removed outside the console: MySQL keeps the password on the data, which the service's sealed
+    // attributes still know. The next deployment starts a container with it: same connection string, same row.
     await engine.engine.getContainer(second.state.container ?? "").remove({ force: true });
-    await expect(deployed(resource, second.state)).rejects.toThrow(
+    const third = await deployUntilDone(
+      driverOf(),
+      containerContext(resource, second.state, { sealedSecrets: () => second.secrets }),
+      200,
+    );
+    expect(third.secrets.connectionString).toBe(connection);
+    expect(mysql(connection, "SELECT item FROM orders")).toBe("a teapot");
+    expect(JSON.stringify([third.state, third.lines])).not.toContain(third.secrets.password);
+
+    // Without them (nothing sealed), the driver says why it cannot start another (it would not know the password)
+    // instead of waiting for a login that never comes.
+    await engine.engine.getContainer(third.state.container ?? "").remove({ force: true });
+    await expect(deployed(resource, third.state)).rejects.toThrow(
       `The container of orders was removed outside the console, and MySQL keeps its password on the data of ` +
         `volume orders-${resource.id.slice(0, 8)}-data: the driver cannot set a new one without the old. The data ` +
         "is kept; delete the service to start afresh.",
     );
 
-    await destroyUntilDone(driverOf(), containerContext(resource, second.state));
+    await destroyUntilDone(driverOf(), containerContext(resource, third.state));
     expect(await engine.engine.listContainers({ all: true, ...labelled(resource.id) })).toEqual([]);
     expect((await engine.engine.listVolumes(labelled(resource.id))).Volumes).toEqual([]);
   }, 240_000);
