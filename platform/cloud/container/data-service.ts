@@ -42,8 +42,9 @@ import { lastLinesOf } from "./telemetry";
  *
  * The password is generated at the first deployment and handed to the container as its official image takes it
  * (POSTGRES_PASSWORD, MYSQL_ROOT_PASSWORD, `--requirepass`): the engine keeps it with the container, as for any container started
- * from an official image, and a redeploy reads it back from the running container. It never goes in the
- * deployment's state or logs; the connection attributes that carry it are sealed by the platform (`secrets`).
+ * from an official image, and a redeploy reads it back from the running container (with none left, from the
+ * attributes the platform sealed). It never goes in the deployment's state or logs; the connection attributes that
+ * carry it are sealed by the platform (`secrets`).
  *
  * Steps: pull → replace the container on the volume (found again by its labels when a crash repeated the step)
  * → wait, one probe per step, until the server answers its own protocol on the published port.
