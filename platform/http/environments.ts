@@ -42,6 +42,7 @@ import { flagsOfTenant } from "../feature-flags/flags";
 import { currentOrganization, type OrganizationEnv } from "./tenancy";
 import { readJsonBody, readQuery, sendJson } from "./validation";
 import { permit } from "./permissions";
+import { unlessUnchanged } from "./unchanged";
 
 const initialCloningStage: Stage = "STAGE_UNSPECIFIED";
 
@@ -236,10 +237,14 @@ export function environmentRoutes({ db, engine }: { db: Database; engine: Operat
 
   routes.get("/:environmentId", permit("organization.view"), async (c) => {
     const { tenantId } = currentOrganization(c);
-    const row = await findEnvironment(db, tenantId, c.req.param("environmentId"));
-    const totals = await serviceTotalsOf(db, [row.id]);
-    return sendJson(c, environmentResponseSchema, {
-      environment: toEnvironment(row, totals.get(row.id) ?? noServices),
+    const { id } = await findEnvironment(db, tenantId, c.req.param("environmentId"));
+    // Read again after the revision, so that the answer is never older than its ETag.
+    return unlessUnchanged(c, db, id, async () => {
+      const row = await findEnvironment(db, tenantId, id);
+      const totals = await serviceTotalsOf(db, [row.id]);
+      return sendJson(c, environmentResponseSchema, {
+        environment: toEnvironment(row, totals.get(row.id) ?? noServices),
+      });
     });
   });
 

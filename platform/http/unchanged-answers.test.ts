@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resourceResponseSchema, servicePaths, type Resource } from "#contract/services";
 import { defaultServiceConfigs } from "#contract/service-configs";
 import { effectivePermissionsSchema } from "#contract/permissions";
+import { environmentPaths } from "#contract/environments";
 import { userPaths } from "#contract/users";
 import { engineJobs, environments, memberships, resourceHistory, resources, roleGrants } from "../db/schema";
 import { fakeDriver } from "../testing/driver";
@@ -44,6 +45,8 @@ const listPath = () => servicePaths.list(tenantId, environmentId, { page: 1, pag
 const onePath = () => servicePaths.one(tenantId, environmentId, service.id);
 /** What a service's details page polls: the service and, on its overview, its units. */
 const detailsPaths = () => [onePath(), servicePaths.units(tenantId, environmentId, service.id)];
+/** What every page of the environment asks for: the environment with its services' totals. */
+const environmentPath = () => environmentPaths.one(tenantId, environmentId);
 
 /** A GET as the app makes it: with the ETag of the answer it holds, if any. */
 function poll(path: string, etag?: string | null, token = member.user.token) {
@@ -74,8 +77,8 @@ async function expectChanged(path: string, etag: string) {
 }
 
 describe("a poll of an unchanged environment", () => {
-  it("is answered 304 with no body, for the list, a service and its units", async () => {
-    for (const path of [listPath(), ...detailsPaths()]) {
+  it("is answered 304 with no body, for the list, a service, its units and the environment", async () => {
+    for (const path of [listPath(), ...detailsPaths(), environmentPath()]) {
       const etag = await currentTag(path);
       await expectUnchanged(path, etag);
       await expectUnchanged(path, etag);
@@ -138,7 +141,7 @@ describe("each kind of change answers anew", () => {
   ];
 
   it.each(changes)("%s", async (_kind, change) => {
-    const paths = [listPath(), ...detailsPaths()];
+    const paths = [listPath(), ...detailsPaths(), environmentPath()];
     const tags = await Promise.all(paths.map(currentTag));
     await change();
     for (const [index, path] of paths.entries()) await expectChanged(path, tags[index] ?? "");
@@ -155,9 +158,9 @@ describe("the caller is checked before any 304", () => {
   it("a removed member is refused at the next poll", async () => {
     const viewer = await api.createUser();
     await api.addMember(viewer.id, member.organization.organizationId, "read-only");
-    const paths = [listPath(), ...detailsPaths()];
+    const paths = [listPath(), ...detailsPaths(), environmentPath()];
     const tags = await Promise.all(paths.map((path) => poll(path, null, viewer.token)));
-    expect(tags.map((fresh) => fresh.status)).toEqual([200, 200, 200]);
+    expect(tags.map((fresh) => fresh.status)).toEqual([200, 200, 200, 200]);
 
     await api.db.delete(memberships).where(eq(memberships.userId, viewer.id));
     for (const [index, path] of paths.entries()) {
@@ -173,6 +176,7 @@ describe("the caller is checked before any 304", () => {
       servicePaths.list(tenantId, doomedEnvironment, { page: 1, pageSize: 50 }),
       servicePaths.one(tenantId, doomedEnvironment, doomed.id),
       servicePaths.units(tenantId, doomedEnvironment, doomed.id),
+      environmentPaths.one(tenantId, doomedEnvironment),
     ];
     const tags = await Promise.all(paths.map(currentTag));
 
@@ -184,7 +188,7 @@ describe("the caller is checked before any 304", () => {
     const developer = await api.createUser();
     const { organizationId } = member.organization;
     await api.addMember(developer.id, organizationId, "developer");
-    const paths = [listPath(), ...detailsPaths()];
+    const paths = [listPath(), ...detailsPaths(), environmentPath()];
     const tags = await Promise.all(paths.map((path) => poll(path, null, developer.token)));
     const before = await poll(userPaths.permissions(tenantId), null, developer.token);
     expect(effectivePermissionsSchema.parse(await before.json()).organization).toContain("services.deploy");
