@@ -15,7 +15,7 @@ import { useFeatureFlag } from "~/features/feature-flags/use-feature-flags";
 import { errorCodes } from "#contract/errors";
 import { Restricted } from "~/components/restricted";
 import { useCan } from "~/features/permissions/permissions";
-import { requireEnvironment } from "~/features/workspace/workspace.server";
+import { requireEnvironmentIdentity } from "~/features/workspace/workspace.server";
 import { useRevalidateWhile } from "~/hooks/use-revalidate-while";
 import { getEnvironment } from "~/platform/environments.server";
 import { environmentDeletionConsequences } from "~/features/services/deletion.server";
@@ -26,18 +26,17 @@ export const links: LinksFunction = () => [mantineFormsSheet];
 
 /** Every /env/{environmentName}/... page: the named environment (else back to the root) and its cloning state. */
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
-  const { api, tenantId, environment, headers } = await requireEnvironment(
+  const { api, tenantId, environment, headers } = await requireEnvironmentIdentity(
     request,
     params.environmentName,
     context,
   );
-  // The stage in the header comes from the environment's services, which the summary found by name leaves out.
-  const [withStage, cloneState] = await Promise.all([
-    getEnvironment(api, tenantId, environment.id).catch((error: unknown) =>
-      throwRouteError(error, errorCodes.workspaceListFetch, headers),
-    ),
-    loadCloneState(api, tenantId, environment, headers),
-  ]);
+  // The stage in the header comes from the environment's services; the cloning state is asked for only while a
+  // clone runs (its stage is the environment's).
+  const withStage = await getEnvironment(api, tenantId, environment.id).catch((error: unknown) =>
+    throwRouteError(error, errorCodes.workspaceListFetch, headers),
+  );
+  const cloneState = await loadCloneState(api, tenantId, withStage, headers);
   // Said in the delete dialog: what goes from the cloud account, which snapshots are kept.
   const deletion = withStage.cloudConnectionId !== null ? environmentDeletionConsequences : null;
   return data({ environment: withStage, cloneState, deletion }, { headers });

@@ -1,4 +1,4 @@
-import { http, HttpResponse } from "msw";
+import { http, HttpResponse, type JsonBodyType } from "msw";
 import { describe, expect, it } from "vitest";
 import { defaultServiceConfigs } from "#contract/service-configs";
 import { apiErrorMessages, errorMessages } from "#contract/errors";
@@ -67,7 +67,14 @@ async function poll(userId: string) {
     refreshToken: "refresh",
     expiresAt: Date.now() + 3_600_000,
   });
-  session.set("environment", { tenantId: "tenant-1", name: "prod", id: "env-prod", cloudConnectionId: null });
+  session.set("environment", {
+    tenantId: "tenant-1",
+    name: "prod",
+    id: "env-prod",
+    cloudConnectionId: null,
+    cloudProvider: "AWS",
+    region: "us-east-1",
+  });
   const cookie = (await commitSession(session)).split(";")[0] ?? "";
   const request = new Request("https://console.example/env/prod/services/r1", {
     headers: { Cookie: cookie },
@@ -89,7 +96,7 @@ type Refusal = { status: number; message: string; code: string };
 function platformAt(state: { revision: number; service: Resource; refusal: Refusal | null }) {
   const calls: string[] = [];
   const environment = `${platform}/api/v2/organizations/tenant-1/environments/env-prod`;
-  const tagged = (what: string, request: Request, body: () => unknown) => {
+  const tagged = (what: string, request: Request, body: () => JsonBodyType) => {
     const held = request.headers.get("If-None-Match");
     calls.push(held ? `${what}, holding ${held}` : what);
     if (state.refusal) {
