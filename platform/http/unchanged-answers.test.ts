@@ -47,6 +47,8 @@ const onePath = () => servicePaths.one(tenantId, environmentId, service.id);
 const detailsPaths = () => [onePath(), servicePaths.units(tenantId, environmentId, service.id)];
 /** What every page of the environment asks for: the environment with its services' totals. */
 const environmentPath = () => environmentPaths.one(tenantId, environmentId);
+/** What the environment's pages ask for while a clone of it runs, every few seconds. */
+const cloneStatePath = () => environmentPaths.cloneState(tenantId, environmentId);
 
 /** A GET as the app makes it: with the ETag of the answer it holds, if any. */
 function poll(path: string, etag?: string | null, token = member.user.token) {
@@ -77,8 +79,8 @@ async function expectChanged(path: string, etag: string) {
 }
 
 describe("a poll of an unchanged environment", () => {
-  it("is answered 304 with no body, for the list, a service, its units and the environment", async () => {
-    for (const path of [listPath(), ...detailsPaths(), environmentPath()]) {
+  it("is answered 304 with no body, for the list, a service, its units, the environment and its cloning", async () => {
+    for (const path of [listPath(), ...detailsPaths(), environmentPath(), cloneStatePath()]) {
       const etag = await currentTag(path);
       await expectUnchanged(path, etag);
       await expectUnchanged(path, etag);
@@ -141,7 +143,7 @@ describe("each kind of change answers anew", () => {
   ];
 
   it.each(changes)("%s", async (_kind, change) => {
-    const paths = [listPath(), ...detailsPaths(), environmentPath()];
+    const paths = [listPath(), ...detailsPaths(), environmentPath(), cloneStatePath()];
     const tags = await Promise.all(paths.map(currentTag));
     await change();
     for (const [index, path] of paths.entries()) await expectChanged(path, tags[index] ?? "");
@@ -158,9 +160,9 @@ describe("the caller is checked before any 304", () => {
   it("a removed member is refused at the next poll", async () => {
     const viewer = await api.createUser();
     await api.addMember(viewer.id, member.organization.organizationId, "read-only");
-    const paths = [listPath(), ...detailsPaths(), environmentPath()];
+    const paths = [listPath(), ...detailsPaths(), environmentPath(), cloneStatePath()];
     const tags = await Promise.all(paths.map((path) => poll(path, null, viewer.token)));
-    expect(tags.map((fresh) => fresh.status)).toEqual([200, 200, 200, 200]);
+    expect(tags.map((fresh) => fresh.status)).toEqual([200, 200, 200, 200, 200]);
 
     await api.db.delete(memberships).where(eq(memberships.userId, viewer.id));
     for (const [index, path] of paths.entries()) {
@@ -177,6 +179,7 @@ describe("the caller is checked before any 304", () => {
       servicePaths.one(tenantId, doomedEnvironment, doomed.id),
       servicePaths.units(tenantId, doomedEnvironment, doomed.id),
       environmentPaths.one(tenantId, doomedEnvironment),
+      environmentPaths.cloneState(tenantId, doomedEnvironment),
     ];
     const tags = await Promise.all(paths.map(currentTag));
 
@@ -188,7 +191,7 @@ describe("the caller is checked before any 304", () => {
     const developer = await api.createUser();
     const { organizationId } = member.organization;
     await api.addMember(developer.id, organizationId, "developer");
-    const paths = [listPath(), ...detailsPaths(), environmentPath()];
+    const paths = [listPath(), ...detailsPaths(), environmentPath(), cloneStatePath()];
     const tags = await Promise.all(paths.map((path) => poll(path, null, developer.token)));
     const before = await poll(userPaths.permissions(tenantId), null, developer.token);
     expect(effectivePermissionsSchema.parse(await before.json()).organization).toContain("services.deploy");
