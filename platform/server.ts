@@ -44,7 +44,7 @@ export async function startPlatform(config: PlatformConfig): Promise<RunningPlat
   const metrics = createMetricForwarder({
     db: database.db,
     secrets,
-    driver: engine.driver,
+    telemetryOf: engine.telemetryOf,
     settings: config.engine,
     now: engine.now,
   });
