@@ -102,7 +102,7 @@ describe("a page of the environment the session remembers", () => {
     expect((await load("user_grace")).environment.serviceCount).toBe(4);
   });
 
-  it("shows the 404 page at the next poll once the environment was deleted elsewhere", async () => {
+  it("goes back to the root, forgetting it, once the environment was deleted elsewhere", async () => {
     const state = { revision: 1, serviceCount: 3, deleted: false };
     platformAt(state);
     await load("user_linus");
@@ -110,6 +110,12 @@ describe("a page of the environment the session remembers", () => {
     state.deleted = true;
     const gone = await load("user_linus").catch((error: unknown) => error);
     expect(gone).toBeInstanceOf(Response);
-    expect((gone as Response).headers.get("Location")).toBe("/404");
+    expect((gone as Response).headers.get("Location")).toBe("/");
+    const cookie = (gone as Response).headers.get("Set-Cookie")?.split(";")[0] ?? "";
+    expect(cookie).toMatch(/^__session=/);
+    const forgotten = await getSession(
+      new Request("https://console.example/", { headers: { Cookie: cookie } }),
+    );
+    expect(forgotten.get("environment")).toBeUndefined();
   });
 });
