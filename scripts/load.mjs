@@ -168,8 +168,9 @@ async function main() {
     // Share of one CPU each process kept busy: which side saturates first.
     const cpuPercent = (side) => ((cpuSeconds(pids[side]) - cpuAtStart[side]) / loadSeconds) * 100;
     const cpu = { app: cpuPercent("app"), platform: cpuPercent("platform") };
-    // CPU milliseconds each process spent per answered revalidation.
-    const cpuMsPer = (side) => ((cpuSeconds(pids[side]) - cpuAtStart[side]) * 1000) / results.samples.length;
+    // CPU milliseconds each process spent per revalidation asked (answered or given up on: both cost the work).
+    const asked = results.samples.length + results.errors.length;
+    const cpuMsPer = (side) => ((cpuSeconds(pids[side]) - cpuAtStart[side]) * 1000) / asked;
     const cpuPerRevalidation = { app: cpuMsPer("app"), platform: cpuMsPer("platform") };
 
     const sorted = [...results.samples].sort((a, b) => a - b);
