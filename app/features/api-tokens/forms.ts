@@ -2,12 +2,6 @@ import * as z from "zod";
 import { apiTokenDayChoices, DEFAULT_API_TOKEN_DAYS, MAX_API_TOKEN_DAYS } from "#contract/api-tokens";
 import { permissionSchema } from "#contract/permissions";
 
-/** The app's own addresses of the API token pages. */
-export const apiTokenPagePaths = {
-  personal: "/settings/api-tokens",
-  serviceAccounts: "/settings/users/service-accounts",
-} as const;
-
 export const expiryChoices = apiTokenDayChoices.map((days) => ({
   value: String(days),
   label: days === MAX_API_TOKEN_DAYS ? "1 year" : `${days} days`,
