@@ -18,8 +18,8 @@ test("a token created in the screen calls the platform API until it is revoked t
 
   await page.getByLabel("Name").fill(name);
   await page.getByRole("button", { name: "Create token" }).click();
-  const shown = page.getByRole("status", { name: "New API token" });
-  await expect(shown).toContainText(`API token ${name} created`);
+  const shown = page.getByRole("status", { name: `API token ${name} created` });
+  await expect(shown).toContainText("will not be shown again");
   const value = (await shown.getByTestId("new-token-value").textContent()) ?? "";
   expect(value).toMatch(/^ccp_[A-Za-z0-9]{36}$/);
   await expect(shown.getByRole("button", { name: "Copy" })).toBeVisible();

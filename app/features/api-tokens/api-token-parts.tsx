@@ -18,7 +18,7 @@ import { formatDateTime } from "~/components/date-time";
  */
 export function NewTokenValue({ name, value }: { name: string; value: string }) {
   return (
-    <Alert color="green" title={`API token ${name} created`} role="status" aria-label="New API token">
+    <Alert color="green" title={`API token ${name} created`} role="status">
       <Stack gap="xs">
         <Text size="sm">Copy it now: it is not stored and will not be shown again.</Text>
         <Group gap="sm" wrap="nowrap">
