@@ -466,4 +466,22 @@ describe("service accounts", () => {
       fieldErrors: { "roles.0.environmentIds": ["No environment of this organization has this id"] },
     });
   });
+
+  it("do not count as the organization's last admin: a person must be left", async () => {
+    const admin = await api.createMember({ role: "admin" });
+    const tenantId = admin.organization.tenantId;
+    const created = await api.call("POST", apiTokenPaths.serviceAccounts(tenantId), {
+      token: admin.user.token,
+      json: { name: "robot admin", roles: [{ role: "admin" }] },
+    });
+    expect(created.status).toBe(201);
+    const leaving = await api.call(
+      "DELETE",
+      `/v2/organizations/${tenantId}/users/v2?userId=${admin.user.id}`,
+      {
+        token: admin.user.token,
+      },
+    );
+    expect(leaving.status).toBe(409);
+  });
 });

@@ -173,6 +173,8 @@ async function changeMember(
           eq(roleGrants.organizationId, organizationId),
           eq(roleGrants.role, "admin" satisfies RoleName),
           isNull(roleGrants.environmentIds),
+          // A service account holding admin does not count: a person must be left to manage the organization.
+          notExists(tx.select().from(serviceAccounts).where(eq(serviceAccounts.userId, roleGrants.userId))),
         ),
       )
       .limit(1);
