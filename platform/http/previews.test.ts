@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { and, eq } from "drizzle-orm";
+import { and, asc, eq, like } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defaultApplicationConfig } from "#contract/application-config";
 import {
@@ -12,7 +12,7 @@ import {
 } from "#contract/previews";
 import { defaultServiceSettings } from "#contract/services";
 import { sealSecrets } from "../connections/records";
-import { connections, deployPushes, environments, resources } from "../db/schema";
+import { auditEvents, connections, deployPushes, environments, resources } from "../db/schema";
 import { signatureOf } from "../deploy-on-push/signature";
 import { fakeDriver } from "../testing/driver";
 import { openTestApi, uniqueName, type TestApi, type TestMember } from "../testing/http-harness";
@@ -319,6 +319,30 @@ describe("a pull request's preview", () => {
       "removing",
     );
     expect((await previewsOf(source))[0]).toMatchObject({ state: "REMOVED", message: "#7 was merged." });
+
+    // The audit log tells the preview's life, GitHub's pull request as the actor.
+    const life = await api.db
+      .select()
+      .from(auditEvents)
+      .where(
+        and(
+          eq(auditEvents.organizationId, source.member.organization.organizationId),
+          like(auditEvents.action, "previews.%"),
+        ),
+      )
+      .orderBy(asc(auditEvents.id));
+    expect(life.map((event) => event.action)).toEqual([
+      "previews.settings-update",
+      "previews.opened",
+      "previews.ready",
+      // Ready again at the pushed head.
+      "previews.ready",
+      "previews.removed",
+      "previews.opened",
+      "previews.ready",
+      "previews.removed",
+    ]);
+    expect(life[1]).toMatchObject({ userEmail: "GitHub pull request #7 by octocat", target: name });
   });
 
   it("refuses unsigned and wrongly signed deliveries, and another organization's webhook does nothing", async () => {

@@ -6,11 +6,14 @@ import {
   type PreviewState,
   type PreviewWebhookAnswer,
 } from "#contract/previews";
+import type { AuditAction } from "#contract/audit";
 import type { Database } from "../db/index";
 import {
+  auditEvents,
   deployPushes,
   engineJobs,
   environments,
+  organizations,
   previewDeliveries,
   previews,
   previewSettings,
@@ -54,6 +57,13 @@ export const PREVIEW_JOB_KIND = "preview";
 const payloadSchema = z.object({ previewId: z.string() });
 const DAY_MS = 24 * 60 * 60 * 1000;
 const deployKinds = [DEPLOY_JOB_KIND, PUSH_DEPLOY_JOB_KIND];
+const auditActionOf: Partial<Record<PreviewState, AuditAction>> = {
+  OPENING: "previews.opened",
+  READY: "previews.ready",
+  FAILED: "previews.failed",
+  REFUSED: "previews.refused",
+  REMOVED: "previews.removed",
+};
 
 /** `pr-{number}`, with `{environment}` the source's name, cut to an environment name's 40 characters. */
 export function previewNameOf(pattern: string, number: number, sourceName: string): string {
@@ -97,7 +107,34 @@ export function createPreviews({
       .returning();
     if (!saved) throw new Error(`preview ${preview.id} disappeared`);
     await reports.enqueue(tx, saved.id, now);
+    if (state !== preview.state || state === "REFUSED") await audit(tx, saved, now);
     return saved;
+  }
+
+  /** The preview's life in the organization's audit log: GitHub's pull request, not a member, is the actor. */
+  async function audit(tx: Database, preview: PreviewRow, now: Date) {
+    const action = auditActionOf[preview.state as PreviewState];
+    if (!action) return;
+    const [organization] = await tx
+      .select({ id: organizations.id })
+      .from(organizations)
+      .where(eq(organizations.tenantId, preview.tenantId));
+    if (!organization) return;
+    await tx.insert(auditEvents).values({
+      at: now,
+      organizationId: organization.id,
+      userEmail: `GitHub pull request #${preview.number} by ${preview.author}`,
+      environmentId: preview.environmentId ?? preview.sourceEnvironmentId,
+      action,
+      target: preview.environmentName,
+      summary: {
+        pullRequest: preview.url,
+        title: preview.title,
+        headSha: preview.headSha,
+        ...(preview.message ? { message: preview.message } : {}),
+      },
+      status: 200,
+    });
   }
 
   /** Records the head commit as pushed to the application, so its deployment builds that commit. */
@@ -387,7 +424,10 @@ export function createPreviews({
           set: { ...fields, state: "REFUSED", message },
         })
         .returning();
-      if (row) await reports.enqueue(tx, row.id, now);
+      if (row) {
+        await reports.enqueue(tx, row.id, now);
+        await audit(tx, row, now);
+      }
       return { outcome: "refused", message, previewId: row?.id } as const;
     };
     if ((running?.count ?? 0) >= setting.maxPreviews)
@@ -443,6 +483,7 @@ export function createPreviews({
       now,
     );
     await reports.enqueue(tx, row.id, now);
+    await audit(tx, row, now);
     return {
       outcome: "opening",
       message: `Preview ${name} of ${source.name} is being made.`,
