@@ -116,6 +116,8 @@ export const previewSchema = z.object({
 });
 export type Preview = z.infer<typeof previewSchema>;
 export const previewListSchema = z.object({ previews: z.array(previewSchema) });
+/** GET .../environments/{id}/preview: the pull request an environment is the preview of, or null. */
+export const previewResponseSchema = z.object({ preview: previewSchema.nullable() });
 
 export const previewWebhookOutcomes = [
   "pong",
@@ -135,6 +137,7 @@ export type PreviewWebhookAnswer = z.infer<typeof previewWebhookAnswerSchema>;
 
 export const previewPaths = {
   settings: (t: string, e: string) => `${environmentPaths.one(t, e)}/previews/settings`,
+  ofEnvironment: (t: string, e: string) => `${environmentPaths.one(t, e)}/preview`,
   /** The organization's previews that still have (or had) an environment, newest first. */
   list: (t: string) => `/v2/organizations/${encodeURIComponent(t)}/previews`,
   /** Under the API's base path (/api), like every other path. */
@@ -147,6 +150,7 @@ export const previewPaths = {
  *   (environments.configure); 400 with field errors for a connection that is not the organization's GitHub one,
  *   applications not in the environment or not built from the repository, a preview environment.
  * - GET /v2/organizations/{t}/previews → previewListSchema (organization.view).
+ * - GET .../environments/{id}/preview → previewResponseSchema (organization.view).
  * - POST /webhooks/github/previews/{webhookId} (GitHub, no token): 401 unless X-Hub-Signature-256 is the HMAC-SHA256
  *   of the body with the setting's secret (the same answer for a webhook that does not exist); then
  *   previewWebhookAnswerSchema, 202.

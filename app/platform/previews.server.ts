@@ -1,6 +1,7 @@
 import {
   previewListSchema,
   previewPaths,
+  previewResponseSchema,
   previewSettingsChangeResponseSchema,
   previewSettingsResponseSchema,
   type PreviewSettingsRequest,
@@ -33,4 +34,13 @@ export async function updatePreviewSettings(
     previewSettingsChangeResponseSchema,
     settings,
   );
+}
+
+/** The pull request `environmentId` is the preview of, or null. */
+export async function getEnvironmentPreview(api: PlatformClient, tenantId: string, environmentId: string) {
+  const { preview } = await api.get(
+    previewPaths.ofEnvironment(tenantId, environmentId),
+    previewResponseSchema,
+  );
+  return preview;
 }

@@ -18,6 +18,8 @@ import { useCan } from "~/features/permissions/permissions";
 import { requireEnvironment } from "~/features/workspace/workspace.server";
 import { useRevalidateWhile } from "~/hooks/use-revalidate-while";
 import { getEnvironment } from "~/platform/environments.server";
+import { getEnvironmentPreview } from "~/platform/previews.server";
+import { PreviewOf } from "~/features/environments/preview-of";
 import { environmentDeletionConsequences } from "~/features/services/deletion.server";
 import { throwRouteError } from "~/platform/route-errors.server";
 import { mantineFormsSheet } from "~/styles/mantine-sheets";
@@ -32,19 +34,25 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     context,
   );
   // The stage in the header comes from the environment's services, which the summary found by name leaves out.
-  const [withStage, cloneState] = await Promise.all([
+  const [withStage, cloneState, preview] = await Promise.all([
     getEnvironment(api, tenantId, environment.id).catch((error: unknown) =>
       throwRouteError(error, errorCodes.workspaceListFetch, headers),
     ),
     loadCloneState(api, tenantId, environment, headers),
+    // Every preview is a clone: an environment that is none is asked nothing more.
+    environment.clonedFrom
+      ? getEnvironmentPreview(api, tenantId, environment.id).catch((error: unknown) =>
+          throwRouteError(error, errorCodes.workspaceListFetch, headers),
+        )
+      : null,
   ]);
   // Said in the delete dialog: what goes from the cloud account, which snapshots are kept.
   const deletion = withStage.cloudConnectionId !== null ? environmentDeletionConsequences : null;
-  return data({ environment: withStage, cloneState, deletion }, { headers });
+  return data({ environment: withStage, cloneState, deletion, preview }, { headers });
 }
 
 export default function EnvironmentScope() {
-  const { environment, cloneState, deletion } = useLoaderData<typeof loader>();
+  const { environment, cloneState, deletion, preview } = useLoaderData<typeof loader>();
   const cloningHidden = useFeatureFlag("cloning-hidden");
   const onClonePage = sectionOfPath(useLocation().pathname) === "clone";
   const inProgress = environment.cloningStage === "STAGE_IN_PROGRESS";
@@ -71,7 +79,9 @@ export default function EnvironmentScope() {
             </Title>
             <StageBadge stage={environment.stage} />
           </Group>
-          {environment.clonedFrom ? (
+          {preview ? (
+            <PreviewOf preview={preview} />
+          ) : environment.clonedFrom ? (
             <Text size="sm" c="dimmed">
               Cloned from{" "}
               <Anchor component={Link} to={environmentPagePaths.section(environment.clonedFrom.name)}>

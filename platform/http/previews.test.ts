@@ -6,6 +6,7 @@ import {
   previewListSchema,
   previewMessages,
   previewPaths,
+  previewResponseSchema,
   previewSettingsChangeResponseSchema,
   previewWebhookAnswerSchema,
   type Preview,
@@ -234,6 +235,20 @@ describe("a pull request's preview", () => {
       url: `http://web.${name}.internal`,
     });
     const environmentId = preview?.environmentId ?? "";
+    // The preview's own pages say what it is a preview of; the source is the preview of nothing.
+    const ofPreview = await source.call(
+      "GET",
+      previewPaths.ofEnvironment(source.member.organization.tenantId, environmentId),
+    );
+    expect(previewResponseSchema.parse(await ofPreview.json()).preview).toMatchObject({
+      source: { name: source.environment.name },
+      pullRequest: { number: 7 },
+    });
+    const ofSource = await source.call(
+      "GET",
+      previewPaths.ofEnvironment(source.member.organization.tenantId, source.environment.id),
+    );
+    expect(previewResponseSchema.parse(await ofSource.json()).preview).toBeNull();
     const cloned = await api.db.select().from(resources).where(eq(resources.environmentId, environmentId));
     expect(cloned.map((row) => [row.name, row.stage]).sort()).toEqual([
       ["api", "STAGE_COMPLETED"],

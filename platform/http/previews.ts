@@ -4,6 +4,7 @@ import * as z from "zod";
 import { apiErrorCodes } from "#contract/errors";
 import {
   previewListSchema,
+  previewResponseSchema,
   previewMessages,
   previewPaths,
   previewSettingsChangeResponseSchema,
@@ -87,6 +88,16 @@ export function previewRoutes({
       return sendJson(c, previewSettingsChangeResponseSchema, answer);
     },
   );
+
+  routes.get("/environments/:environmentId/preview", permit("organization.view"), async (c) => {
+    const environment = await findEnvironment(
+      db,
+      currentOrganization(c).tenantId,
+      c.req.param("environmentId"),
+    );
+    const [row] = await db.select().from(previews).where(eq(previews.environmentId, environment.id));
+    return sendJson(c, previewResponseSchema, { preview: row ? await toPreview(db, row) : null });
+  });
 
   routes.get("/previews", permit("organization.view"), async (c) => {
     const { tenantId } = currentOrganization(c);

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { Preview } from "#contract/previews";
 import { theme } from "~/theme";
 import { EnvironmentsTable } from "./environments-table";
+import { PreviewOf } from "./preview-of";
 import { anEnvironment } from "./test-factories";
 
 afterEach(cleanup);
@@ -58,5 +59,22 @@ describe("EnvironmentsTable", () => {
     const link = within(previewRow as HTMLElement).getByRole("link", { name: "#7 Make the header blue" });
     expect(link.getAttribute("href")).toBe("https://github.example/acme/web/pull/7");
     expect(previewRow?.textContent).toContain("by octocat");
+  });
+});
+
+describe("PreviewOf", () => {
+  it("says what a preview environment previews, for which pull request, and where it answers", () => {
+    render(
+      <MantineProvider theme={theme} env="test">
+        <MemoryRouter>
+          <PreviewOf preview={previewOf7} />
+        </MemoryRouter>
+      </MantineProvider>,
+    );
+    const line = screen.getByTestId("preview-of");
+    expect(line.textContent).toBe(
+      "Preview of staging for pull request #7 Make the header blue by octocat · http://web.staging-pr-7.internal",
+    );
+    expect(within(line).getByRole("link", { name: "staging" }).getAttribute("href")).toBe("/env/staging");
   });
 });
