@@ -26,6 +26,7 @@ import {
   previewSettingsView,
   savePreviewSettings,
 } from "../previews/settings";
+import { documentRoutes } from "./documented";
 import { HttpError } from "./errors";
 import { findEnvironment } from "./environments";
 import { permit } from "./permissions";
@@ -111,6 +112,17 @@ export function previewRoutes({
     });
   });
 
+  documentRoutes(routes, {
+    "GET /environments/:environmentId/previews/settings": {
+      responses: { 200: previewSettingsResponseSchema },
+    },
+    "PUT /environments/:environmentId/previews/settings": {
+      body: previewSettingsRequestSchema,
+      responses: { 200: previewSettingsChangeResponseSchema },
+    },
+    "GET /environments/:environmentId/preview": { responses: { 200: previewResponseSchema } },
+    "GET /previews": { responses: { 200: previewListSchema } },
+  });
   return routes;
 }
 
@@ -196,6 +208,11 @@ export function previewWebhookRoutes({
     });
     engine.runner.wake();
     return answer(202, result);
+  });
+  documentRoutes(routes, {
+    "POST /webhooks/github/previews/:webhookId": {
+      responses: { 200: previewWebhookAnswerSchema, 202: previewWebhookAnswerSchema },
+    },
   });
   return routes;
 }
