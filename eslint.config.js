@@ -29,6 +29,7 @@ const platformLayers = [
       "observability",
       "onboarding",
       "plans",
+      "previews",
       "services",
       "team",
       "terraform",

@@ -30,6 +30,7 @@ const actionsByRoute: Record<string, AuditAction> = {
   "POST /v2/organizations/:/environments/:/observability/providers": "observability-providers.create",
   "DELETE /v2/organizations/:/environments/:/observability/providers/:": "observability-providers.delete",
   "POST /v2/organizations/:/environments/:/chart-repositories": "chart-repositories.create",
+  "PUT /v2/organizations/:/environments/:/previews/settings": "previews.settings-update",
   "POST /tenant/:/workspace/:/clone": "environments.clone",
   "POST /v2/organizations/:/fastboot": "environments.fastboot",
   "POST /tenant/:/workspace/:/clone/launch/resources": "environments.clone-launch",

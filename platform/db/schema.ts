@@ -999,3 +999,79 @@ export const onboardingStates = pgTable(
     check("onboarding_states_ended", sql`(${table.endedAt} is null) = (${table.outcome} is null)`),
   ],
 );
+
+/**
+ * Preview environments (issue 28, decision 069): an environment's preview setting. `webhook_id` is the address
+ * GitHub posts pull request events to (/api/webhooks/github/previews/{id}), apart from the environment's id; its
+ * secret is sealed bound to it. The connection is checked when the setting is saved and when it is used (no foreign
+ * key: deleting the connection leaves a setting that says so).
+ */
+export const previewSettings = pgTable("preview_settings", {
+  environmentId: uuid("environment_id")
+    .primaryKey()
+    .references(() => environments.id, { onDelete: "cascade" }),
+  webhookId: uuid("webhook_id").notNull().unique("preview_settings_webhook"),
+  enabled: boolean("enabled").notNull(),
+  connectionId: uuid("connection_id").notNull(),
+  /** owner/name, as GitHub names it in events. */
+  repository: text("repository").notNull(),
+  /** The source environment's applications built from the pull request's head; the others keep their image. */
+  applicationIds: jsonb("application_ids").$type<string[]>().notNull(),
+  namePattern: text("name_pattern").notNull(),
+  maxPreviews: integer("max_previews").notNull(),
+  idleDays: integer("idle_days").notNull(),
+  sealedSecret: text("sealed_secret").notNull(),
+  secretCreatedAt: timestamp("secret_created_at", { withTimezone: true, mode: "date" }).notNull(),
+  createdAt: createdAt(),
+});
+
+/**
+ * One pull request's preview of a source environment, across its life: the row outlives its environment
+ * (`environment_id` null once removed), so a reopened pull request updates the same GitHub comment.
+ */
+export const previews = pgTable(
+  "previews",
+  {
+    id: uuid("id")
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    tenantId: uuid("tenant_id")
+      .notNull()
+      .references(() => organizations.tenantId, { onDelete: "cascade" }),
+    sourceEnvironmentId: uuid("source_environment_id")
+      .notNull()
+      .references(() => environments.id, { onDelete: "cascade" }),
+    environmentId: uuid("environment_id")
+      .unique("previews_environment")
+      .references(() => environments.id, { onDelete: "set null" }),
+    environmentName: text("environment_name").notNull(),
+    number: integer("number").notNull(),
+    title: text("title").notNull(),
+    author: text("author").notNull(),
+    url: text("url").notNull(),
+    headBranch: text("head_branch").notNull(),
+    headSha: text("head_sha").notNull(),
+    /** contract previewStates */
+    state: text("state").notNull(),
+    message: text("message"),
+    /** GitHub's ids of the pull request's one comment and of the current deployment. */
+    commentId: bigint("comment_id", { mode: "number" }),
+    deploymentId: bigint("deployment_id", { mode: "number" }),
+    lastActivityAt: timestamp("last_activity_at", { withTimezone: true, mode: "date" }).notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [uniqueIndex("previews_source_number").on(table.sourceEnvironmentId, table.number)],
+);
+
+/** The X-GitHub-Delivery ids a preview webhook took: a redelivery does nothing twice. */
+export const previewDeliveries = pgTable(
+  "preview_deliveries",
+  {
+    webhookId: uuid("webhook_id")
+      .notNull()
+      .references(() => previewSettings.webhookId, { onDelete: "cascade" }),
+    deliveryId: text("delivery_id").notNull(),
+    receivedAt: timestamp("received_at", { withTimezone: true, mode: "date" }).notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.webhookId, table.deliveryId] })],
+);

@@ -13,6 +13,7 @@ import { limitRequestBodies } from "./body-limits";
 import { chartRepositoryRoutes } from "./chart-repositories";
 import { cloningRoutes } from "./cloning";
 import { deployOnPushRoutes, webhookRoutes } from "./deploy-on-push";
+import { previewRoutes, previewWebhookRoutes } from "./previews";
 import { connectionNotificationRoutes } from "./connection-notifications";
 import { connectionRoutes } from "./connections";
 import { costRoutes } from "./cost";
@@ -86,6 +87,7 @@ export function createApiApp(given: ApiDependencies): Hono {
   );
   // GitHub's deliveries carry no token: the hook's signature is their authentication.
   app.route("/", webhookRoutes({ db: given.db, secrets, engine }));
+  app.route("/", previewWebhookRoutes({ db: given.db, secrets, engine }));
   // An invitation link is opened before its holder has an account to sign in with.
   app.route("/", invitationPreviewRoutes({ db: given.db }));
 
@@ -141,6 +143,10 @@ export function createApiApp(given: ApiDependencies): Hono {
   app.route("/v2/organizations/:tenantId", costRoutes({ db: deps.db, now: engine.now }));
   app.route("/v2/organizations/:tenantId", onboardingRoutes({ db: deps.db, now: engine.now }));
   app.route("/v2/organizations/:tenantId", fastbootRoutes({ db: deps.db, engine }));
+  app.route(
+    "/v2/organizations/:tenantId",
+    previewRoutes({ db: deps.db, secrets, publicUrl: deps.config.publicUrl, now: engine.now }),
+  );
   app.route("/v2/organizations/:tenantId", ticketRoutes({ db: deps.db, config: deps.config, secrets }));
   app.route("/", invitationAcceptanceRoutes(deps));
   app.route("/", toolRoutes({ db: deps.db, jobs: deps.terraformJobs ?? createTerraformJobs(deps) }));
