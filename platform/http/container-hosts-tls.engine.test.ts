@@ -1,6 +1,10 @@
+import { asc, eq } from "drizzle-orm";
+import pg from "pg";
 import { expect, it } from "vitest";
 import { connectionPaths } from "#contract/connections";
-import { resourceResponseSchema, servicePaths } from "#contract/services";
+import { defaultServiceConfigs } from "#contract/service-configs";
+import { attributeResponseSchema, resourceResponseSchema, servicePaths } from "#contract/services";
+import { resourceLogs } from "../db/schema";
 import { LABEL_ENVIRONMENT, labelFilter } from "../cloud/container/labels";
 import { setUpContainerApi, testWebConfig } from "../testing/container-api";
 import { setUpContainerEngine } from "../testing/container-engine";
@@ -13,7 +17,7 @@ import { setUpTlsDockerHost } from "../testing/tls-docker-host";
  * with the certificates, and an application deploys through it.
  */
 
-const engine = setUpContainerEngine();
+const engine = setUpContainerEngine({ officialImages: ["postgres"] });
 const tlsHost = setUpTlsDockerHost(engine);
 const platform = setUpContainerApi(engine);
 
@@ -84,3 +88,63 @@ it("deploys an application through a Docker host that wants a client certificate
   const inspected = await engine.engine.getContainer(running[0]?.Id ?? "").inspect();
   expect(inspected.HostConfig.PortBindings).toMatchObject({ "8080/tcp": [{ HostIp: "" }] });
 }, 180_000);
+
+it("deploys a PostgreSQL database through the TLS host, its readiness checked by the engine and its port kept on the host's loopback", async () => {
+  const created = await platform.createEnvironment("data-on-a-tls-host", {
+    method: "docker-tls",
+    fields: tlsFields(),
+  });
+  const launched = await platform.call("POST", servicePaths.list(platform.tenantId, created.environmentId), {
+    serviceType: "database",
+    name: "orders",
+    config: { ...defaultServiceConfigs.database, engine: "postgres", version: "16", username: "shop" },
+    launch: true,
+  });
+  expect(launched.status, await launched.clone().text()).toBe(201);
+  const { id } = resourceResponseSchema.parse(await launched.json()).resource;
+  const service = await platform.settled(created.environmentId, id, { timeoutMs: 150_000 });
+  expect(service, service.message ?? "").toMatchObject({
+    stage: "STAGE_COMPLETED",
+    endpoint: expect.stringMatching(/^127\.0\.0\.1:\d+ on the Docker host localhost$/),
+  });
+
+  const logs = (
+    await platform.api.db
+      .select({ message: resourceLogs.message })
+      .from(resourceLogs)
+      .where(eq(resourceLogs.resourceId, id))
+      .orderBy(asc(resourceLogs.at))
+  ).map((row) => row.message);
+  // Asked through the engine (the server's own client in its container), not over TCP from the platform.
+  expect(logs).toContainEqual(
+    expect.stringMatching(
+      /^orders accepts connections \(pg_isready: 127\.0\.0\.1:5432 - accepting connections\)$/,
+    ),
+  );
+  // A database is never published on the host's network: its details say where they are valid.
+  expect(logs).toContainEqual(
+    expect.stringMatching(
+      /^Published on 127\.0\.0\.1:\d+ of the Docker host localhost only, never on its network: the connection details are valid on that host$/,
+    ),
+  );
+  const running = await engine.engine.listContainers({
+    filters: labelFilter({ [LABEL_ENVIRONMENT]: created.environmentId }),
+  });
+  const inspected = await engine.engine.getContainer(running[0]?.Id ?? "").inspect();
+  expect(inspected.HostConfig.PortBindings).toMatchObject({ "5432/tcp": [{ HostIp: "127.0.0.1" }] });
+
+  // The host's loopback is this machine's here: the sealed connection string logs in there.
+  const revealed = await platform.call(
+    "GET",
+    servicePaths.attribute(platform.tenantId, created.environmentId, id, "connectionString"),
+  );
+  const { value } = attributeResponseSchema.parse(await revealed.json());
+  expect(value).toMatch(/^postgres:\/\/shop:[A-Za-z0-9]{32}@127\.0\.0\.1:\d+\/orders$/);
+  const client = new pg.Client({ connectionString: value });
+  await client.connect();
+  try {
+    expect((await client.query("SELECT current_user AS user")).rows).toEqual([{ user: "shop" }]);
+  } finally {
+    await client.end();
+  }
+}, 240_000);

@@ -90,7 +90,8 @@ export function setUpContainerApi(
     ) {
       const saved = await handle.call("POST", connectionPaths.list(handle.tenantId), {
         kind: "CONTAINER_HOST",
-        name: "This machine",
+        // One connection per environment (a tenant's connection names are unique).
+        name: `Container host of ${name}`,
         ...host,
       });
       if (saved.status !== 201) throw new Error(`Saving the container host: ${await saved.text()}`);

@@ -22,16 +22,17 @@ import { tarOf } from "./tar";
  *   entrypoint honouring POSTGRES_PASSWORD, POSTGRES_USER and POSTGRES_DB: initdb on an empty
  *   /var/lib/postgresql/data, then postgres on 5432 with password (scram) logins from anywhere.
  * - `redis` → `redis:7`: this machine's redis-server, its arguments as the official image takes them
- *   (`redis-server --requirepass …`), data in /data.
+ *   (`redis-server --requirepass …`), data in /data, and redis-cli (the readiness check's client).
  * - `valkey` → `valkey/valkey:8.0` (and `:7.2`): the same redis-server (Debian 12 has no Valkey; Redis 7 speaks
  *   Valkey's protocol), its entrypoint taking `valkey-server …` as the official image's does.
  * - `mariadb` → `mariadb:11.4`, `mariadb:10.11`, and the same image as `mysql:8.4` and `mysql:8.0`: this machine's
  *   MariaDB 10.11 (Debian has no MySQL server; MariaDB speaks MySQL's protocol), with an entrypoint honouring both
  *   official images' variables (MARIADB_ROOT_PASSWORD or MYSQL_ROOT_PASSWORD, …_DATABASE, …_USER, …_PASSWORD):
  *   mariadb-install-db on an empty /var/lib/mysql, the users and database, then mariadbd on 3306. A test of a
- *   `mysql:` image proves the driver's MySQL interface, not MySQL 8's own server.
+ *   `mysql:` image proves the driver's MySQL interface, not MySQL 8's own server. Its admin client is there as
+ *   both images name it (`mariadb-admin`, `mysqladmin`).
  * - `memcached` → `memcached:1.6`: this machine's memcached on 11211 as the memcache user, arguments as the
- *   official image takes them (`memcached -m 64`, or options alone).
+ *   official image takes them (`memcached -m 64`, or options alone), and bash (the official image is Debian's slim).
  */
 export type OfficialImage = "nginx" | "postgres" | "redis" | "valkey" | "mariadb" | "memcached";
 
@@ -118,7 +119,7 @@ fi
 exec su postgres -s /bin/sh -c "exec postgres -D $PGDATA -c listen_addresses='*'"
 `;
 
-const redisDockerfile = rootfsDockerfile(`ENV PATH=/usr/local/bin:/bin
+const redisDockerfile = rootfsDockerfile(`ENV PATH=/usr/local/bin:/usr/bin:/bin
 VOLUME /data
 WORKDIR /data
 EXPOSE 6379
@@ -233,11 +234,13 @@ function postgresContext(tail: string): Buffer {
 }
 
 function redisContext(tail: string): Buffer {
-  const binaries = ["/usr/bin/redis-server"];
+  const binaries = ["/usr/bin/redis-server", "/usr/bin/redis-cli"];
   return rootfsContext(redisDockerfile + tail, [...binaries, ...librariesOf(binaries)], {
     "etc/passwd": passwd,
     "etc/group": group,
     "usr/local/bin/docker-entrypoint.sh": redisEntrypoint,
+    // Valkey's image names its client valkey-cli; Redis's reads the same password variable (REDISCLI_AUTH).
+    "usr/local/bin/valkey-cli": readFileSync("/usr/bin/redis-cli"),
   });
 }
 
@@ -303,7 +306,14 @@ exec "$@"
 `;
 
 function mariadbContext(tail: string): Buffer {
-  const binaries = ["/usr/sbin/mariadbd", "/usr/bin/my_print_defaults", "/usr/bin/resolveip"];
+  // mariadb-admin as MariaDB's image has it, and as mysqladmin (MySQL's image's name for the same ping).
+  const binaries = [
+    "/usr/sbin/mariadbd",
+    "/usr/bin/my_print_defaults",
+    "/usr/bin/resolveip",
+    "/usr/bin/mariadb-admin",
+    "/usr/bin/mysqladmin",
+  ];
   return rootfsContext(
     mariadbDockerfile + tail,
     [...binaries, "/usr/bin/mariadb-install-db", ...librariesOf(binaries), "/usr/share/mysql"],
@@ -316,7 +326,8 @@ function mariadbContext(tail: string): Buffer {
 }
 
 function memcachedContext(tail: string): Buffer {
-  const binaries = ["/usr/bin/memcached"];
+  // bash as the official (Debian slim) image has it: its /dev/tcp is the readiness check's client.
+  const binaries = ["/usr/bin/memcached", "/usr/bin/bash"];
   return rootfsContext(memcachedDockerfile + tail, [...binaries, ...librariesOf(binaries)], {
     "etc/passwd": passwd,
     "etc/group": group,

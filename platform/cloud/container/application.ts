@@ -82,7 +82,7 @@ export type ContainerStepOptions = {
   proxy?: ContainerProxy;
   /**
    * Where the engine's published ports are reached from the platform (`hostAddressOf`): 127.0.0.1 for this
-   * machine's socket, the host's name for a Docker host on a network. Applications only.
+   * machine's socket, the host's name for a Docker host on a network (data services stay on its loopback).
    */
   host?: string;
   /**

@@ -1,7 +1,7 @@
 import { configOf } from "../configs";
 import type { DriverResource } from "../driver";
 import type { DataServiceKind } from "./data-service";
-import { probe, type ProbeAnswer } from "./probe";
+import type { ReadinessCheck } from "./probe";
 
 /**
  * A cache on a container engine, from the official image of its engine:
@@ -41,7 +41,7 @@ function redisLike(server: "Redis" | "Valkey"): DataServiceKind {
       keptOnData: false,
     },
     secretAttributeNames: ["authToken", "connectionString"],
-    probe: (_resource, port, password) => redisAnswers(port, password),
+    ready: () => redisReady(server === "Redis" ? "redis-cli" : "valkey-cli"),
     attributes: (_resource, { host, port, password }) => ({
       secrets: { authToken: password, connectionString: `redis://:${password}@${host}:${port}` },
       outputs: { host, port },
@@ -67,7 +67,7 @@ const memcached: DataServiceKind = {
     "Memcached takes no password: it is published on 127.0.0.1 only, where any process on this host can read " +
     "and write its items; no other machine can reach it",
   secretAttributeNames: ["connectionString"],
-  probe: (_resource, port) => memcachedAnswers(port),
+  ready: () => memcachedReady,
   attributes: (_resource, { host, port }) => ({
     secrets: { connectionString: `memcached://${host}:${port}` },
     outputs: { host, port },
@@ -80,35 +80,36 @@ const caches = { redis: redisLike("Redis"), valkey: redisLike("Valkey"), memcach
 export const containerCache = (resource: DriverResource): DataServiceKind =>
   caches[configOf(resource, "cache").engine];
 
-/** Whether Redis (or Valkey) answers on `port` with `password`: AUTH then PING, answered +OK and +PONG. */
-function redisAnswers(port: number, password: string): Promise<ProbeAnswer> {
-  return probe(
-    port,
-    `AUTH ${password}\r\nPING\r\n`,
-    (received) => {
-      const answer = received.toString();
-      if (answer.startsWith("+OK\r\n+PONG\r\n")) return { healthy: true, said: "PING answered PONG" };
-      if (answer.startsWith("-") && answer.includes("\r\n")) {
-        return { healthy: false, said: `it answered ${answer.trim()}` };
-      }
-      return undefined;
-    },
-    (received) => (received.length ? `it answered ${JSON.stringify(received.toString())}` : "no answer"),
-  );
-}
+/**
+ * Whether Redis (or Valkey) answers, by its image's client: `PING` answered `PONG` with the password, which the
+ * client reads from a variable (REDISCLI_AUTH; Valkey's also VALKEYCLI_AUTH), not its arguments. A server still
+ * loading its append-only file answers `LOADING …`.
+ */
+const redisReady = (client: string): ReadinessCheck => ({
+  command: (password) => ({
+    Cmd: [client, "-h", "127.0.0.1", "-p", "6379", "ping"],
+    Env: [`REDISCLI_AUTH=${password}`, `VALKEYCLI_AUTH=${password}`],
+  }),
+  answer: (_exitCode, output) => ({
+    healthy: output === "PONG",
+    said: `${client} ping: ${output || "no answer"}`,
+  }),
+});
 
-/** Whether Memcached answers on `port`: `version`, answered `VERSION 1.6.…`. */
-function memcachedAnswers(port: number): Promise<ProbeAnswer> {
-  return probe(
-    port,
-    "version\r\n",
-    (received) => {
-      const answer = received.toString();
-      if (!answer.includes("\r\n")) return undefined;
-      return answer.startsWith("VERSION ")
-        ? { healthy: true, said: `it answered ${answer.trim()}` }
-        : { healthy: false, said: `it answered ${JSON.stringify(answer.trim())}` };
-    },
-    (received) => (received.length ? `it answered ${JSON.stringify(received.toString())}` : "no answer"),
-  );
-}
+/**
+ * Whether Memcached answers `version` with `VERSION 1.6.…`: its official image (Debian's slim) has no client, but
+ * bash, whose /dev/tcp speaks to the server.
+ */
+const memcachedReady: ReadinessCheck = {
+  command: () => ({
+    Cmd: [
+      "bash",
+      "-c",
+      "exec 3<>/dev/tcp/127.0.0.1/11211 && printf 'version\\r\\n' >&3 && read -r -t 2 answer <&3 && echo \"$answer\"",
+    ],
+  }),
+  answer: (_exitCode, output) => ({
+    healthy: output.startsWith("VERSION "),
+    said: `memcached: ${output || "no answer"}`,
+  }),
+};

@@ -29,6 +29,7 @@ import {
   labelFilter,
   labelsOf,
 } from "./labels";
+import { execIn, readinessOf, type ReadinessCheck } from "./probe";
 import { pullImage } from "./pull";
 import { lastLinesOf } from "./telemetry";
 
@@ -47,7 +48,10 @@ import { lastLinesOf } from "./telemetry";
  * carry it are sealed by the platform (`secrets`).
  *
  * Steps: pull → replace the container on the volume (found again by its labels when a crash repeated the step)
- * → wait, one probe per step, until the server answers its own protocol on the published port.
+ * → wait, one check per step, until the server's own client in its container (the engine's exec, so on a Docker host
+ * on a network too) says it accepts connections. The port is published on the host's loopback only, on this
+ * machine and on a Docker host on a network alike: a database is never exposed on a network, and its connection
+ * details are valid on that host (decision 072).
  */
 
 /**
@@ -83,12 +87,8 @@ export type DataServiceKind = {
   warning?: string;
   /** The connection attributes the platform seals (what GET attributes/{attribute} reveals). */
   secretAttributeNames: readonly string[];
-  /** One probe of the server through the published port: answered in its protocol, or what it said. */
-  probe(
-    resource: DriverResource,
-    hostPort: number,
-    password: string,
-  ): Promise<{ healthy: boolean; said: string }>;
+  /** How the server says, through its own client in its container, that it accepts connections. */
+  ready(resource: DriverResource): ReadinessCheck;
   /** The connection attributes: the sealed ones (with the password) and the plain outputs. */
   attributes(
     resource: DriverResource,
@@ -104,14 +104,14 @@ const START_LIMIT_MS = 5 * 60_000;
 /** Seconds a server is given to shut down cleanly before the engine kills it. */
 const STOP_SECONDS = 20;
 const FAILED_LOG_LINES = 20;
-/** The loopback address the engine publishes the port on (the engine runs on this machine). */
+/** The loopback address the engine publishes the port on: the engine's host's own, never its network. */
 const HOST = "127.0.0.1";
 
 type State = Readonly<Record<string, string>>;
 
 export function containerDataService(
   kindOf: (resource: DriverResource) => DataServiceKind,
-  { engine: connect, timeScale }: ContainerStepOptions,
+  { engine: connect, timeScale, host = HOST }: ContainerStepOptions,
 ) {
   const interval = () => Math.max(MIN_WAIT_MS, Math.round(PROBE_INTERVAL_MS * timeScale));
 
@@ -355,7 +355,13 @@ export function containerDataService(
     }
     const hostPort = publishedPort(inspected, kind.port);
     const password = kind.password?.of(inspected) ?? "";
-    const outcome = await kind.probe(resource, Number(hostPort), password);
+    const outcome = await readinessOf(
+      engine,
+      inspected.Id,
+      state.image ?? "",
+      kind.ready(resource),
+      password,
+    );
     if (!outcome.healthy) {
       if (context.now.getTime() - new Date(state.startedAt ?? context.now).getTime() > START_LIMIT_MS) {
         throw new CloudStepError(
@@ -366,7 +372,13 @@ export function containerDataService(
       }
       return pending(state, interval(), "Waiting for the server to accept connections");
     }
-    log(`${resource.name} accepts connections at ${HOST}:${hostPort} (${outcome.said})`);
+    log(`${resource.name} accepts connections (${outcome.said})`);
+    if (host !== HOST) {
+      log(
+        `Published on ${HOST}:${hostPort} of the Docker host ${host} only, never on its network: the connection ` +
+          "details are valid on that host",
+      );
+    }
     if (state.resetPassword && kind.password?.setOnData) {
       await runIn(engine, inspected.Id, kind.password.setOnData(resource, password));
       log("Set a new password on the data the volume kept: no container was left with the one before");
@@ -376,7 +388,8 @@ export function containerDataService(
     return {
       done: true,
       state: { ...kept, container: inspected.Id, hostPort },
-      endpoint: `${HOST}:${hostPort}`,
+      // What the console shows: on a Docker host on a network, whose loopback it is.
+      endpoint: `${HOST}:${hostPort}${host === HOST ? "" : ` on the Docker host ${host}`}`,
       secrets,
       outputs,
       lines: [],
@@ -402,21 +415,11 @@ function withoutRollout(state: State): Record<string, string> {
 
 /** Runs `command` in the container (the engine's exec) and fails the step unless it exits 0. */
 async function runIn(engine: Engine, containerId: string, command: string[]) {
-  const exec = await engine
-    .getContainer(containerId)
-    .exec({ Cmd: command, AttachStdout: true, AttachStderr: true });
-  const stream = await exec.start({ hijack: true, stdin: false });
-  let output = "";
-  await new Promise<void>((resolve, reject) => {
-    stream.on("data", (chunk: Buffer) => (output = (output + chunk.toString()).slice(-2000)));
-    stream.on("end", () => resolve());
-    stream.on("error", reject);
-  });
-  const { ExitCode: code } = await exec.inspect();
-  if (code !== 0) {
+  const { exitCode, output } = await execIn(engine, containerId, command);
+  if (exitCode !== 0) {
     // The command carries the password: only its output is said.
     throw new CloudStepError(
-      `Setting the password in the container failed (exit code ${code}): ${output.replace(/[^\x20-\x7e]/g, "").trim()}`,
+      `Setting the password in the container failed (exit code ${exitCode}): ${output.replace(/[^\x20-\x7e]/g, "")}`,
       { transient: false },
     );
   }

@@ -1,7 +1,7 @@
 import { configOf } from "../configs";
 import type { DriverResource } from "../driver";
 import type { DataServiceKind } from "./data-service";
-import { probe, type ProbeAnswer } from "./probe";
+import type { ReadinessCheck } from "./probe";
 
 /**
  * A database on a container engine, from the official image of its engine: `postgres:<version>` (POSTGRES_PASSWORD,
@@ -76,8 +76,18 @@ const postgres: DataServiceKind = {
     },
   },
   secretAttributeNames,
-  probe: (resource, port) =>
-    postgresAnswers(port, configOf(resource, "database").username, databaseNameOf(resource)),
+  // Over TCP, not the server's socket: the official image's first start runs a server on its socket alone while
+  // it initialises the data, and that one is not ready.
+  ready: (resource): ReadinessCheck => ({
+    command: () => ({
+      Cmd: [
+        ...["pg_isready", "-h", "127.0.0.1", "-p", "5432", "-t", "2"],
+        ...["-U", configOf(resource, "database").username, "-d", databaseNameOf(resource)],
+      ],
+    }),
+    // 0: accepting; 1: rejecting (starting up); 2: no answer.
+    answer: (exitCode, output) => ({ healthy: exitCode === 0, said: `pg_isready: ${output}` }),
+  }),
   attributes: (resource, address) => attributesOf("postgres", resource, address),
 };
 
@@ -107,7 +117,7 @@ function mysqlLike(server: "MySQL" | "MariaDB", prefix: "MYSQL" | "MARIADB"): Da
     },
     password: { of: variableOf(`${prefix}_ROOT_PASSWORD`), attribute: "password", keptOnData: true },
     secretAttributeNames,
-    probe: (_resource, port) => mysqlAnswers(port),
+    ready: () => mysqlReady(server === "MySQL" ? "mysqladmin" : "mariadb-admin"),
     attributes: (resource, address) => attributesOf("mysql", resource, address),
   };
 }
@@ -119,60 +129,15 @@ export const containerDatabase = (resource: DriverResource): DataServiceKind =>
   databases[configOf(resource, "database").engine];
 
 /**
- * Whether PostgreSQL accepts connections on `port`: to a startup message (protocol 3.0, `user` and `database`) the
- * server that accepts them answers with an authentication request (`R`); one still starting up or recovering
- * answers an error (`E`: "the database system is starting up"), and a port the engine forwards to nothing
- * answers nothing.
+ * Whether MySQL (or MariaDB) accepts connections, by its image's admin client (`mysqladmin`; MariaDB 11's image has
+ * `mariadb-admin` only): `ping` over TCP exits 0 once the server answers, even to a login it refuses (no password is
+ * given: it stays out of the command), and 1 while no server listens. The official images initialise their data with
+ * networking off, so TCP answers only once the server is up.
  */
-function postgresAnswers(port: number, user: string, database: string): Promise<ProbeAnswer> {
-  const parameters = Buffer.from(`user\0${user}\0database\0${database}\0\0`);
-  const header = Buffer.alloc(8);
-  header.writeInt32BE(8 + parameters.length, 0);
-  header.writeInt32BE(196608, 4);
-  return probe(
-    port,
-    Buffer.concat([header, parameters]),
-    (received) => {
-      if (received[0] === 0x52) return { healthy: true, said: "it asked for the password" };
-      // An ErrorResponse: its message field (M) says why.
-      const message = /M([^\0]*)\0/.exec(received.subarray(5).toString())?.[1];
-      return {
-        healthy: false,
-        said: message ? `it answered "${message}"` : "it answered no authentication request",
-      };
-    },
-    () => "the connection closed without an answer",
-  );
-}
-
-/**
- * Whether MySQL (or MariaDB) accepts connections on `port`: a server that does greets each connection first with
- * its handshake (protocol 10, then its version); one that refuses it sends an error packet (0xff: "Too many
- * connections", "Host … is blocked") instead. The official images initialise their data with networking off, so
- * the port answers only once the server is up.
- */
-function mysqlAnswers(port: number): Promise<ProbeAnswer> {
-  return probe(
-    port,
-    "",
-    (received) => {
-      // A packet: its payload's length (3 bytes, little-endian), a sequence number, the payload.
-      if (received.length < 4 || received.length < 4 + received.readUIntLE(0, 3)) return undefined;
-      const payload = received.subarray(4, 4 + received.readUIntLE(0, 3));
-      if (payload[0] === 0x0a) {
-        const version = payload.subarray(1, payload.indexOf(0, 1)).toString();
-        return { healthy: true, said: `it greeted as server ${version}` };
-      }
-      if (payload[0] === 0xff) {
-        // Error code (2 bytes), then `#` and the SQL state (5) when the server says one, then the message.
-        const message = payload
-          .subarray(3)
-          .toString()
-          .replace(/^#\w{5}/, "");
-        return { healthy: false, said: `it answered "${message}"` };
-      }
-      return { healthy: false, said: "it answered no MySQL handshake" };
-    },
-    () => "the connection closed without an answer",
-  );
-}
+const mysqlReady = (client: string): ReadinessCheck => ({
+  command: () => ({ Cmd: [client, "ping", "-h", "127.0.0.1", "--protocol=tcp", "--connect-timeout=2"] }),
+  answer: (exitCode, output) => ({
+    healthy: exitCode === 0,
+    said: `${client} ping: ${exitCode === 0 ? "the server answers" : output.split("\n").at(-1)}`,
+  }),
+});

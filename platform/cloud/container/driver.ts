@@ -45,11 +45,11 @@ export function createContainerDriver({
     engine: ({ streaming = false }: { streaming?: boolean } = {}) =>
       connectEngine(dockerHost, { timeoutMs: streaming ? null : callTimeoutMs, tls }),
     timeScale,
+    host: hostAddressOf(dockerHost),
   };
   const runners = {
     application: containerApplication({
       ...options,
-      host: hostAddressOf(dockerHost),
       buildTimeoutMs: timeoutMinutes * 60_000,
       ...(proxy ? { proxy: containerProxy(proxy) } : {}),
     }),
