@@ -3,24 +3,40 @@
 import { vitePlugin as remix } from "@remix-run/dev";
 import { defineConfig } from "vite";
 import remixConfig from "./remix.config.js";
+import { layoutChunks, type ChunkRoute } from "./scripts/lib/layout-chunks";
 
 const { serverDependenciesToBundle, ...remixOptions } = remixConfig;
+const appDirectory = new URL("./app", import.meta.url).pathname;
 
-/** Shared libraries in a few chunks, each fetched once and cached across deploys of the app's own code. */
-function vendorChunk(id: string): string | undefined {
-  if (!id.includes("/node_modules/")) return undefined;
-  if (/\/node_modules\/(react|react-dom|scheduler)\//.test(id)) return "react";
-  if (/\/node_modules\/(@remix-run|react-router|react-router-dom|@remix-run\/router|turbo-stream)\//.test(id))
-    return "remix";
-  return undefined;
-}
+/** The routes as Remix resolved them, which the browser build's chunks follow (scripts/lib/layout-chunks.ts). */
+let routes: Record<string, ChunkRoute | undefined> = {};
 
-export default defineConfig(({ command }) => ({
+export default defineConfig(({ command, isSsrBuild }) => ({
   // Built assets under /build/, as before: scripts/lib/app-gate.mjs serves them immutable. The dev server serves the
   // app and its modules from the root.
   base: command === "build" ? "/build/" : "/",
-  resolve: { alias: { "~": new URL("./app", import.meta.url).pathname } },
+  resolve: { alias: { "~": appDirectory } },
   ssr: { noExternal: serverDependenciesToBundle },
-  build: { rollupOptions: { output: { manualChunks: vendorChunk, experimentalMinChunkSize: 1000 } } },
-  plugins: [remix({ ...remixOptions, buildDirectory: "build" })],
+  build: {
+    rollupOptions: {
+      output: isSsrBuild
+        ? {}
+        : // Only the modules layoutChunks names go to its chunks; Rollup would otherwise add their imports too.
+          { manualChunks: layoutChunks(appDirectory, () => routes), onlyExplicitManualChunks: true },
+    },
+  },
+  plugins: [
+    remix({
+      ...remixOptions,
+      buildDirectory: "build",
+      presets: [
+        {
+          name: "layout-chunks",
+          remixConfigResolved({ remixConfig: resolved }) {
+            routes = resolved.routes;
+          },
+        },
+      ],
+    }),
+  ],
 }));

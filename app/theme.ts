@@ -1,10 +1,10 @@
 import {
   createTheme,
   defaultVariantColorsResolver,
-  Menu,
   parseThemeColor,
   type CSSVariablesResolver,
   type MantineColorsTuple,
+  type MenuProps,
   type VariantColorsResolver,
 } from "@mantine/core";
 import { MENU_MIN_WIDTH } from "~/layout";
@@ -100,7 +100,9 @@ export const theme = createTheme({
   breakpoints: { xs: "23.4375em", sm: "48em", md: "80em", lg: "90em", xl: "100em" },
   variantColorResolver,
   components: {
-    Menu: Menu.extend({ styles: { dropdown: { minWidth: MENU_MIN_WIDTH } } }),
+    // What Menu.extend returns, written without importing Menu: that import alone put the menu, its popover and
+    // floating-ui on every page, the ones without a menu too (decision 064).
+    Menu: { styles: { dropdown: { minWidth: MENU_MIN_WIDTH } } } satisfies { styles: MenuProps["styles"] },
   },
   other: { palette, spacingUnit: SPACING_UNIT },
 });

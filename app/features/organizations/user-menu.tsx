@@ -1,11 +1,18 @@
 import { Anchor, Avatar, Box, Group, Menu, Paper, Stack, Text, UnstyledButton } from "@mantine/core";
 import { useMounted } from "@mantine/hooks";
 import { Form, Link } from "@remix-run/react";
-import { useState } from "react";
+import { lazy, Suspense, useState } from "react";
 import { useAnalytics } from "~/features/analytics/analytics-provider";
 import { settingsPaths } from "~/features/settings/paths";
 import { MENU_MIN_WIDTH } from "~/layout";
-import { SwitchOrganizationDialog, type OrganizationOption } from "./switch-organization-dialog";
+import type { OrganizationOption } from "./switch-organization-dialog";
+
+// The dialog (Modal, with its scroll area, focus trap and scroll lock) loads when the menu first opens, before its
+// item can be chosen: most visits never switch (first-visit bytes, decision 064).
+const switchOrganizationDialog = () => import("./switch-organization-dialog");
+const SwitchOrganizationDialog = lazy(() =>
+  switchOrganizationDialog().then((module) => ({ default: module.SwitchOrganizationDialog })),
+);
 
 export type UserMenuProps = {
   user: { name: string; email: string; picture: string | null };
@@ -92,10 +99,16 @@ function UserMenuDisclosure({ user, organization, organizations }: UserMenuProps
 
 function UserMenuDropdown({ user, organization, organizations }: UserMenuProps) {
   const [switching, setSwitching] = useState(false);
+  // Mounted from the first switch on, so that closing plays the dialog's transition as before.
+  const [switchAsked, setSwitchAsked] = useState(false);
   const analytics = useAnalytics();
   return (
     <>
-      <Menu position="bottom-end" withinPortal>
+      <Menu
+        position="bottom-end"
+        withinPortal
+        onOpen={organizations.length > 1 ? () => void switchOrganizationDialog() : undefined}
+      >
         <Menu.Target>
           <UnstyledButton aria-label={`Account menu of ${user.name}`}>
             <Identity user={user} organization={organization} />
@@ -107,7 +120,14 @@ function UserMenuDropdown({ user, organization, organizations }: UserMenuProps) 
             {organization.displayName}
           </Menu.Item>
           {organizations.length > 1 ? (
-            <Menu.Item onClick={() => setSwitching(true)}>Switch organization</Menu.Item>
+            <Menu.Item
+              onClick={() => {
+                setSwitchAsked(true);
+                setSwitching(true);
+              }}
+            >
+              Switch organization
+            </Menu.Item>
           ) : null}
           <Menu.Divider />
           <Form method="post" action="/auth/logout" reloadDocument onSubmit={() => analytics.reset()}>
@@ -117,12 +137,16 @@ function UserMenuDropdown({ user, organization, organizations }: UserMenuProps) 
           </Form>
         </Menu.Dropdown>
       </Menu>
-      <SwitchOrganizationDialog
-        opened={switching}
-        onClose={() => setSwitching(false)}
-        current={organization}
-        organizations={organizations}
-      />
+      {switchAsked ? (
+        <Suspense fallback={null}>
+          <SwitchOrganizationDialog
+            opened={switching}
+            onClose={() => setSwitching(false)}
+            current={organization}
+            organizations={organizations}
+          />
+        </Suspense>
+      ) : null}
     </>
   );
 }
