@@ -80,7 +80,13 @@ export async function connectEngine(
  * (or address) for a Docker host on a network.
  */
 export function hostAddressOf(dockerHost: string): string {
-  const url = parseDockerHost(dockerHost);
+  let url: URL;
+  try {
+    url = parseDockerHost(dockerHost);
+  } catch {
+    // No engine to reach at all: the step's connectEngine says so, in words, when it runs.
+    return "127.0.0.1";
+  }
   return url.protocol === "unix:" ? "127.0.0.1" : url.hostname.replace(/^\[(.*)\]$/, "$1");
 }
 
