@@ -23,14 +23,20 @@ import { tarOf } from "./tar";
  *   /var/lib/postgresql/data, then postgres on 5432 with password (scram) logins from anywhere.
  * - `redis` → `redis:7`: this machine's redis-server, its arguments as the official image takes them
  *   (`redis-server --requirepass …`), data in /data.
+ * - `rabbitmq` → `rabbitmq:3`: this machine's RabbitMQ 3.10 (Debian's rabbitmq-server and its Erlang) with an
+ *   entrypoint honouring RABBITMQ_DEFAULT_USER, RABBITMQ_DEFAULT_PASS and RABBITMQ_DEFAULT_VHOST; data in
+ *   /var/lib/rabbitmq (its node named after the container's hostname, as the official image's); port 5672.
  */
-export type OfficialImage = "nginx" | "postgres" | "redis";
+export type OfficialImage = "nginx" | "postgres" | "redis" | "rabbitmq";
+
+const RABBITMQ_SBIN = "/usr/lib/rabbitmq/lib/rabbitmq_server-3.10.8/sbin";
 
 /** The names each stand-in is pushed under (the mirror's `library/` is Docker Hub's namespace of official images). */
 export const OFFICIAL_IMAGES: Record<OfficialImage, string[]> = {
   nginx: ["nginx:1.27"],
   postgres: ["postgres:16", "postgres:17"],
   redis: ["redis:7"],
+  rabbitmq: ["rabbitmq:3"],
 };
 
 /** The system packages a stand-in is built from (.ci/run installs them as root). */
@@ -38,6 +44,7 @@ export const OFFICIAL_IMAGE_SOURCES: Record<OfficialImage, Record<string, string
   nginx: {},
   postgres: { "postgresql-15": "/usr/lib/postgresql/15/bin/postgres" },
   redis: { "redis-server": "/usr/bin/redis-server" },
+  rabbitmq: { "rabbitmq-server": `${RABBITMQ_SBIN}/rabbitmq-server` },
 };
 
 const BUSYBOX = "/bin/busybox";
@@ -122,13 +129,44 @@ fi
 exec "$@"
 `;
 
+const rabbitmqDockerfile =
+  rootfsDockerfile(`ENV PATH=${RABBITMQ_SBIN}:/usr/lib/erlang/bin:/bin HOME=/var/lib/rabbitmq RABBITMQ_LOGS=-
+VOLUME /var/lib/rabbitmq
+EXPOSE 5672
+ENTRYPOINT ["/bin/sh", "/usr/local/bin/docker-entrypoint.sh"]
+CMD ["rabbitmq-server"]
+`);
+
+/**
+ * As the official image: the default user, password and virtual host from its variables (used when the data
+ * directory is new), then the server as the rabbitmq user. Its node is rabbit@<hostname>, so its data on the volume
+ * is found again only by a container with the same hostname (the official image's documentation says so too).
+ */
+const rabbitmqEntrypoint = `set -e
+mkdir -p /var/lib/rabbitmq /etc/rabbitmq /var/log/rabbitmq
+{
+  echo "loopback_users = none"
+  echo "listeners.tcp.default = 5672"
+  [ -z "$RABBITMQ_DEFAULT_USER" ] || echo "default_user = $RABBITMQ_DEFAULT_USER"
+  [ -z "$RABBITMQ_DEFAULT_PASS" ] || echo "default_pass = $RABBITMQ_DEFAULT_PASS"
+  [ -z "$RABBITMQ_DEFAULT_VHOST" ] || echo "default_vhost = $RABBITMQ_DEFAULT_VHOST"
+} > /etc/rabbitmq/rabbitmq.conf
+chown -R rabbitmq:rabbitmq /var/lib/rabbitmq /etc/rabbitmq /var/log/rabbitmq
+if [ "$1" = "rabbitmq-server" ]; then
+  exec su rabbitmq -s /bin/sh -c "exec ${RABBITMQ_SBIN}/rabbitmq-server"
+fi
+exec "$@"
+`;
+
 const passwd = `root:x:0:0:root:/root:/bin/sh
 postgres:x:999:999:PostgreSQL:/var/lib/postgresql:/bin/sh
 redis:x:998:998:Redis:/data:/bin/sh
+rabbitmq:x:997:997:RabbitMQ:/var/lib/rabbitmq:/bin/sh
 `;
 const group = `root:x:0:
 postgres:x:999:
 redis:x:998:
+rabbitmq:x:997:
 `;
 
 /** A build context of `files` and busybox-static (as `busybox`). */
@@ -219,9 +257,29 @@ function redisContext(tail: string): Buffer {
   });
 }
 
+function rabbitmqContext(tail: string): Buffer {
+  const erts = readdirSync("/usr/lib/erlang").find((name) => name.startsWith("erts-")) ?? "erts";
+  const natives = spawnSync("find", ["/usr/lib/erlang", "-name", "*.so"], { encoding: "utf8" })
+    .stdout.split("\n")
+    .filter(Boolean);
+  const binaries = ["beam.smp", "erl_child_setup", "epmd", "inet_gethost"].map(
+    (name) => `/usr/lib/erlang/${erts}/bin/${name}`,
+  );
+  return rootfsContext(
+    rabbitmqDockerfile + tail,
+    ["/usr/lib/erlang", "/usr/lib/rabbitmq", ...librariesOf([...binaries, ...natives])],
+    {
+      "etc/passwd": passwd,
+      "etc/group": group,
+      "usr/local/bin/docker-entrypoint.sh": rabbitmqEntrypoint,
+    },
+  );
+}
+
 /** The build context of each official image's stand-in, `tail` ending its Dockerfile (the set-up's own label). */
 export const officialContexts: Record<OfficialImage, (tail: string) => Buffer> = {
   nginx: (tail) => busyboxContext({ Dockerfile: nginxDockerfile + tail, "start.sh": nginxStart }),
   postgres: postgresContext,
   redis: redisContext,
+  rabbitmq: rabbitmqContext,
 };

@@ -55,8 +55,14 @@ export type DataServiceKind = {
   /** The port the server listens on in the container, and where its data lives. */
   port: number;
   dataPath: string;
-  /** The container's variables and command with `password`, as its official image takes them. */
-  container(resource: DriverResource, password: string): { Env?: string[]; Cmd?: string[] };
+  /**
+   * The container's variables and command with `password`, as its official image takes them; a hostname when the
+   * server names its data after it (RabbitMQ's node), so every container on the volume finds it again.
+   */
+  container(
+    resource: DriverResource,
+    password: string,
+  ): { Env?: string[]; Cmd?: string[]; Hostname?: string };
   /**
    * The command (run in the new container once it answers) that sets `password` on data the volume kept when no
    * container was left to read the old one from; absent when each start sets it (Redis's `--requirepass`).

@@ -6,11 +6,12 @@ import { containerDataService } from "./data-service";
 import { containerDatabase } from "./database";
 import { connectEngine } from "./engine";
 import { containerProxy, type ContainerProxyConfig } from "./proxy";
+import { containerQueue } from "./queue";
 
 /**
  * The containers driver (issue 26): deploys an environment's services to the container engine its connection
  * names (DOCKER_HOST: this machine's Podman or Docker socket, or a Docker host on tcp://), through the Docker
- * Engine API. Applications, databases (PostgreSQL) and caches (Redis) run
+ * Engine API. Applications, databases (PostgreSQL), caches (Redis) and queues (RabbitMQ) run
  * for real; the other types say they cannot yet instead of pretending.
  */
 
@@ -21,6 +22,7 @@ const TIMEOUT_MINUTES = 30;
 const SECRET_ATTRIBUTES: Partial<Record<ServiceType, readonly string[]>> = {
   database: ["password", "connectionString"],
   cache: ["authToken", "connectionString"],
+  queue: ["password", "connectionString"],
 };
 
 export type ContainerDriverOptions = {
@@ -57,6 +59,7 @@ export function createContainerDriver({
     }),
     database: containerDataService(containerDatabase, options),
     cache: containerDataService(containerCache, options),
+    queue: containerDataService(containerQueue, options),
   };
   type Runner = (typeof runners)[keyof typeof runners];
   const runnerOf = (context: DeployContext): Runner | undefined =>

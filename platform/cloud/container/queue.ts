@@ -1,0 +1,71 @@
+import type { DriverResource } from "../driver";
+import type { DataServiceKind } from "./data-service";
+import { probe, type ProbeAnswer } from "./probe";
+
+/**
+ * A queue on a container engine: a RabbitMQ broker from the official `rabbitmq:3` image (management plugin off:
+ * one port, AMQP, and no second login page to guard), its user, password and virtual host given as the image takes
+ * them (RABBITMQ_DEFAULT_USER, RABBITMQ_DEFAULT_PASS, RABBITMQ_DEFAULT_VHOST: used when the data is new), its data
+ * in /var/lib/rabbitmq on the service's volume, port 5672. The broker names its data after its node,
+ * rabbit@<hostname>: every container of the service gets the same hostname, or a redeploy would start empty.
+ * Its connection attributes: `password` and `connectionString` (`amqp://user:password@127.0.0.1:PORT/vhost`) sealed,
+ * `host`, `port`, `username` and `vhost` plain. The user and the virtual host are the service's name.
+ */
+
+const PASSWORD_VARIABLE = "RABBITMQ_DEFAULT_PASS=";
+
+/** The broker's user and virtual host: the service's name (lowercase letters, digits and dashes). */
+const userOf = (resource: DriverResource) => resource.name;
+
+export const containerQueue: DataServiceKind = {
+  image: () => "rabbitmq:3",
+  port: 5672,
+  dataPath: "/var/lib/rabbitmq",
+  container: (resource, password) => ({
+    Hostname: `${resource.name}-${resource.id.slice(0, 8)}`,
+    Env: [
+      `RABBITMQ_DEFAULT_USER=${userOf(resource)}`,
+      `${PASSWORD_VARIABLE}${password}`,
+      `RABBITMQ_DEFAULT_VHOST=${userOf(resource)}`,
+    ],
+  }),
+  // The image's variables only seed new data: the broker's own tool sets the password on the data the volume kept.
+  passwordOnData: (resource, password) => ["rabbitmqctl", "change_password", userOf(resource), password],
+  passwordOf: (inspected) =>
+    inspected.Config.Env?.find((variable) => variable.startsWith(PASSWORD_VARIABLE))?.slice(
+      PASSWORD_VARIABLE.length,
+    ),
+  probe: (_resource, port) => amqpAnswers(port),
+  attributes(resource, { host, port, password }) {
+    const user = userOf(resource);
+    return {
+      secrets: { password, connectionString: `amqp://${user}:${password}@${host}:${port}/${user}` },
+      outputs: { host, port, username: user, vhost: user },
+    };
+  },
+};
+
+/**
+ * Whether RabbitMQ accepts connections on `port`: to the AMQP 0-9-1 protocol header the broker that is ready
+ * answers Connection.Start (a method frame on channel 0: type 1, class 10, method 10); one that speaks another
+ * version answers its own header, and a port the engine forwards to nothing answers nothing. The login is not
+ * tried here: after every container of the service was removed, the kept data still has the old password until
+ * the new one is set on it (passwordOnData, once the broker answers).
+ */
+function amqpAnswers(port: number): Promise<ProbeAnswer> {
+  return probe(
+    port,
+    Buffer.from("AMQP\x00\x00\x09\x01", "latin1"),
+    (received) => {
+      if (received.subarray(0, 4).toString("latin1") === "AMQP") {
+        return { healthy: false, said: "it answered another AMQP version" };
+      }
+      if (received.length < 11) return undefined;
+      const start = received[0] === 1 && received.readUInt16BE(7) === 10 && received.readUInt16BE(9) === 10;
+      return start
+        ? { healthy: true, said: "it answered the AMQP handshake" }
+        : { healthy: false, said: "it answered no AMQP handshake" };
+    },
+    () => "the connection closed without an answer",
+  );
+}
