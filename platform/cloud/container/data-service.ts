@@ -79,9 +79,22 @@ export type DataServiceKind = {
   /** The connection attributes: the sealed ones (with the password) and the plain outputs. */
   attributes(
     resource: DriverResource,
-    address: { host: string; port: string; password: string },
-  ): { secrets: Record<string, string>; outputs: Record<string, string> };
+    address: ServerAddress,
+  ): {
+    secrets: Record<string, string>;
+    outputs: Record<string, string>;
+  };
+  /** The service's endpoint when it is more than `host:port` (a bucket's URL). */
+  endpoint?(resource: DriverResource, address: ServerAddress): string;
+  /**
+   * What the service needs on its server once it answers, made idempotently at every deployment (a file storage's
+   * bucket); answers the log lines saying what it did.
+   */
+  prepare?(resource: DriverResource, address: ServerAddress): Promise<string[]>;
 };
+
+/** Where the server answers on the engine's host, and its password. */
+export type ServerAddress = { host: string; port: string; password: string };
 
 /** The engine is asked again at most this often while the server starts. */
 const PROBE_INTERVAL_MS = 1000;
@@ -331,12 +344,14 @@ export function containerDataService(
       await runIn(engine, inspected.Id, kind.passwordOnData(resource, password));
       log("Set a new password on the data the volume kept: no container was left with the one before");
     }
-    const { secrets, outputs } = kind.attributes(resource, { host: HOST, port: hostPort, password });
+    const address = { host: HOST, port: hostPort, password };
+    for (const line of (await kind.prepare?.(resource, address)) ?? []) log(line);
+    const { secrets, outputs } = kind.attributes(resource, address);
     const { newContainer: _new, startedAt: _started, ...kept } = withoutRollout(state);
     return {
       done: true,
       state: { ...kept, container: inspected.Id, hostPort },
-      endpoint: `${HOST}:${hostPort}`,
+      endpoint: kind.endpoint?.(resource, address) ?? `${HOST}:${hostPort}`,
       secrets,
       outputs,
       lines: [],

@@ -5,14 +5,15 @@ import { containerCache } from "./cache";
 import { containerDataService } from "./data-service";
 import { containerDatabase } from "./database";
 import { connectEngine } from "./engine";
+import { containerFileStorage } from "./file-storage";
 import { containerProxy, type ContainerProxyConfig } from "./proxy";
 import { containerQueue } from "./queue";
 
 /**
  * The containers driver (issue 26): deploys an environment's services to the container engine its connection
  * names (DOCKER_HOST: this machine's Podman or Docker socket, or a Docker host on tcp://), through the Docker
- * Engine API. Applications, databases (PostgreSQL), caches (Redis) and queues (RabbitMQ) run
- * for real; the other types say they cannot yet instead of pretending.
+ * Engine API. Applications, databases (PostgreSQL), caches (Redis), queues (RabbitMQ) and file storage (RustFS,
+ * S3-compatible) run for real; the other types say they cannot yet instead of pretending.
  */
 
 /** How long a deployment or teardown may take before it fails saying what it waited for. */
@@ -23,6 +24,7 @@ const SECRET_ATTRIBUTES: Partial<Record<ServiceType, readonly string[]>> = {
   database: ["password", "connectionString"],
   cache: ["authToken", "connectionString"],
   queue: ["password", "connectionString"],
+  "file-storage": ["accessKeyId", "secretAccessKey"],
 };
 
 export type ContainerDriverOptions = {
@@ -60,6 +62,7 @@ export function createContainerDriver({
     database: containerDataService(containerDatabase, options),
     cache: containerDataService(containerCache, options),
     queue: containerDataService(containerQueue, options),
+    "file-storage": containerDataService(containerFileStorage, options),
   };
   type Runner = (typeof runners)[keyof typeof runners];
   const runnerOf = (context: DeployContext): Runner | undefined =>
