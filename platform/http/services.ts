@@ -4,7 +4,6 @@ import {
   MAX_RETRIES,
   SERVERLESS_UPLOAD_BODY_MAX_BYTES,
   SERVERLESS_UPLOAD_MAX_BYTES,
-  noContainerEngineMessage,
   noContainerFormMessage,
   type ServiceType,
 } from "#contract/service-catalogue";
@@ -329,11 +328,6 @@ export function serviceRoutes({
       const noContainerForm =
         environment.cloudProvider === "CONTAINERS" ? noContainerFormMessage(body.serviceType) : null;
       if (noContainerForm) throw invalidFields({ serviceType: [noContainerForm] });
-      const noContainerEngine =
-        environment.cloudProvider === "CONTAINERS"
-          ? noContainerEngineMessage(body.serviceType, (config as { engine?: string }).engine)
-          : null;
-      if (noContainerEngine) throw invalidFields({ "config.engine": [noContainerEngine] });
       if (body.serviceType === "serverless") await assertUploadIn(tx, environment.id, config);
       if (body.serviceType === "application") {
         await assertApplicationReferences(c, tx, environment, config as ApplicationConfig, body.name);

@@ -1,35 +1,29 @@
 import { serviceTypeLabels, type ServiceType } from "#contract/service-catalogue";
-import { CloudStepError, type DeployContext, type DeployDriver } from "../driver";
+import { CloudStepError, type DeployContext, type DeployDriver, type DriverResource } from "../driver";
 import { containerApplication } from "./application";
 import { containerCache } from "./cache";
 import { containerDataService } from "./data-service";
 import { containerDatabase } from "./database";
-import { connectEngine } from "./engine";
+import { connectEngine, hostAddressOf, type EngineTls } from "./engine";
 import { containerFileStorage } from "./file-storage";
 import { containerProxy, type ContainerProxyConfig } from "./proxy";
 import { containerQueue } from "./queue";
 
 /**
  * The containers driver (issue 26): deploys an environment's services to the container engine its connection
- * names (DOCKER_HOST: this machine's Podman or Docker socket, or a Docker host on tcp://), through the Docker
- * Engine API. Applications, databases (PostgreSQL), caches (Redis), queues (RabbitMQ) and file storage (RustFS,
- * S3-compatible) run for real; the other types say they cannot yet instead of pretending.
+ * names (DOCKER_HOST: this machine's Podman or Docker socket, or a Docker host on tcp:// or over TLS), through the
+ * Docker Engine API. Applications, databases (PostgreSQL, MySQL, MariaDB), caches (Redis, Valkey, Memcached),
+ * queues (RabbitMQ) and file storage (RustFS, S3-compatible) run for real; the other types say they cannot yet instead of pretending.
  */
 
 /** How long a deployment or teardown may take before it fails saying what it waited for. */
 const TIMEOUT_MINUTES = 30;
 
-/** The connection attributes each type that runs here seals, as its AWS counterpart names them. */
-const SECRET_ATTRIBUTES: Partial<Record<ServiceType, readonly string[]>> = {
-  database: ["password", "connectionString"],
-  cache: ["authToken", "connectionString"],
-  queue: ["password", "connectionString"],
-  "file-storage": ["accessKeyId", "secretAccessKey"],
-};
-
 export type ContainerDriverOptions = {
   /** DOCKER_HOST of the engine. */
   dockerHost: string;
+  /** The client certificate of a host served over TLS with --tlsverify. */
+  tls?: EngineTls;
   /** ENGINE_TIME_SCALE: multiplies the health check's interval; 1 keeps the configured pace. */
   timeScale?: number;
   /** The reverse proxy in front of the applications (CONTAINER_PROXY_ADMIN_URL); unset: their published ports. */
@@ -42,6 +36,7 @@ export type ContainerDriverOptions = {
 
 export function createContainerDriver({
   dockerHost,
+  tls,
   timeScale = 1,
   proxy,
   callTimeoutMs,
@@ -50,23 +45,26 @@ export function createContainerDriver({
   const options = {
     // A build or a pull may say nothing for minutes (a long RUN, a large layer): its client waits.
     engine: ({ streaming = false }: { streaming?: boolean } = {}) =>
-      connectEngine(dockerHost, { timeoutMs: streaming ? null : callTimeoutMs }),
+      connectEngine(dockerHost, { timeoutMs: streaming ? null : callTimeoutMs, tls }),
     timeScale,
   };
   const runners = {
     application: containerApplication({
       ...options,
+      host: hostAddressOf(dockerHost),
       buildTimeoutMs: timeoutMinutes * 60_000,
       ...(proxy ? { proxy: containerProxy(proxy) } : {}),
     }),
     database: containerDataService(containerDatabase, options),
     cache: containerDataService(containerCache, options),
-    queue: containerDataService(containerQueue, options),
-    "file-storage": containerDataService(containerFileStorage, options),
+    queue: containerDataService(() => containerQueue, options),
+    "file-storage": containerDataService(() => containerFileStorage, options),
   };
-  type Runner = (typeof runners)[keyof typeof runners];
-  const runnerOf = (context: DeployContext): Runner | undefined =>
-    (runners as Partial<Record<ServiceType, Runner>>)[context.resource.serviceType];
+  type Runner = (typeof runners)[keyof typeof runners] & {
+    secretAttributeNames?: (resource: DriverResource) => readonly string[];
+  };
+  const runnerOf = ({ resource }: { resource: DriverResource }): Runner | undefined =>
+    (runners as Partial<Record<ServiceType, Runner>>)[resource.serviceType];
 
   function supported(context: DeployContext): Runner {
     const runner = runnerOf(context);
@@ -84,7 +82,8 @@ export function createContainerDriver({
     destroy: (context) => runnerOf(context)?.destroy(context) ?? Promise.resolve({ done: true, lines: [] }),
     observe: (context) => runnerOf(context)?.observe(context) ?? Promise.resolve({ state: "ok" }),
     units: (context) => runnerOf(context)?.units(context) ?? Promise.resolve([]),
-    secretAttributeNames: (resource) => SECRET_ATTRIBUTES[resource.serviceType] ?? [],
+    // The connection attributes each data service seals, as its AWS counterpart names them (by its engine).
+    secretAttributeNames: (resource) => runnerOf({ resource })?.secretAttributeNames?.(resource) ?? [],
     timeoutMinutes: () => timeoutMinutes,
   };
 }

@@ -29,6 +29,7 @@ const accessKeyOf = (resource: DriverResource) =>
 const endpointUrl = ({ host, port }: ServerAddress) => `http://${host}:${port}`;
 
 export const containerFileStorage: DataServiceKind = {
+  server: "RustFS",
   image: () => RUSTFS_IMAGE,
   port: 9000,
   dataPath: "/data",
@@ -36,10 +37,16 @@ export const containerFileStorage: DataServiceKind = {
     Env: [`RUSTFS_ACCESS_KEY=${accessKeyOf(resource)}`, `${SECRET_VARIABLE}${password}`],
     Cmd: ["/data"],
   }),
-  passwordOf: (inspected) =>
-    inspected.Config.Env?.find((variable) => variable.startsWith(SECRET_VARIABLE))?.slice(
-      SECRET_VARIABLE.length,
-    ),
+  password: {
+    of: (inspected) =>
+      inspected.Config.Env?.find((variable) => variable.startsWith(SECRET_VARIABLE))?.slice(
+        SECRET_VARIABLE.length,
+      ),
+    attribute: "secretAccessKey",
+    // Read at every start: a new secret needs nothing set on the data.
+    keptOnData: false,
+  },
+  secretAttributeNames: ["accessKeyId", "secretAccessKey"],
   probe: (_resource, port) => healthAnswers(port),
   async prepare(resource, address) {
     const { bucketName, versioning } = configOf(resource, "file-storage");

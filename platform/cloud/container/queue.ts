@@ -18,6 +18,7 @@ const PASSWORD_VARIABLE = "RABBITMQ_DEFAULT_PASS=";
 const userOf = (resource: DriverResource) => resource.name;
 
 export const containerQueue: DataServiceKind = {
+  server: "RabbitMQ",
   image: () => "rabbitmq:3",
   port: 5672,
   dataPath: "/var/lib/rabbitmq",
@@ -29,12 +30,17 @@ export const containerQueue: DataServiceKind = {
       `RABBITMQ_DEFAULT_VHOST=${userOf(resource)}`,
     ],
   }),
-  // The image's variables only seed new data: the broker's own tool sets the password on the data the volume kept.
-  passwordOnData: (resource, password) => ["rabbitmqctl", "change_password", userOf(resource), password],
-  passwordOf: (inspected) =>
-    inspected.Config.Env?.find((variable) => variable.startsWith(PASSWORD_VARIABLE))?.slice(
-      PASSWORD_VARIABLE.length,
-    ),
+  password: {
+    of: (inspected) =>
+      inspected.Config.Env?.find((variable) => variable.startsWith(PASSWORD_VARIABLE))?.slice(
+        PASSWORD_VARIABLE.length,
+      ),
+    attribute: "password",
+    // The image's variables only seed new data: the broker's own tool sets a new password on the kept data.
+    keptOnData: true,
+    setOnData: (resource, password) => ["rabbitmqctl", "change_password", userOf(resource), password],
+  },
+  secretAttributeNames: ["password", "connectionString"],
   probe: (_resource, port) => amqpAnswers(port),
   attributes(resource, { host, port, password }) {
     const user = userOf(resource);
