@@ -295,17 +295,6 @@ describe("on a container host (issue 26)", () => {
       ],
     });
     expect(await api.countRows()).toEqual(before);
-    // A queue (RabbitMQ) and a file storage (RustFS) have one (an official image): they are created.
-    await create({ ...queue, launch: false }, onHost?.id);
-    await create(
-      {
-        serviceType: "file-storage",
-        name: uniqueName("files"),
-        config: { ...defaultServiceConfigs["file-storage"], bucketName: "shop-uploads" },
-        launch: false,
-      },
-      onHost?.id,
-    );
     // A database and a cache have one (an official image), whichever engine the form offers: they are created.
     await create({ ...database(), launch: false }, onHost?.id);
     for (const [engine, version] of [
@@ -330,6 +319,17 @@ describe("on a container host (issue 26)", () => {
       };
       expect((await create(cache, onHost?.id)).config).toMatchObject({ engine, version });
     }
+    // A queue (RabbitMQ) and a file storage (RustFS) have one (an official image): they are created.
+    await create({ ...queue, launch: false }, onHost?.id);
+    await create(
+      {
+        serviceType: "file-storage",
+        name: uniqueName("files"),
+        config: { ...defaultServiceConfigs["file-storage"], bucketName: "shop-uploads" },
+        launch: false,
+      },
+      onHost?.id,
+    );
   });
 });
 
