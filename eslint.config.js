@@ -33,6 +33,7 @@ const platformLayers = [
       "team",
       "terraform",
       "terraform-exports",
+      "tokens",
     ],
   },
   { name: "the engine", folders: ["engine"] },

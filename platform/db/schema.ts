@@ -181,6 +181,53 @@ export const invitationSends = pgTable(
 );
 
 /**
+ * An organization's service account (decision 070): a `users` row no one can sign in as (no password hash
+ * verifies) with a membership and role grants like a member's, so the permission checks and every reference to
+ * a user (created by, actor) work unchanged; this row marks it as one, and member lists leave it out.
+ */
+export const serviceAccounts = pgTable("service_accounts", {
+  userId: text("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  organizationId: text("organization_id")
+    .notNull()
+    .references(() => organizations.id, { onDelete: "cascade" }),
+  createdBy: text("created_by").references(() => users.id, { onDelete: "set null" }),
+  createdAt: createdAt(),
+});
+
+/**
+ * An API token (decision 070): a member's personal one or a service account's (`user_id` is the service
+ * account's user). Only a SHA-256 hash of the token is kept; `hint` shows its last characters.
+ */
+export const apiTokens = pgTable(
+  "api_tokens",
+  {
+    id: uuid("id")
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    organizationId: text("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    tokenHash: text("token_hash").notNull().unique(),
+    hint: text("hint").notNull(),
+    /** The permissions a personal token is narrowed to; null: all its owner holds. */
+    permissions: jsonb("permissions").$type<string[]>(),
+    createdBy: text("created_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+    expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date" }).notNull(),
+    lastUsedAt: timestamp("last_used_at", { withTimezone: true, mode: "date" }),
+    lastUsedAddress: text("last_used_address"),
+    revokedAt: timestamp("revoked_at", { withTimezone: true, mode: "date" }),
+  },
+  (table) => [index("api_tokens_organization_user").on(table.organizationId, table.userId)],
+);
+
+/**
  * Every write through the platform, allowed or refused (SOC2). Append-only: the platform has no update or delete
  * path for it except the retention purge. No foreign keys: the record outlives what it names.
  */
@@ -202,6 +249,11 @@ export const auditEvents = pgTable(
     userAgent: text("user_agent"),
     /** The HTTP status the write was answered with. */
     status: integer("status").notNull(),
+    /** The API token the call was made with (decision 070), or null for a signed-in person's call. */
+    tokenId: uuid("token_id"),
+    tokenName: text("token_name"),
+    /** The service account's name when the token was one's (its user is then the service account). */
+    serviceAccount: text("service_account"),
   },
   (table) => [
     index("audit_events_organization_at").on(table.organizationId, table.at),

@@ -7,6 +7,7 @@ import type { Database } from "../db/index";
 import { createOperations, type Operations } from "../operations/operations";
 import { secretCipherFor, type SecretCipher } from "../lib/cipher";
 import { createTerraformJobs, type TerraformJobs } from "../terraform/jobs";
+import { apiTokenRoutes, currentApiTokenRoutes } from "./api-tokens";
 import { authenticate, requireUser } from "./auth";
 import { limitRequestBodies } from "./body-limits";
 import { chartRepositoryRoutes } from "./chart-repositories";
@@ -25,6 +26,8 @@ import { featureFlagRoutes } from "./feature-flags";
 import { healthRoutes } from "./health";
 import { invitationAcceptanceRoutes, invitationPreviewRoutes, invitationRoutes } from "./invitations";
 import { onboardingRoutes } from "./onboarding";
+import { openApiPaths, type OpenApiDocument } from "#contract/openapi";
+import { openApiDocument } from "./openapi";
 import { resourceTelemetryRoutes } from "./resource-telemetry";
 import { auditTrail } from "./audit-trail";
 import { auditRoutes } from "./audit";
@@ -76,16 +79,23 @@ export function createApiApp(given: ApiDependencies): Hono {
   app.use(limitRequestBodies());
 
   app.route("/", healthRoutes());
+  // The API's description is public like the routes' existence; built once, after every route is registered.
+  let description: OpenApiDocument | undefined;
+  app.get(openApiPaths.document(), (c) =>
+    c.json((description ??= openApiDocument(app, { serverUrl: given.config.publicUrl }))),
+  );
   // GitHub's deliveries carry no token: the hook's signature is their authentication.
   app.route("/", webhookRoutes({ db: given.db, secrets, engine }));
   // An invitation link is opened before its holder has an account to sign in with.
   app.route("/", invitationPreviewRoutes({ db: given.db }));
 
-  app.use(authenticate(given));
+  app.use(authenticate({ ...given, clock: engine.now }));
   // Around the organization guard, so refused writes (non-members, missing permissions) are recorded too.
   app.use(trail.recordWrites);
   app.use("/tenant/:tenantId/*", requireOrganizationAccess(given.db));
   app.use("/v2/organizations/:tenantId/*", requireOrganizationAccess(given.db));
+  // Before requireUser, which refuses API tokens outside their organization's routes.
+  app.route("/", currentApiTokenRoutes({ db: given.db }));
   app.use(requireUser(given.db));
 
   app.route("/", tenantRoutes(deps));
@@ -124,6 +134,7 @@ export function createApiApp(given: ApiDependencies): Hono {
   app.route("/tenant/:tenantId/workspace", cloningRoutes({ db: deps.db, engine }));
   app.route("/v2/organizations/:tenantId", userRoutes({ db: deps.db }));
   app.route("/v2/organizations/:tenantId", auditRoutes({ db: deps.db }));
+  app.route("/v2/organizations/:tenantId", apiTokenRoutes({ db: deps.db, now: engine.now }));
   app.route("/v2/organizations/:tenantId", invitationRoutes(deps));
   app.route("/v2/organizations/:tenantId", connectionRoutes({ db: deps.db, config: deps.config, secrets }));
   app.route("/v2/organizations/:tenantId", connectionNotificationRoutes({ db: deps.db, now: engine.now }));

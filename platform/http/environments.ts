@@ -42,6 +42,8 @@ import { flagsOfTenant } from "../feature-flags/flags";
 import { currentOrganization, type OrganizationEnv } from "./tenancy";
 import { readJsonBody, readQuery, sendJson } from "./validation";
 import { permit } from "./permissions";
+import { documentRoutes } from "./documented";
+import { unlessUnchanged } from "./unchanged";
 
 const initialCloningStage: Stage = "STAGE_UNSPECIFIED";
 
@@ -236,10 +238,14 @@ export function environmentRoutes({ db, engine }: { db: Database; engine: Operat
 
   routes.get("/:environmentId", permit("organization.view"), async (c) => {
     const { tenantId } = currentOrganization(c);
-    const row = await findEnvironment(db, tenantId, c.req.param("environmentId"));
-    const totals = await serviceTotalsOf(db, [row.id]);
-    return sendJson(c, environmentResponseSchema, {
-      environment: toEnvironment(row, totals.get(row.id) ?? noServices),
+    const { id } = await findEnvironment(db, tenantId, c.req.param("environmentId"));
+    // Read again after the revision, so that the answer is never older than its ETag.
+    return unlessUnchanged(c, db, id, async () => {
+      const row = await findEnvironment(db, tenantId, id);
+      const totals = await serviceTotalsOf(db, [row.id]);
+      return sendJson(c, environmentResponseSchema, {
+        environment: toEnvironment(row, totals.get(row.id) ?? noServices),
+      });
     });
   });
 
@@ -340,5 +346,23 @@ export function environmentRoutes({ db, engine }: { db: Database; engine: Operat
     return sendJson(c, addonListSchema, { addons: addonsOf(saved) });
   });
 
+  documentRoutes(routes, {
+    "GET /": {
+      query: environmentListQuerySchema,
+      responses: { 200: [environmentSummaryListSchema, environmentListSchema] },
+    },
+    "POST /": { body: createEnvironmentRequestSchema, responses: { 201: environmentResponseSchema } },
+    "POST /estimate-cost": { body: estimateCostRequestSchema, responses: { 200: costEstimateSchema } },
+    "GET /config": { responses: { 200: environmentConfigListSchema } },
+    "GET /:environmentId": { responses: { 200: environmentResponseSchema } },
+    "DELETE /:environmentId": { responses: { 202: environmentResponseSchema, 204: null } },
+    "GET /:environmentId/config": { responses: { 200: environmentConfigResponseSchema } },
+    "PUT /:environmentId/config": {
+      body: environmentConfigSchema,
+      responses: { 200: environmentConfigResponseSchema },
+    },
+    "GET /:environmentId/addons": { responses: { 200: addonListSchema } },
+    "PUT /:environmentId/addons": { body: addonListSchema, responses: { 200: addonListSchema } },
+  });
   return routes;
 }
