@@ -47,12 +47,10 @@ const withoutContainerForm: Partial<Record<ServiceType, string>> = {
 };
 
 /**
- * The types a container could run (RabbitMQ, an S3-compatible server) but the containers driver does not yet: no
- * such server is built for its tests on these machines (decision 060). Refused at creation the same way.
+ * The types a container could run but the containers driver does not yet (decision 060; queues and file storage
+ * run since decision 067). Refused at creation the same way.
  */
 const notYetOnContainers: Partial<Record<ServiceType, string>> = {
-  queue: "A queue",
-  "file-storage": "A file storage",
   "nosql-database": "A NoSQL database",
 };
 

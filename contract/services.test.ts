@@ -162,12 +162,11 @@ describe("requests and queries", () => {
 });
 
 describe("what a container host runs (issue 26)", () => {
-  it("says queues and file storage cannot run on a container host yet: the containers driver has no server for them", () => {
-    expect(noContainerFormMessage("queue")).toBe(
-      "A queue cannot run on a container host yet: the container driver has no server for it. Create it in an environment on a cloud account.",
-    );
-    expect(noContainerFormMessage("file-storage")).toBe(
-      "A file storage cannot run on a container host yet: the container driver has no server for it. Create it in an environment on a cloud account.",
+  it("lets queues (RabbitMQ) and file storage (an S3-compatible server) run on a container host; NoSQL not yet", () => {
+    expect(noContainerFormMessage("queue")).toBeNull();
+    expect(noContainerFormMessage("file-storage")).toBeNull();
+    expect(noContainerFormMessage("nosql-database")).toBe(
+      "A NoSQL database cannot run on a container host yet: the container driver has no server for it. Create it in an environment on a cloud account.",
     );
   });
 
@@ -176,8 +175,6 @@ describe("what a container host runs (issue 26)", () => {
       "A TLS certificate cannot run on a container host: it has no container form. Create it in an environment on a cloud account.",
     );
     expect(serviceTypes.filter((type) => noContainerFormMessage(type) !== null)).toEqual([
-      "queue",
-      "file-storage",
       "nosql-database",
       "serverless",
       "kubernetes",

@@ -283,9 +283,15 @@ describe("on a container host (issue 26)", () => {
       config: defaultServiceConfigs.queue,
       launch: true,
     };
-    expect((await expectError(await call("POST", path, queue), 400)).fieldErrors).toEqual({
+    const nosql = {
+      serviceType: "nosql-database",
+      name: uniqueName("table"),
+      config: { ...defaultServiceConfigs["nosql-database"], tableName: "orders" },
+      launch: true,
+    };
+    expect((await expectError(await call("POST", path, nosql), 400)).fieldErrors).toEqual({
       serviceType: [
-        "A queue cannot run on a container host yet: the container driver has no server for it. Create it in an environment on a cloud account.",
+        "A NoSQL database cannot run on a container host yet: the container driver has no server for it. Create it in an environment on a cloud account.",
       ],
     });
     expect(await api.countRows()).toEqual(before);
@@ -313,6 +319,17 @@ describe("on a container host (issue 26)", () => {
       };
       expect((await create(cache, onHost?.id)).config).toMatchObject({ engine, version });
     }
+    // A queue (RabbitMQ) and a file storage (RustFS) have one (an official image): they are created.
+    await create({ ...queue, launch: false }, onHost?.id);
+    await create(
+      {
+        serviceType: "file-storage",
+        name: uniqueName("files"),
+        config: { ...defaultServiceConfigs["file-storage"], bucketName: "shop-uploads" },
+        launch: false,
+      },
+      onHost?.id,
+    );
   });
 });
 

@@ -10,6 +10,8 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { motoServerCommand } from "../../tests/setup/moto-server";
+import { RUSTFS_IMAGE } from "../cloud/container/file-storage";
 import { tarOf } from "./tar";
 
 /**
@@ -33,8 +35,27 @@ import { tarOf } from "./tar";
  *   both images name it (`mariadb-admin`, `mysqladmin`).
  * - `memcached` → `memcached:1.6`: this machine's memcached on 11211 as the memcache user, arguments as the
  *   official image takes them (`memcached -m 64`, or options alone), and bash (the official image is Debian's slim).
+ * - `rabbitmq` → `rabbitmq:3`: this machine's RabbitMQ 3.10 (Debian's rabbitmq-server and its Erlang) with an
+ *   entrypoint honouring RABBITMQ_DEFAULT_USER, RABBITMQ_DEFAULT_PASS and RABBITMQ_DEFAULT_VHOST; data in
+ *   /var/lib/rabbitmq (its node named after the container's hostname, as the official image's); port 5672.
+ * - `rustfs` → `rustfs/rustfs:1.0.0-alpha.85` (not in Docker Hub's library/): no S3 server is packaged in Debian 12, so this machine's moto
+ *   (its Python and the packages its S3 server imports) behind the official image's interface: RUSTFS_ACCESS_KEY
+ *   and RUSTFS_SECRET_KEY, the data directory as its argument (/data), the S3 API and `GET /health` on port 9000.
+ *   moto keeps objects in memory: the stand-in records every request on the volume (moto's own recorder) and
+ *   replays the recording at start, so objects survive a new container as they do on RustFS's disk. moto checks
+ *   no signature: a wrong secret is not refused here (RustFS refuses it).
  */
-export type OfficialImage = "nginx" | "postgres" | "redis" | "valkey" | "mariadb" | "memcached";
+export type OfficialImage =
+  | "nginx"
+  | "postgres"
+  | "redis"
+  | "valkey"
+  | "mariadb"
+  | "memcached"
+  | "rabbitmq"
+  | "rustfs";
+
+const RABBITMQ_SBIN = "/usr/lib/rabbitmq/lib/rabbitmq_server-3.10.8/sbin";
 
 /** The names each stand-in is pushed under (the mirror's `library/` is Docker Hub's namespace of official images). */
 export const OFFICIAL_IMAGES: Record<OfficialImage, string[]> = {
@@ -44,6 +65,8 @@ export const OFFICIAL_IMAGES: Record<OfficialImage, string[]> = {
   valkey: ["valkey/valkey:8.0", "valkey/valkey:7.2"],
   mariadb: ["mariadb:11.4", "mariadb:10.11", "mysql:8.4", "mysql:8.0"],
   memcached: ["memcached:1.6"],
+  rabbitmq: ["rabbitmq:3"],
+  rustfs: [RUSTFS_IMAGE],
 };
 
 /** The system packages a stand-in is built from (.ci/run installs them as root). */
@@ -54,6 +77,10 @@ export const OFFICIAL_IMAGE_SOURCES: Record<OfficialImage, Record<string, string
   valkey: { "redis-server": "/usr/bin/redis-server" },
   mariadb: { "mariadb-server": "/usr/sbin/mariadbd", "mariadb-client": "/usr/bin/mariadb" },
   memcached: { memcached: "/usr/bin/memcached" },
+  rabbitmq: { "rabbitmq-server": `${RABBITMQ_SBIN}/rabbitmq-server` },
+  get rustfs() {
+    return { "moto (pip install 'moto[server]')": motoPython()?.executable ?? "/moto_server/not/found" };
+  },
 };
 
 const BUSYBOX = "/bin/busybox";
@@ -141,17 +168,48 @@ fi
 exec "$@"
 `;
 
+const rabbitmqDockerfile =
+  rootfsDockerfile(`ENV PATH=${RABBITMQ_SBIN}:/usr/lib/erlang/bin:/bin HOME=/var/lib/rabbitmq RABBITMQ_LOGS=-
+VOLUME /var/lib/rabbitmq
+EXPOSE 5672
+ENTRYPOINT ["/bin/sh", "/usr/local/bin/docker-entrypoint.sh"]
+CMD ["rabbitmq-server"]
+`);
+
+/**
+ * As the official image: the default user, password and virtual host from its variables (used when the data
+ * directory is new), then the server as the rabbitmq user. Its node is rabbit@<hostname>, so its data on the volume
+ * is found again only by a container with the same hostname (the official image's documentation says so too).
+ */
+const rabbitmqEntrypoint = `set -e
+mkdir -p /var/lib/rabbitmq /etc/rabbitmq /var/log/rabbitmq
+{
+  echo "loopback_users = none"
+  echo "listeners.tcp.default = 5672"
+  [ -z "$RABBITMQ_DEFAULT_USER" ] || echo "default_user = $RABBITMQ_DEFAULT_USER"
+  [ -z "$RABBITMQ_DEFAULT_PASS" ] || echo "default_pass = $RABBITMQ_DEFAULT_PASS"
+  [ -z "$RABBITMQ_DEFAULT_VHOST" ] || echo "default_vhost = $RABBITMQ_DEFAULT_VHOST"
+} > /etc/rabbitmq/rabbitmq.conf
+chown -R rabbitmq:rabbitmq /var/lib/rabbitmq /etc/rabbitmq /var/log/rabbitmq
+if [ "$1" = "rabbitmq-server" ]; then
+  exec su rabbitmq -s /bin/sh -c "exec ${RABBITMQ_SBIN}/rabbitmq-server"
+fi
+exec "$@"
+`;
+
 const passwd = `root:x:0:0:root:/root:/bin/sh
 postgres:x:999:999:PostgreSQL:/var/lib/postgresql:/bin/sh
 redis:x:998:998:Redis:/data:/bin/sh
 mysql:x:997:997:MySQL:/var/lib/mysql:/bin/sh
 memcache:x:11211:11211:Memcached:/nonexistent:/bin/sh
+rabbitmq:x:996:996:RabbitMQ:/var/lib/rabbitmq:/bin/sh
 `;
 const group = `root:x:0:
 postgres:x:999:
 redis:x:998:
 mysql:x:997:
 memcache:x:11211:
+rabbitmq:x:996:
 `;
 
 /** A build context of `files` and busybox-static (as `busybox`). */
@@ -190,13 +248,16 @@ function rootfsContext(dockerfile: string, from: string[], extra: Record<string,
       [
         "-c",
         "--dereference",
+        // Python's optimised bytecode (-O, -OO: a hundred MB under pyenv's standard library), never loaded here.
+        "--exclude=*.opt-[12].pyc",
         "-C",
         dir,
         "Dockerfile",
         "rootfs",
         "-C",
         "/",
-        ...from.map((file) => file.replace(/^\//, "")),
+        // Once each: tar would store a second copy as a hard link, which the engine's build endpoint fails to unpack.
+        ...[...new Set(from)].map((file) => file.replace(/^\//, "")),
       ],
       { maxBuffer: 512 * 1024 * 1024 },
     );
@@ -335,6 +396,164 @@ function memcachedContext(tail: string): Buffer {
   });
 }
 
+function rabbitmqContext(tail: string): Buffer {
+  const erts = readdirSync("/usr/lib/erlang").find((name) => name.startsWith("erts-")) ?? "erts";
+  const natives = spawnSync("find", ["/usr/lib/erlang", "-name", "*.so"], { encoding: "utf8" })
+    .stdout.split("\n")
+    .filter(Boolean);
+  const binaries = ["beam.smp", "erl_child_setup", "epmd", "inet_gethost"].map(
+    (name) => `/usr/lib/erlang/${erts}/bin/${name}`,
+  );
+  return rootfsContext(
+    rabbitmqDockerfile + tail,
+    ["/usr/lib/erlang", "/usr/lib/rabbitmq", ...librariesOf([...binaries, ...natives])],
+    {
+      "etc/passwd": passwd,
+      "etc/group": group,
+      "usr/local/bin/docker-entrypoint.sh": rabbitmqEntrypoint,
+    },
+  );
+}
+
+/** The Python that runs this machine's moto_server (pyenv's on these machines), or null. */
+let motoFound: { executable: string; prefix: string; version: string } | null | undefined;
+function motoPython() {
+  if (motoFound !== undefined) return motoFound;
+  let python: string;
+  try {
+    python = path.join(path.dirname(motoServerCommand()), "python3");
+  } catch {
+    return (motoFound = null);
+  }
+  const result = spawnSync(
+    python,
+    [
+      "-c",
+      "import moto, os, sys; print(os.path.realpath(sys.executable), sys.prefix, '%d.%d' % sys.version_info[:2])",
+    ],
+    { encoding: "utf8" },
+  );
+  const [executable = "", prefix = "", version = ""] = result.stdout.trim().split(" ");
+  return (motoFound = result.status === 0 && executable ? { executable, prefix, version } : null);
+}
+
+/** The packages moto's S3 server imports (found by running it), besides the standard library. */
+const MOTO_S3_PACKAGES = [
+  "_cffi_backend",
+  "_distutils_hack",
+  "_yaml",
+  "blinker",
+  "boto3",
+  "botocore",
+  "certifi",
+  "cffi",
+  "charset_normalizer",
+  "click",
+  "colorama",
+  "cryptography",
+  "dateutil",
+  "flask",
+  "flask_cors",
+  "idna",
+  "itsdangerous",
+  "jinja2",
+  "jmespath",
+  "markupsafe",
+  "moto",
+  "pycparser",
+  "requests",
+  "responses",
+  "s3transfer",
+  "six",
+  "typing_extensions",
+  "urllib3",
+  "werkzeug",
+  "xmltodict",
+  "yaml",
+];
+
+/**
+ * RustFS's interface over moto: /health answered here, everything else by moto's S3. Requests are recorded on the
+ * volume; at start the recording is replayed into moto on a loopback port only this process reaches, before port
+ * 9000 opens, so the first answer a client gets already has the objects.
+ */
+const rustfsServe = `import os, signal, sys, threading
+data = sys.argv[1] if len(sys.argv) > 1 else "/data"
+os.makedirs(data, exist_ok=True)
+os.environ["MOTO_ENABLE_RECORDING"] = "True"
+os.environ["MOTO_RECORDER_FILEPATH"] = os.path.join(data, ".moto-recording")
+from werkzeug.serving import make_server
+from moto.server import DomainDispatcherApplication, create_backend_app
+from moto.moto_api import recorder
+
+s3 = DomainDispatcherApplication(create_backend_app)
+
+def app(environ, start_response):
+    if environ.get("PATH_INFO") == "/health":
+        start_response("200 OK", [("Content-Type", "application/json")])
+        return [b'{"status":"ok"}']
+    return s3(environ, start_response)
+
+recording = os.environ["MOTO_RECORDER_FILEPATH"]
+if os.path.exists(recording) and os.path.getsize(recording) > 0:
+    inner = make_server("127.0.0.1", 9009, s3, threaded=True)
+    threading.Thread(target=inner.serve_forever, daemon=True).start()
+    recorder.replay_recording(target_host="http://127.0.0.1:9009")
+    inner.shutdown()
+    print("replayed the recorded requests", flush=True)
+signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+print("S3 API on :9000, data in " + data, flush=True)
+make_server("0.0.0.0", 9000, app, threaded=True).serve_forever()
+`;
+
+function rustfsContext(tail: string): Buffer {
+  const moto = motoPython();
+  if (!moto) throw new Error("moto_server and its Python were not found: pip install 'moto[server]'");
+  const stdlib = path.join(moto.prefix, "lib", `python${moto.version}`);
+  const library = path.join(moto.prefix, "lib", `libpython${moto.version}.so.1.0`);
+  const sitePackages = path.join(stdlib, "site-packages");
+  // The packages (a directory, a module or a compiled module), every package's metadata (importlib.metadata reads
+  // versions), and the compiled module charset_normalizer loads.
+  const packages = readdirSync(sitePackages)
+    .filter(
+      (name) =>
+        MOTO_S3_PACKAGES.some((wanted) => name === wanted || name.startsWith(`${wanted}.`)) ||
+        name.endsWith(".dist-info") ||
+        name.includes("__mypyc"),
+    )
+    .map((name) => path.join(sitePackages, name));
+  const natives = spawnSync("find", [path.join(stdlib, "lib-dynload"), ...packages, "-name", "*.so"], {
+    encoding: "utf8",
+  })
+    .stdout.split("\n")
+    .filter(Boolean);
+  // pyenv's Python lives under /root: its top directory is copied too (/usr and /lib are already).
+  const top = moto.prefix.split("/")[1] ?? "usr";
+  const dockerfile =
+    rootfsDockerfile(`${["usr", "lib", "lib64"].includes(top) ? "" : `COPY ${top} /${top}\n`}ENV PATH=/bin:${moto.prefix}/bin PYTHONDONTWRITEBYTECODE=1
+VOLUME /data
+EXPOSE 9000
+ENTRYPOINT ["${moto.executable}", "/usr/local/bin/serve.py"]
+CMD ["/data"]
+${tail}`);
+  const standard = readdirSync(stdlib)
+    .filter((name) => !["site-packages", "test", "idlelib", "tkinter", "ensurepip", "lib2to3"].includes(name))
+    .map((name) => path.join(stdlib, name));
+  return rootfsContext(
+    dockerfile,
+    [
+      moto.executable,
+      library,
+      ...standard,
+      ...packages,
+      ...librariesOf([moto.executable, library, ...natives]),
+      // Python's clock in UTC (and a /usr for the image's COPY).
+      "/usr/share/zoneinfo/UTC",
+    ],
+    { "usr/local/bin/serve.py": rustfsServe },
+  );
+}
+
 /** The build context of each official image's stand-in, `tail` ending its Dockerfile (the set-up's own label). */
 export const officialContexts: Record<OfficialImage, (tail: string) => Buffer> = {
   nginx: (tail) => busyboxContext({ Dockerfile: nginxDockerfile + tail, "start.sh": nginxStart }),
@@ -343,4 +562,6 @@ export const officialContexts: Record<OfficialImage, (tail: string) => Buffer> =
   valkey: redisContext,
   mariadb: mariadbContext,
   memcached: memcachedContext,
+  rabbitmq: rabbitmqContext,
+  rustfs: rustfsContext,
 };

@@ -66,8 +66,14 @@ export type DataServiceKind = {
   /** The port the server listens on in the container, and where its data lives (none: memory only). */
   port: number;
   dataPath?: string;
-  /** The container's variables and command with `password`, as its official image takes them. */
-  container(resource: DriverResource, password: string): { Env?: string[]; Cmd?: string[] };
+  /**
+   * The container's variables and command with `password`, as its official image takes them; a hostname when the
+   * server names its data after it (RabbitMQ's node), so every container on the volume finds it again.
+   */
+  container(
+    resource: DriverResource,
+    password: string,
+  ): { Env?: string[]; Cmd?: string[]; Hostname?: string };
   /** The service's password; absent when its server takes none (Memcached). */
   password?: {
     /** The password a container was started with (read back at a redeploy), if it carries one. */
@@ -92,9 +98,19 @@ export type DataServiceKind = {
   /** The connection attributes: the sealed ones (with the password) and the plain outputs. */
   attributes(
     resource: DriverResource,
-    address: { host: string; port: string; password: string },
+    address: ServerAddress,
   ): { secrets: Record<string, string>; outputs: Record<string, string> };
+  /** The service's endpoint when it is more than `host:port` (a bucket's URL). */
+  endpoint?(resource: DriverResource, address: ServerAddress): string;
+  /**
+   * What the service needs on its server once it answers, made idempotently at every deployment (a file storage's
+   * bucket); answers the log lines saying what it did.
+   */
+  prepare?(resource: DriverResource, address: ServerAddress): Promise<string[]>;
 };
+
+/** Where the server answers on the engine's host, and its password. */
+export type ServerAddress = { host: string; port: string; password: string };
 
 /** The engine is asked again at most this often while the server starts. */
 const PROBE_INTERVAL_MS = 1000;
@@ -383,13 +399,18 @@ export function containerDataService(
       await runIn(engine, inspected.Id, kind.password.setOnData(resource, password));
       log("Set a new password on the data the volume kept: no container was left with the one before");
     }
-    const { secrets, outputs } = kind.attributes(resource, { host: HOST, port: hostPort, password });
+    const address = { host: HOST, port: hostPort, password };
+    for (const line of (await kind.prepare?.(resource, address)) ?? []) log(line);
+    const { secrets, outputs } = kind.attributes(resource, address);
     const { newContainer: _new, startedAt: _started, ...kept } = withoutRollout(state);
     return {
       done: true,
       state: { ...kept, container: inspected.Id, hostPort },
-      // What the console shows: on a Docker host on a network, whose loopback it is.
-      endpoint: `${HOST}:${hostPort}${host === HOST ? "" : ` on the Docker host ${host}`}`,
+      // What the console shows: the kind's own (a bucket's URL), else the port; on a Docker host on a network,
+      // whose loopback it is.
+      endpoint:
+        (kind.endpoint?.(resource, address) ?? `${HOST}:${hostPort}`) +
+        (host === HOST ? "" : ` on the Docker host ${host}`),
       secrets,
       outputs,
       lines: [],

@@ -5,13 +5,15 @@ import { containerCache } from "./cache";
 import { containerDataService } from "./data-service";
 import { containerDatabase } from "./database";
 import { connectEngine, hostAddressOf, type EngineTls } from "./engine";
+import { containerFileStorage } from "./file-storage";
 import { containerProxy, type ContainerProxyConfig } from "./proxy";
+import { containerQueue } from "./queue";
 
 /**
  * The containers driver (issue 26): deploys an environment's services to the container engine its connection
  * names (DOCKER_HOST: this machine's Podman or Docker socket, or a Docker host on tcp:// or over TLS), through the
- * Docker Engine API. Applications, databases (PostgreSQL, MySQL, MariaDB) and caches (Redis, Valkey, Memcached) run
- * for real; the other types say they cannot yet instead of pretending.
+ * Docker Engine API. Applications, databases (PostgreSQL, MySQL, MariaDB), caches (Redis, Valkey, Memcached),
+ * queues (RabbitMQ) and file storage (RustFS, S3-compatible) run for real; the other types say they cannot yet instead of pretending.
  */
 
 /** How long a deployment or teardown may take before it fails saying what it waited for. */
@@ -55,6 +57,8 @@ export function createContainerDriver({
     }),
     database: containerDataService(containerDatabase, options),
     cache: containerDataService(containerCache, options),
+    queue: containerDataService(() => containerQueue, options),
+    "file-storage": containerDataService(() => containerFileStorage, options),
   };
   type Runner = (typeof runners)[keyof typeof runners] & {
     secretAttributeNames?: (resource: DriverResource) => readonly string[];
