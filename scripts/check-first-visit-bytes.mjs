@@ -55,7 +55,9 @@ const budgets = {
   [SERVICE_CREATE]: 287.0,
   [APPLICATION_CREATE]: 284.9,
 };
-const EVERY_PAGE = 283.3;
+// The connection view, the largest of the others, took the container host's TLS method (decision 072) and the
+// merges of stop 34 to 283.3 and a few bytes: 0.5 above it, as the others.
+const EVERY_PAGE = 283.8;
 
 if (!existsSync("build/server/index.js")) {
   console.error("first-visit bytes: no production build (build/server/index.js); run `npm run build` first");
