@@ -11,8 +11,11 @@ export type ProbeAnswer = { healthy: boolean; said: string };
  * this machine or on a Docker host on a network, where the server's port stays on that host's loopback.
  */
 export type ReadinessCheck = {
-  /** The command, and variables of its own (a password a client reads from one rather than its arguments). */
-  command(password: string): { Cmd: string[]; Env?: string[] };
+  /**
+   * The command, variables of its own (a password a client reads from one rather than its arguments), and the
+   * user to run it as when not the image's (RabbitMQ's tools must not make its Erlang cookie root's).
+   */
+  command(password: string): { Cmd: string[]; Env?: string[]; User?: string };
   /** Ready or not from the command's exit code and output (stdout and stderr, trimmed). */
   answer(exitCode: number, output: string): ProbeAnswer;
 };
@@ -33,10 +36,10 @@ export async function readinessOf(
   check: ReadinessCheck,
   password: string,
 ): Promise<ProbeAnswer> {
-  const { Cmd, Env } = check.command(password);
+  const { Cmd, Env, User } = check.command(password);
   let ran: { exitCode: number; output: string };
   try {
-    ran = await execIn(engine, containerId, Cmd, Env);
+    ran = await execIn(engine, containerId, Cmd, Env, User);
   } catch (error) {
     const said = (error as { json?: { message?: unknown } }).json?.message ?? (error as Error).message;
     if (/executable file .*not found|no such file or directory/i.test(String(said)))
@@ -65,10 +68,15 @@ export async function execIn(
   containerId: string,
   command: string[],
   env?: string[],
+  user?: string,
 ): Promise<{ exitCode: number; output: string }> {
-  const exec = await engine
-    .getContainer(containerId)
-    .exec({ Cmd: command, ...(env ? { Env: env } : {}), AttachStdout: true, AttachStderr: true });
+  const exec = await engine.getContainer(containerId).exec({
+    Cmd: command,
+    ...(env ? { Env: env } : {}),
+    ...(user ? { User: user } : {}),
+    AttachStdout: true,
+    AttachStderr: true,
+  });
   const stream = await exec.start({ hijack: false, stdin: false });
   let received = Buffer.alloc(0);
   await new Promise<void>((resolve, reject) => {

@@ -57,7 +57,9 @@ export const containerQueue: DataServiceKind = {
  * container of the service was removed, the kept data still has the old password until the new one is set on it.
  */
 const rabbitmqReady: ReadinessCheck = {
-  command: () => ({ Cmd: ["rabbitmq-diagnostics", "-q", "check_port_connectivity"] }),
+  // As the broker's user: run as root before the broker made its Erlang cookie, the tool would make one the
+  // broker cannot read, and the broker would stop.
+  command: () => ({ Cmd: ["rabbitmq-diagnostics", "-q", "check_port_connectivity"], User: "rabbitmq" }),
   answer: (exitCode, output) =>
     exitCode === 0
       ? { healthy: true, said: "rabbitmq-diagnostics: its listeners accept connections" }
