@@ -116,6 +116,12 @@ export type DeployContext = {
   sources?: ApplicationSources;
   /** The pods the deployment replaces, in order (a rolling update stops one per new pod). */
   previousPodNames?: string[];
+  /**
+   * Another service of the environment's attributes by its name (its outputs and its sealed secrets, opened), for
+   * the `${{service.attribute}}` variables of an application: null when the environment has no service of that
+   * name, {} (or without the attribute) while it has not answered them yet.
+   */
+  attributes?: (service: string) => Promise<Readonly<Record<string, string>> | null>;
   /** The pushed commit a GitHub application's deployment builds (deploy on push); absent: the branch's head. */
   pushedCommit?: { sha: string; message: string };
   /**

@@ -398,6 +398,10 @@ export function containerEngine({ privateRegistry = false, officialImages = [] }
         filters: labelFilter({ [LABEL_ORGANIZATION]: testOrganizationId }),
       });
       for (const volume of volumes ?? []) await engine.getVolume(volume.Name).remove({ force: true });
+      const networks = await engine.listNetworks({
+        filters: labelFilter({ [LABEL_ORGANIZATION]: testOrganizationId }),
+      });
+      for (const network of networks) await engine.getNetwork(network.Id).remove();
       await forgetNames(engine, imageIds, hosts);
       // This file's stand-ins are its own (its label): they go with whatever official name they still carry.
       for (const id of new Set(officialIds)) {

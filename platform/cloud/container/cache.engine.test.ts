@@ -54,20 +54,27 @@ describe("a Redis cache on the container engine", () => {
     expect(first.lines[0]?.message).toBe('Pulling image "redis:7"');
     const port = first.endpoint?.split(":")[1];
     expect(first.endpoint).toBe(`127.0.0.1:${port}`);
-    expect(first.outputs).toMatchObject({ host: "127.0.0.1", port });
+    // Its address on the environment's network for the environment's applications, the published port for this
+    // machine (decision 066).
+    expect(first.outputs).toMatchObject({ host: "sessions", port: "6379" });
     expect(first.secrets.authToken).toMatch(/^[A-Za-z0-9]{32}$/);
-    expect(first.secrets.connectionString).toBe(`redis://:${first.secrets.authToken}@127.0.0.1:${port}`);
+    expect(first.secrets.connectionString).toBe(`redis://:${first.secrets.authToken}@sessions:6379`);
+    expect(first.secrets.hostConnectionString).toBe(`redis://:${first.secrets.authToken}@127.0.0.1:${port}`);
     expect(JSON.stringify([first.state, first.lines])).not.toContain(first.secrets.authToken);
-    expect(driverOf().secretAttributeNames(resource)).toEqual(["authToken", "connectionString"]);
+    expect(driverOf().secretAttributeNames(resource)).toEqual([
+      "authToken",
+      "connectionString",
+      "hostConnectionString",
+    ]);
 
-    const connection = first.secrets.connectionString ?? "";
+    const connection = first.secrets.hostConnectionString ?? "";
     expect(await redis(connection, ["PING", "SET greeting hello"])).toBe("+OK\r\n+PONG\r\n+OK\r\n+OK\r\n");
     // Without the password, Redis refuses.
     expect(await redis(connection.replace(/:[^:@]+@/, ":wrong@"), ["GET greeting"])).toMatch(/^-WRONGPASS/);
 
     const second = await deployed(resource, first.state);
     expect(second.state.container).not.toBe(first.state.container);
-    expect(second.secrets.connectionString).toBe(connection);
+    expect(second.secrets.hostConnectionString).toBe(connection);
     expect(await redis(connection, ["GET greeting"])).toBe("+OK\r\n$5\r\nhello\r\n+OK\r\n");
 
     await destroyUntilDone(driverOf(), containerContext(resource, second.state));

@@ -29,6 +29,7 @@ import {
   labelFilter,
   labelsOf,
 } from "./labels";
+import { endpointsOf, environmentNetwork, removeNetworkIfUnused } from "./network";
 import { pullImage } from "./pull";
 import { lastLinesOf } from "./telemetry";
 
@@ -162,6 +163,7 @@ export function containerDataService(
             });
           log(`Removed volume ${volume.Name} and the data on it`);
         }
+        await removeNetworkIfUnused(engine, context, log);
       });
       return { done: true, lines };
     },
@@ -245,6 +247,7 @@ export function containerDataService(
         await stopAndRemove(engine, container.Id);
         log(`Stopped and removed container ${nameOf(container)}; its data stays on volume ${volume}`);
       }
+      const network = await environmentNetwork(engine, context, log);
       const name = `${resource.name}-${resource.id.slice(0, 8)}-${rollout}`;
       const port = `${kind.port}/tcp`;
       const { hardware } = resource.settings;
@@ -255,7 +258,9 @@ export function containerDataService(
           ...kind.container(resource, password),
           Labels: labelsOf(context, rollout),
           ExposedPorts: { [port]: {} },
+          NetworkingConfig: endpointsOf(network, resource.name),
           HostConfig: {
+            NetworkMode: network,
             // The port clients were given, again (loopback only); the engine picks one the first time.
             PortBindings: { [port]: [{ HostIp: HOST, HostPort: hostPort }] },
             Binds: [`${volume}:${kind.dataPath}`],
@@ -272,7 +277,9 @@ export function containerDataService(
         return create("");
       });
       id = created.id;
-      log(`Created container ${name} from ${state.image} on volume ${volume}`);
+      log(
+        `Created container ${name} from ${state.image} on volume ${volume}, on network ${network} as ${resource.name}`,
+      );
       const container = engine.getContainer(id);
       await container.start().catch((error: unknown) => {
         throw engineStepError("Starting the container", error);
@@ -325,13 +332,20 @@ export function containerDataService(
       await runIn(engine, inspected.Id, kind.passwordOnData(resource, password));
       log("Set a new password on the data the volume kept: no container was left with the one before");
     }
-    const { secrets, outputs } = kind.attributes(resource, { host: HOST, port: hostPort, password });
+    // The attributes are its address on the environment's network, which the environment's applications
+    // reference; `hostConnectionString` is the published port's, for a client on this machine.
+    const { secrets, outputs } = kind.attributes(resource, {
+      host: resource.name,
+      port: String(kind.port),
+      password,
+    });
+    const onHost = kind.attributes(resource, { host: HOST, port: hostPort, password }).secrets;
     const { newContainer: _new, startedAt: _started, ...kept } = withoutRollout(state);
     return {
       done: true,
       state: { ...kept, container: inspected.Id, hostPort },
       endpoint: `${HOST}:${hostPort}`,
-      secrets,
+      secrets: { ...secrets, hostConnectionString: onHost.connectionString ?? "" },
       outputs,
       lines: [],
     };

@@ -17,10 +17,14 @@ import { containerProxy, type ContainerProxyConfig } from "./proxy";
 /** How long a deployment or teardown may take before it fails saying what it waited for. */
 const TIMEOUT_MINUTES = 30;
 
-/** The connection attributes each type that runs here seals, as its AWS counterpart names them. */
+/**
+ * The connection attributes each type that runs here seals, as its AWS counterpart names them (its address on the
+ * environment's network, as AWS's is in the VPC), and `hostConnectionString`: the same through the port the
+ * engine published on this machine's loopback, for a client outside the containers (decision 066).
+ */
 const SECRET_ATTRIBUTES: Partial<Record<ServiceType, readonly string[]>> = {
-  database: ["password", "connectionString"],
-  cache: ["authToken", "connectionString"],
+  database: ["password", "connectionString", "hostConnectionString"],
+  cache: ["authToken", "connectionString", "hostConnectionString"],
 };
 
 export type ContainerDriverOptions = {

@@ -1,0 +1,83 @@
+import type { DeployContext } from "../driver";
+import { engineStepError, type Engine } from "./engine";
+import { LABEL_ENVIRONMENT, LABEL_ORGANIZATION, labelFilter } from "./labels";
+
+/**
+ * A network per environment (docs/decisions/066): the environment's containers join it under their service's
+ * name, so an application reaches its database at `orders-db:5432` as it would in a VPC, whatever port the
+ * engine published on the host. Inside a container 127.0.0.1 is the container itself. The network is created by
+ * the first deployment that needs it (found again by its name: a repeated step or a restarted platform creates
+ * nothing twice) and removed by the teardown that leaves no container of the environment.
+ */
+
+const statusOf = (error: unknown) => (error as { statusCode?: number }).statusCode;
+
+/** The environment's network's name: readable, and the environment's id keeps environments of one name apart. */
+export const networkNameOf = (context: DeployContext) =>
+  `${context.resource.environmentName}-${context.environmentId.slice(0, 8)}-network`.toLowerCase();
+
+/** The environment's network, created if it is not there yet; its name. */
+export async function environmentNetwork(
+  engine: Engine,
+  context: DeployContext,
+  log: (message: string) => void,
+): Promise<string> {
+  const name = networkNameOf(context);
+  const found = await engine
+    .getNetwork(name)
+    .inspect()
+    .catch((error: unknown) => {
+      if (statusOf(error) === 404) return null;
+      throw engineStepError("Reading the environment's network", error);
+    });
+  if (found) return name;
+  await engine
+    .createNetwork({
+      Name: name,
+      Driver: "bridge",
+      CheckDuplicate: true,
+      Labels: {
+        [LABEL_ORGANIZATION]: context.organizationId,
+        [LABEL_ENVIRONMENT]: context.environmentId,
+      },
+    })
+    .catch((error: unknown) => {
+      // Created meanwhile by another service's deployment of the environment.
+      if (statusOf(error) !== 409) throw engineStepError("Creating the environment's network", error);
+    });
+  log(`Created network ${name}: the environment's services reach each other by name on it`);
+  return name;
+}
+
+/** How a container joins the environment's `network` (HostConfig's NetworkMode too): under its service's name. */
+export const endpointsOf = (network: string, serviceName: string) => ({
+  EndpointsConfig: { [network]: { Aliases: [serviceName] } },
+});
+
+/** Removes the environment's network once no container of the environment is left (a teardown's last service). */
+export async function removeNetworkIfUnused(
+  engine: Engine,
+  context: DeployContext,
+  log: (message: string) => void,
+): Promise<void> {
+  const left = await engine.listContainers({
+    all: true,
+    filters: labelFilter({ [LABEL_ENVIRONMENT]: context.environmentId }),
+  });
+  if (left.length) return;
+  const networks = await engine.listNetworks({
+    filters: labelFilter({ [LABEL_ENVIRONMENT]: context.environmentId }),
+  });
+  for (const network of networks) {
+    await engine
+      .getNetwork(network.Id)
+      .remove()
+      .catch((error: unknown) => {
+        // 404: gone already; 409: a deployment of the environment started a container on it meanwhile.
+        const status = statusOf(error);
+        if (status !== 404 && status !== 409)
+          throw engineStepError("Removing the environment's network", error);
+      });
+    log(`Removed network ${network.Name}: no service of the environment is left on it`);
+  }
+}
