@@ -195,6 +195,12 @@ export interface DeployDriver {
    * outlives the service's row (the simulated cloud).
    */
   destroy?(context: DeployContext): Promise<TeardownStep>;
+  /**
+   * The environment's teardown's last call, once its services are gone: removes what the environment itself
+   * still holds (a container host's network, which concurrent teardowns of its last services can each leave to
+   * the other). Idempotent; absent when the environment holds nothing of its own.
+   */
+  teardownEnvironment?(environment: { organizationId: string; environmentId: string }): Promise<void>;
   /** Which configuration changes land in place and which replace the service; absent when the cloud cannot say. */
   plan?(before: DriverResource, after: DriverResource): ChangePlan;
   /**

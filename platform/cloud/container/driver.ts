@@ -4,7 +4,8 @@ import { containerApplication } from "./application";
 import { containerCache } from "./cache";
 import { containerDataService } from "./data-service";
 import { containerDatabase } from "./database";
-import { connectEngine } from "./engine";
+import { connectEngine, engineStepError } from "./engine";
+import { removeNetworkIfUnused } from "./network";
 import { containerProxy, type ContainerProxyConfig } from "./proxy";
 
 /**
@@ -82,6 +83,14 @@ export function createContainerDriver({
     destroy: (context) => runnerOf(context)?.destroy(context) ?? Promise.resolve({ done: true, lines: [] }),
     observe: (context) => runnerOf(context)?.observe(context) ?? Promise.resolve({ state: "ok" }),
     units: (context) => runnerOf(context)?.units(context) ?? Promise.resolve([]),
+    // Concurrent teardowns of the environment's last services can each leave the network to the other.
+    teardownEnvironment: async (environment) => {
+      try {
+        await removeNetworkIfUnused(await options.engine(), environment);
+      } catch (error) {
+        throw engineStepError("Removing the environment's network", error);
+      }
+    },
     secretAttributeNames: (resource) => SECRET_ATTRIBUTES[resource.serviceType] ?? [],
     timeoutMinutes: () => timeoutMinutes,
   };

@@ -10,6 +10,7 @@ import {
   containerContext,
   deployUntilDone,
   destroyUntilDone,
+  testOrganizationId,
 } from "../../testing/container-deploys";
 import { createContainerDriver } from "./driver";
 import { LABEL_ENVIRONMENT, labelFilter } from "./labels";
@@ -46,6 +47,19 @@ async function shellIn(engineClient: Engine, containerId: string, script: string
     stream.on("error", reject);
   });
   return { code: (await exec.inspect()).ExitCode, output: output.replace(/[^\x20-\x7e\n]/g, "") };
+}
+
+/**
+ * The shell check, asked again for up to 15 s while it fails: on a loaded machine the first connection through a
+ * new network can take longer than nc's own time-out.
+ */
+async function shellUntilDone(...args: Parameters<typeof shellIn>) {
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const result = await shellIn(...args);
+    if (result.code === 0 || Date.now() > deadline) return result;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
 }
 
 /** Connects to the host and port its DATABASE_URL names, from inside the application's container. */
@@ -94,7 +108,7 @@ describe("a network per environment on the container engine", () => {
     // The variable's value is a secret: it is not written to the deployment's logs.
     expect(JSON.stringify(web.lines)).not.toContain(password);
     expect(Object.keys(container.NetworkSettings.Networks)).toEqual([network?.Name]);
-    expect(await shellIn(engine.engine, container.Id, CONNECT_TO_DATABASE_URL)).toMatchObject({
+    expect(await shellUntilDone(engine.engine, container.Id, CONNECT_TO_DATABASE_URL)).toMatchObject({
       code: 0,
       output: expect.stringContaining("connected"),
     });
@@ -102,7 +116,9 @@ describe("a network per environment on the container engine", () => {
     // A redeploy (a platform restart creating the network again changes nothing) keeps the same network.
     const again = await deployUntilDone(driverOf(), inEnvironment(application, web.state, { attributes }));
     expect((await networksOf(environmentId)).map((one) => one.Id)).toEqual([network?.Id]);
-    expect(await shellIn(engine.engine, again.state.container ?? "", CONNECT_TO_DATABASE_URL)).toMatchObject({
+    expect(
+      await shellUntilDone(engine.engine, again.state.container ?? "", CONNECT_TO_DATABASE_URL),
+    ).toMatchObject({
       code: 0,
     });
 
@@ -112,6 +128,21 @@ describe("a network per environment on the container engine", () => {
     await destroyUntilDone(driverOf(), inEnvironment(database, db.state));
     expect(await networksOf(environmentId)).toEqual([]);
   }, 240_000);
+
+  it("removes what an environment's teardown left on its network once no container of the environment is on it", async () => {
+    const environmentId = `env-${randomUUID()}`;
+    const application = containerApplicationResource(engine.images.web);
+    const web = await deployUntilDone(driverOf(), containerContext(application, {}, { environmentId }));
+    const environment = { organizationId: testOrganizationId, environmentId };
+    // Two services torn down at once can each see the other's container and both leave the network: the
+    // environment's teardown ends with this call, which keeps a network a container is still on.
+    await driverOf().teardownEnvironment?.(environment);
+    expect(await networksOf(environmentId)).toHaveLength(1);
+    await engine.engine.getContainer(web.state.container ?? "").remove({ force: true });
+    expect(await networksOf(environmentId)).toHaveLength(1);
+    await driverOf().teardownEnvironment?.(environment);
+    expect(await networksOf(environmentId)).toEqual([]);
+  });
 
   it("waits for a referenced service that has not answered its attributes yet, and refuses one the environment lacks", async () => {
     const application = containerApplicationResource(engine.images.web, {

@@ -57,16 +57,16 @@ export const endpointsOf = (network: string, serviceName: string) => ({
 /** Removes the environment's network once no container of the environment is left (a teardown's last service). */
 export async function removeNetworkIfUnused(
   engine: Engine,
-  context: DeployContext,
-  log: (message: string) => void,
+  { environmentId }: { environmentId: string },
+  log: (message: string) => void = () => {},
 ): Promise<void> {
   const left = await engine.listContainers({
     all: true,
-    filters: labelFilter({ [LABEL_ENVIRONMENT]: context.environmentId }),
+    filters: labelFilter({ [LABEL_ENVIRONMENT]: environmentId }),
   });
   if (left.length) return;
   const networks = await engine.listNetworks({
-    filters: labelFilter({ [LABEL_ENVIRONMENT]: context.environmentId }),
+    filters: labelFilter({ [LABEL_ENVIRONMENT]: environmentId }),
   });
   for (const network of networks) {
     await engine
