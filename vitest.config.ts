@@ -2,6 +2,7 @@ import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
 const platformTests = "platform/**/*.test.ts";
+const engineTests = "platform/**/*.engine.test.ts";
 const databaseTemplate = "platform/testing/db-template.ts";
 /** The egress policy lets the tests' stand-in servers on loopback through (platform/lib/egress.ts). */
 const outboundToLoopback = "platform/testing/egress.ts";
@@ -41,8 +42,22 @@ export default defineConfig({
         test: {
           name: "platform",
           include: [platformTests],
+          exclude: [engineTests],
           globalSetup: [databaseTemplate],
           setupFiles: [outboundToLoopback],
+        },
+      },
+      {
+        // The tests on a real container engine: each file starts its own podman service, but all of them share
+        // root's one image store, where two files at once have made podman fail a build ("layer not known") or
+        // forget a registry is plain HTTP. They run one file at a time, in one process, beside the other projects.
+        extends: true,
+        test: {
+          name: "platform-engine",
+          include: [engineTests],
+          globalSetup: [databaseTemplate],
+          setupFiles: [outboundToLoopback],
+          poolOptions: { forks: { singleFork: true } },
         },
       },
       ...(process.env.TEST_DATABASE_URL
