@@ -50,11 +50,12 @@ async function shellIn(engineClient: Engine, containerId: string, script: string
 }
 
 /**
- * The shell check, asked again for up to 15 s while it fails: on a loaded machine the first connection through a
- * new network can take longer than nc's own time-out.
+ * The shell check, asked again for up to 45 s while it fails: a container just started on the network sometimes
+ * gets no answer to its first connections for several seconds (DNS answers; the TCP connection times out), seen
+ * most after another test file's engine ran (decision 066, "Where it stands").
  */
 async function shellUntilDone(...args: Parameters<typeof shellIn>) {
-  const deadline = Date.now() + 15_000;
+  const deadline = Date.now() + 45_000;
   for (;;) {
     const result = await shellIn(...args);
     if (result.code === 0 || Date.now() > deadline) return result;

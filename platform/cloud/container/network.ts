@@ -12,9 +12,8 @@ import { LABEL_ENVIRONMENT, LABEL_ORGANIZATION, labelFilter } from "./labels";
 
 const statusOf = (error: unknown) => (error as { statusCode?: number }).statusCode;
 
-/** The environment's network's name: readable, and the environment's id keeps environments of one name apart. */
-export const networkNameOf = (context: DeployContext) =>
-  `${context.resource.environmentName}-${context.environmentId.slice(0, 8)}-network`.toLowerCase();
+/** The environment's network's name: by its id, which a rename of the environment keeps (its labels say more). */
+export const networkNameOf = (context: DeployContext) => `cloud-console-${context.environmentId}`;
 
 /** The environment's network, created if it is not there yet; its name. */
 export async function environmentNetwork(
