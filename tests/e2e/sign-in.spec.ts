@@ -15,8 +15,8 @@ test("a visitor is sent to the identity provider and lands in Acme Corp with its
   await expect(page.getByTestId("environment-picker")).toHaveText("production");
   await page.getByRole("link", { name: "Environments", exact: true }).click();
   const environments = page.getByRole("table", { name: "Environments" });
-  await expect(environments.getByRole("cell", { name: "production" })).toBeVisible();
-  await expect(environments.getByRole("cell", { name: "staging" })).toBeVisible();
+  await expect(environments.getByRole("cell", { name: "production", exact: true })).toBeVisible();
+  await expect(environments.getByRole("cell", { name: "staging", exact: true })).toBeVisible();
 });
 
 test("a wrong password keeps the visitor on the login page with an error", async ({ page }) => {

@@ -1,13 +1,13 @@
 import { http, HttpResponse } from "msw";
-import { setupServer } from "msw/node";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { errorMessages } from "#contract/errors";
 import type { OrganizationClaim } from "#contract/identity";
+import { FAKE_PLATFORM_URL, fakePlatform } from "~/platform/fake-platform.test-support";
 
 // Decision 065: the services list's 5-second poll, through its loader as Remix calls it: the environment's id
 // comes from the session (no call for the names first) and an unchanged list is answered from what the platform
 // sent this user last.
-const platform = "https://platform.example";
+const platform = FAKE_PLATFORM_URL;
 process.env.SESSION_SECRET = "s".repeat(40);
 process.env.AUTH0_DOMAIN = "id.example";
 process.env.AUTH0_CLIENT_SECRET = "client-secret";
@@ -17,10 +17,7 @@ process.env.APP_URL = "https://console.example";
 const { loader } = await import("~/routes/_app.env.$environmentName_.services._index");
 const { commitSession, getSession } = await import("~/auth/session.server");
 
-const server = setupServer();
-beforeAll(() => server.listen({ onUnhandledRequest: "error" }));
-afterEach(() => server.resetHandlers());
-afterAll(() => server.close());
+const { server } = fakePlatform();
 
 const acme: OrganizationClaim = {
   id: "org_acme",
