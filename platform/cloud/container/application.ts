@@ -387,7 +387,7 @@ export function containerApplication({
           ExposedPorts: Object.fromEntries(ports.map((port) => [port, {}])),
           NetworkingConfig: endpointsOf(network, resource.name),
           HostConfig: {
-            NetworkMode: network,
+            ...network.hostConfig,
             // Loopback only, at a port the engine picks: nothing is reachable from outside the machine.
             PortBindings: Object.fromEntries(
               ports.map((port) => [port, [{ HostIp: "127.0.0.1", HostPort: "" }]]),

@@ -260,7 +260,7 @@ export function containerDataService(
           ExposedPorts: { [port]: {} },
           NetworkingConfig: endpointsOf(network, resource.name),
           HostConfig: {
-            NetworkMode: network,
+            ...network.hostConfig,
             // The port clients were given, again (loopback only); the engine picks one the first time.
             PortBindings: { [port]: [{ HostIp: HOST, HostPort: hostPort }] },
             Binds: [`${volume}:${kind.dataPath}`],

@@ -109,6 +109,14 @@ describe("a network per environment on the container engine", () => {
     // The variable's value is a secret: it is not written to the deployment's logs.
     expect(JSON.stringify(web.lines)).not.toContain(password);
     expect(Object.keys(container.NetworkSettings.Networks)).toEqual([network?.Name]);
+    // Podman's DNS for the network only, asked again every 2 s: a name it misses while aardvark-dns reloads
+    // (decision 066) is a lookup that waits, never the host resolver's "no such host".
+    const gateway = network?.IPAM?.Config?.[0]?.Gateway;
+    expect(gateway).toMatch(/^\d+\.\d+\.\d+\.\d+$/);
+    const resolv = (await shellIn(engine.engine, container.Id, "cat /etc/resolv.conf")).output;
+    // (Not anchored: the exec stream's frame header comes before the first line.)
+    expect(resolv.match(/nameserver \S+/g)).toEqual([`nameserver ${gateway}`]);
+    expect(resolv).toMatch(/options timeout:2 attempts:5\n/);
     expect(await shellUntilDone(engine.engine, container.Id, CONNECT_TO_DATABASE_URL)).toMatchObject({
       code: 0,
       output: expect.stringContaining("connected"),
@@ -143,7 +151,7 @@ describe("a network per environment on the container engine", () => {
     expect(await networksOf(environmentId)).toHaveLength(1);
     await driverOf().teardownEnvironment?.(environment);
     expect(await networksOf(environmentId)).toEqual([]);
-  });
+  }, 120_000);
 
   it("waits for a referenced service that has not answered its attributes yet, and refuses one the environment lacks", async () => {
     const application = containerApplicationResource(engine.images.web, {
