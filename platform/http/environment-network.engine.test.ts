@@ -104,5 +104,10 @@ it("an application reaches its database through DATABASE_URL on the environment'
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   expect((await platform.call("GET", path)).status).toBe(404);
-  expect(await engine.engine.listNetworks({ filters })).toEqual([]);
+  // Nothing labelled with the environment is left: containers, the database's volume, the network.
+  expect({
+    containers: await engine.engine.listContainers({ all: true, filters }),
+    volumes: (await engine.engine.listVolumes({ filters })).Volumes ?? [],
+    networks: await engine.engine.listNetworks({ filters }),
+  }).toEqual({ containers: [], volumes: [], networks: [] });
 }, 300_000);

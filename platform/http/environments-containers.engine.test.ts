@@ -115,6 +115,7 @@ it("runs official images and data services on a container host; deleting the env
   const running = await labelledWithEnvironment();
   expect(running.containers).toHaveLength(3);
   expect(running.volumes).toHaveLength(2);
+  expect(running.networks).toHaveLength(1);
 
   const path = environmentPaths.one(platform.tenantId, environmentId);
   const deleted = await platform.call("DELETE", path);
