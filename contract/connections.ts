@@ -121,7 +121,10 @@ export type ConnectionFieldName =
   | "PROJECT_KEY"
   | "AWS_CONNECTION_ID"
   | "GITHUB_CONNECTION_ID"
-  | "DOCKER_HOST";
+  | "DOCKER_HOST"
+  | "TLS_CA_CERT"
+  | "TLS_CLIENT_CERT"
+  | "TLS_CLIENT_KEY";
 
 type Pattern = { regex: RegExp; message: string };
 
@@ -203,6 +206,20 @@ export const connectionPatterns = {
     regex: /^(?:unix:\/\/\/[^\s?#]+|tcp:\/\/[^\s/?#@]+|https:\/\/[^\s/?#@]+)\/?$/,
     message:
       "Value must be a socket (unix:///var/run/docker.sock) or a host's URL (tcp://host:2375, https://host:2376).",
+  },
+  /** A Docker host's TLS port (Docker's own convention: tcp:// with TLS on, or https://). */
+  dockerTlsHost: {
+    regex: /^(?:tcp|https):\/\/[^\s/?#@]+\/?$/,
+    message: "Value must be a host's URL (tcp://host:2376, https://host:2376).",
+  },
+  /** PEM text: Docker's ca.pem, cert.pem and key.pem as `dockerd --tlsverify` hands them out. */
+  pemCertificate: {
+    regex: /^-----BEGIN CERTIFICATE-----[\s\S]+-----END CERTIFICATE-----\s*$/,
+    message: "Value must be a PEM certificate (-----BEGIN CERTIFICATE----- …).",
+  },
+  pemPrivateKey: {
+    regex: /^-----BEGIN (?:RSA |EC )?PRIVATE KEY-----[\s\S]+-----END (?:RSA |EC )?PRIVATE KEY-----\s*$/,
+    message: "Value must be a PEM private key (-----BEGIN PRIVATE KEY----- …).",
   },
   httpUrl,
   uuid,
@@ -351,6 +368,47 @@ export const connectionKindDefinitions: Record<ConnectionKind, ConnectionKindDef
             description:
               "The engine's socket on this machine (unix:///var/run/docker.sock, unix:///run/podman/podman.sock) " +
               "or a Docker host's address (tcp://host:2375, https://host:2376). Checked with a version call.",
+          },
+        ],
+      },
+      {
+        // A Docker daemon run with --tlsverify answers only clients holding a certificate its CA signed.
+        id: "docker-tls",
+        label: "URL with TLS certificates",
+        fields: [
+          {
+            name: "DOCKER_HOST",
+            label: "Host URL",
+            pattern: connectionPatterns.dockerTlsHost,
+            max: 1024,
+            placeholder: "tcp://docker.example.com:2376",
+            description:
+              "The Docker host's TLS address (dockerd --tlsverify listens on port 2376). Checked with a version call.",
+          },
+          {
+            name: "TLS_CA_CERT",
+            label: "CA certificate (ca.pem)",
+            pattern: connectionPatterns.pemCertificate,
+            multiline: true,
+            optional: true,
+            max: 20_000,
+            description:
+              "The CA that signed the host's certificate. Empty: the host's certificate must be public.",
+          },
+          {
+            name: "TLS_CLIENT_CERT",
+            label: "Client certificate (cert.pem)",
+            pattern: connectionPatterns.pemCertificate,
+            multiline: true,
+            max: 20_000,
+          },
+          {
+            name: "TLS_CLIENT_KEY",
+            label: "Client key (key.pem)",
+            pattern: connectionPatterns.pemPrivateKey,
+            secret: true,
+            multiline: true,
+            max: 20_000,
           },
         ],
       },

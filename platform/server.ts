@@ -44,7 +44,7 @@ export async function startPlatform(config: PlatformConfig): Promise<RunningPlat
   const metrics = createMetricForwarder({
     db: database.db,
     secrets,
-    driver: engine.driver,
+    telemetryOf: engine.telemetryOf,
     settings: config.engine,
     now: engine.now,
   });
@@ -58,7 +58,7 @@ export async function startPlatform(config: PlatformConfig): Promise<RunningPlat
   });
   driftChecks.start();
   // Samples the CPU and memory of applications on container hosts every minute: the engine keeps no history.
-  const usageSamples = createUsageSampling({ db: database.db, now: engine.now });
+  const usageSamples = createUsageSampling({ db: database.db, secrets, now: engine.now });
   usageSamples.start();
   const auditRetention = startAuditRetention({ db: database.db });
   // Accrues usage hour by hour into the cost rollups and checks budgets (decision 035).

@@ -8,6 +8,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { containerSocketsForStart } from "./lib/container-engine.mjs";
+import { containerProxyForStart } from "./lib/container-proxy.mjs";
 import { embeddedEnvironments, isExternalMode } from "./lib/embedded.mjs";
 import { announceReady, READY_TIMEOUT_MS, supervise, waitForHttp } from "./lib/processes.mjs";
 
@@ -53,9 +54,14 @@ try {
     const environments = embeddedEnvironments();
     // "This machine" (issue 26): the container engine sockets found here, unless the operator listed them.
     const containerSockets = await containerSocketsForStart(process.env, environments.platform.DATA_DIR);
+    // Stable application addresses through Caddy, when this script chose the engine itself.
+    const proxyAdminUrl = await containerProxyForStart(process.env, environments.platform.DATA_DIR, {
+      engineDiscovered: process.env.CONTAINER_SOCKETS === undefined && containerSockets !== undefined,
+    });
     const platform = processes.start("platform", process.execPath, platformServer, {
       ...environments.platform,
       ...(containerSockets === undefined ? {} : { CONTAINER_SOCKETS: containerSockets }),
+      ...(proxyAdminUrl === undefined ? {} : { CONTAINER_PROXY_ADMIN_URL: proxyAdminUrl }),
       NODE_ENV: "production",
     });
     // The app boots without the platform (it calls it per request), so both start at once: ready when both are.

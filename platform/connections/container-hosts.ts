@@ -2,7 +2,9 @@ import { eq } from "drizzle-orm";
 import type { Database } from "../db/index";
 import { connections } from "../db/schema";
 import type { EnvironmentRow } from "../environments/records";
-import type { ConnectionRow } from "./records";
+import type { SecretCipher } from "../lib/cipher";
+import { credentialsOf, type ConnectionRow } from "./records";
+import { containerHostTls } from "./providers/container-host";
 
 /**
  * The container host an environment runs on (issue 26, docs/decisions/058): its CONTAINER_HOST connection and the
@@ -21,3 +23,7 @@ export async function containerHostOf(
   const dockerHost = (connection.fields as Record<string, string | undefined>).DOCKER_HOST ?? "";
   return { connection, dockerHost };
 }
+
+/** The certificates of the host `connection` names over TLS (its key opened), undefined for other hosts. */
+export const containerHostTlsOf = (secrets: SecretCipher, connection: ConnectionRow) =>
+  containerHostTls(credentialsOf(secrets, connection));

@@ -1,4 +1,4 @@
-import { outboundFetch, OutboundRefusedError } from "../lib/egress";
+import { outboundFetch, OutboundRefusedError, type OutboundTls } from "../lib/egress";
 
 /**
  * Calls a provider's HTTP API for a connection (checks, listings, notifications, metrics), under the egress policy
@@ -27,6 +27,8 @@ const networkReasons: Record<string, string> = {
   CERT_HAS_EXPIRED: "its TLS certificate has expired",
   DEPTH_ZERO_SELF_SIGNED_CERT: "its TLS certificate is self-signed",
   UNABLE_TO_VERIFY_LEAF_SIGNATURE: "its TLS certificate could not be verified",
+  // undici's word for a peer that hung up before answering (a TLS server refusing a client certificate does).
+  UND_ERR_SOCKET: "it closed the connection without an answer",
 };
 
 /** The error and its causes, outermost first (fetch wraps the network's error in a TypeError). */
@@ -71,10 +73,14 @@ export function unreachableMessage(
 export async function providerFetch(
   url: string | URL,
   init: RequestInit = {},
-  { timeoutMs = PROVIDER_TIMEOUT_MS }: { timeoutMs?: number } = {},
+  { timeoutMs = PROVIDER_TIMEOUT_MS, tls }: { timeoutMs?: number; tls?: OutboundTls } = {},
 ): Promise<Response> {
   try {
-    return await outboundFetch(url, { ...init, redirect: "manual", signal: AbortSignal.timeout(timeoutMs) });
+    return await outboundFetch(
+      url,
+      { ...init, redirect: "manual", signal: AbortSignal.timeout(timeoutMs) },
+      tls ? { tls } : {},
+    );
   } catch (error) {
     throw new ProviderUnreachableError(unreachableMessage(url, error, timeoutMs));
   }

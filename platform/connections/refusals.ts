@@ -62,9 +62,10 @@ export async function fetchOrRefuse(
   url: URL,
   init: RequestInit,
   field: ConnectionFieldName | undefined,
+  options: Parameters<typeof providerFetch>[2] = {},
 ): Promise<Response> {
   try {
-    return await providerFetch(url, init);
+    return await providerFetch(url, init, options);
   } catch (error) {
     if (error instanceof ProviderUnreachableError) throw new ProviderRefusal(error.message, field);
     throw error;

@@ -44,7 +44,7 @@ export async function deployDriverOf(
   const host = await containerHostOf(tx, environment);
   if (host) {
     if (!containers) throw new CloudStepError(NO_CONTAINER_DRIVER, { transient: false });
-    return containers.driverFor(host.dockerHost);
+    return containers.driverFor(host.connection);
   }
   if (!aws) return simulated;
   const account = await awsAccountOf(tx, environment);
@@ -66,7 +66,7 @@ export async function telemetryOf(
   }: { simulated: TelemetrySource; aws: AwsConnections; containers: ContainerHosts; now: () => Date },
 ): Promise<TelemetrySource> {
   const host = await containerHostOf(db, environment);
-  if (host) return containers.telemetryFor(host.dockerHost, { db, now });
+  if (host) return containers.telemetryFor(host.connection, { db, now });
   const account = await awsAccountOf(db, environment);
   if (!account) return simulated;
   return cloudWatchTelemetry({

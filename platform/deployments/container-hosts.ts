@@ -1,5 +1,8 @@
 import { createContainerDriver } from "../cloud/container/driver";
 import { connectEngine } from "../cloud/container/engine";
+import { containerHostTlsOf } from "../connections/container-hosts";
+import type { ConnectionRow } from "../connections/records";
+import type { SecretCipher } from "../lib/cipher";
 import type { ContainerProxyConfig } from "../cloud/container/proxy";
 import type { DeployDriver } from "../cloud/driver";
 import type { Database } from "../db/index";
@@ -14,28 +17,46 @@ import type { TelemetrySource } from "./telemetry";
  * proxy (CONTAINER_PROXY_ADMIN_URL), applications get stable addresses through it (docs/decisions/063).
  */
 export type ContainerHosts = {
-  driverFor: (dockerHost: string) => DeployDriver;
-  telemetryFor: (dockerHost: string, options: { db: Database; now: () => Date }) => TelemetrySource;
+  /** The driver of the host `connection` (a CONTAINER_HOST connection) names. */
+  driverFor: (connection: ConnectionRow) => DeployDriver;
+  telemetryFor: (connection: ConnectionRow, options: { db: Database; now: () => Date }) => TelemetrySource;
 };
 
 export function containerHosts({
   timeScale,
   proxy,
+  secrets,
 }: {
   timeScale: number;
   proxy?: ContainerProxyConfig;
+  /** Opens a TLS host's client key. */
+  secrets: SecretCipher;
 }): ContainerHosts {
+  const addressOf = (connection: ConnectionRow) => ({
+    dockerHost: (connection.fields as Record<string, string | undefined>).DOCKER_HOST ?? "",
+    tls: containerHostTlsOf(secrets, connection),
+  });
+  /** One driver per connection as it was saved: an edited connection gets a new one. */
   const drivers = new Map<string, DeployDriver>();
   return {
-    driverFor(dockerHost) {
-      let driver = drivers.get(dockerHost);
+    driverFor(connection) {
+      const key = `${connection.id} ${connection.updatedAt.toISOString()}`;
+      let driver = drivers.get(key);
       if (!driver) {
-        driver = createContainerDriver({ dockerHost, timeScale, ...(proxy ? { proxy } : {}) });
-        drivers.set(dockerHost, driver);
+        const { dockerHost, tls } = addressOf(connection);
+        driver = createContainerDriver({
+          dockerHost,
+          ...(tls ? { tls } : {}),
+          timeScale,
+          ...(proxy ? { proxy } : {}),
+        });
+        drivers.set(key, driver);
       }
       return driver;
     },
-    telemetryFor: (dockerHost, { db, now }) =>
-      containerTelemetry({ db, engine: () => connectEngine(dockerHost), now }),
+    telemetryFor(connection, { db, now }) {
+      const { dockerHost, tls } = addressOf(connection);
+      return containerTelemetry({ db, engine: () => connectEngine(dockerHost, { tls }), now });
+    },
   };
 }

@@ -53,7 +53,7 @@ it("stores no sample while a host's engine cannot be asked, and says so once unt
 
   const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
   let clock = new Date("2031-06-01T08:00:00.000Z");
-  const sampling = createUsageSampling({ db: api.db, now: () => clock });
+  const sampling = createUsageSampling({ db: api.db, secrets: api.secrets, now: () => clock });
   expect(await sampling.runDue()).toBe(0);
   clock = new Date(clock.getTime() + 60_000);
   expect(await sampling.runDue()).toBe(0);

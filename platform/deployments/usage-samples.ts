@@ -5,6 +5,8 @@ import { CloudStepError } from "../cloud/driver";
 import { connectEngine } from "../cloud/container/engine";
 import { containerUsage } from "../cloud/container/telemetry";
 import { createPoller } from "../engine/poller";
+import { containerHostTlsOf } from "../connections/container-hosts";
+import type { SecretCipher } from "../lib/cipher";
 
 /**
  * The monitoring tab's history for services on a container host (issue 26, docs/decisions/061). The engine keeps
@@ -23,10 +25,13 @@ const SAMPLE_RETENTION_MS = 7 * 24 * 60 * 60_000;
 
 export function createUsageSampling({
   db,
+  secrets,
   now = () => new Date(),
   intervalMs = USAGE_SAMPLE_INTERVAL_MS,
 }: {
   db: Database;
+  /** Opens a TLS host's client key. */
+  secrets: SecretCipher;
   now?: () => Date;
   intervalMs?: number;
 }) {
@@ -36,7 +41,7 @@ export function createUsageSampling({
   /** Running applications on a container host without a sample in the last interval. */
   function dueServices(at: Date) {
     return db
-      .select({ id: resources.id, fields: connections.fields })
+      .select({ id: resources.id, connection: connections })
       .from(resources)
       .innerJoin(environments, eq(environments.id, resources.environmentId))
       .innerJoin(connections, eq(connections.id, environments.cloudConnectionId))
@@ -65,10 +70,11 @@ export function createUsageSampling({
     const at = now();
     let sampled = 0;
     for (const service of await dueServices(at)) {
-      const dockerHost = (service.fields as Record<string, string | undefined>).DOCKER_HOST ?? "";
+      const dockerHost = (service.connection.fields as Record<string, string | undefined>).DOCKER_HOST ?? "";
       let usage;
       try {
-        usage = await containerUsage(await connectEngine(dockerHost), service.id);
+        const tls = containerHostTlsOf(secrets, service.connection);
+        usage = await containerUsage(await connectEngine(dockerHost, { tls }), service.id);
         if (unreachable.delete(dockerHost)) console.info(`usage samples: ${dockerHost} answers again`);
       } catch (error) {
         const message =

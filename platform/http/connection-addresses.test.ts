@@ -52,6 +52,9 @@ const samples: Record<ConnectionFieldName, string> = {
   AWS_CONNECTION_ID: "",
   GITHUB_CONNECTION_ID: "",
   DOCKER_HOST: "unix:///var/run/docker.sock",
+  TLS_CA_CERT: "",
+  TLS_CLIENT_CERT: "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----",
+  TLS_CLIENT_KEY: "-----BEGIN PRIVATE KEY-----\nkey-S3CRET-0008\n-----END PRIVATE KEY-----",
 };
 
 const methodsWithAnAddress = connectionKinds.flatMap((kind) =>

@@ -203,7 +203,12 @@ it("shows the container's own lines in the logs tab, and its search finds one", 
 }, 60_000);
 
 it("charts CPU and memory kept over time, and fires the CPU alarm when the container burns its CPU", async () => {
-  const sampling = createUsageSampling({ db: platform.api.db, now, intervalMs: 60_000 });
+  const sampling = createUsageSampling({
+    db: platform.api.db,
+    secrets: platform.api.secrets,
+    now,
+    intervalMs: 60_000,
+  });
   for (let minute = 0; minute < 3; minute++) {
     advance(60_000);
     expect(await sampling.runDue()).toBe(1);

@@ -104,20 +104,38 @@ const checkedLookup: LookupFunction = (hostname, options, callback) => {
   });
 };
 
-const connectChecked = buildConnector({ lookup: checkedLookup });
-const connectUnchecked = buildConnector({});
-
-/** Node calls no lookup for an address literal (http://127.1/, http://[::1]/): those are checked here. */
-const connector: buildConnector.connector = (options, callback) => {
-  const host = options.hostname.toLowerCase();
-  if (allowList.hosts.includes(host)) return connectUnchecked(options, callback);
-  if (isIP(host)) {
-    const reason = refusalReason(host);
-    if (reason) return callback(refusal(host, host, reason), null);
-  }
-  return connectChecked(options, callback);
+/**
+ * dns.lookup under the policy, for clients that open their own sockets by name (a Docker host over TLS, whose
+ * certificate and proxies expect its name): names OUTBOUND_ALLOW lists resolve unchecked, others as `outboundFetch`
+ * checks them. Node calls no lookup for an address literal: check one with `checkedAddress` first.
+ */
+export const policyLookup: LookupFunction = (hostname, options, callback) => {
+  if (allowList.hosts.includes(hostname.toLowerCase())) return dnsLookup(hostname, options, callback);
+  checkedLookup(hostname, options, callback);
 };
 
+/** A TLS client's own trust and certificate (a Docker host run with --tlsverify), PEM text. */
+export type OutboundTls = { ca?: string; cert?: string; key?: string };
+
+/**
+ * The policy's connector, with `tls` for a host that wants a client certificate. Node calls no lookup for an
+ * address literal (http://127.1/, http://[::1]/): those are checked here.
+ */
+function policyConnector(tls: OutboundTls = {}): buildConnector.connector {
+  const connectChecked = buildConnector({ ...tls, lookup: checkedLookup });
+  const connectUnchecked = buildConnector({ ...tls });
+  return (options, callback) => {
+    const host = options.hostname.toLowerCase();
+    if (allowList.hosts.includes(host)) return connectUnchecked(options, callback);
+    if (isIP(host)) {
+      const reason = refusalReason(host);
+      if (reason) return callback(refusal(host, host, reason), null);
+    }
+    return connectChecked(options, callback);
+  };
+}
+
+const connector = policyConnector();
 let dispatcher = new Agent({ connect: connector });
 
 /**
@@ -136,8 +154,24 @@ export function setOutboundAllowList(next: OutboundAllowList): void {
  * fetch under the egress policy. undici's own fetch, because the dispatcher (the connector above) is undici's: the
  * Response it returns behaves as the global one, so callers keep the web types.
  */
-export function outboundFetch(url: string | URL, init: RequestInit = {}): Promise<Response> {
-  return undiciFetch(url, { ...(init as UndiciRequestInit), dispatcher }) as unknown as Promise<Response>;
+export async function outboundFetch(
+  url: string | URL,
+  init: RequestInit = {},
+  { tls }: { tls?: OutboundTls } = {},
+): Promise<Response> {
+  if (!tls)
+    return undiciFetch(url, { ...(init as UndiciRequestInit), dispatcher }) as unknown as Promise<Response>;
+  // A client certificate is this request's own: its connection is never pooled for another. close() lets the
+  // request in flight (its body included) finish first.
+  const own = new Agent({ connect: policyConnector(tls) });
+  try {
+    return (await undiciFetch(url, {
+      ...(init as UndiciRequestInit),
+      dispatcher: own,
+    })) as unknown as Response;
+  } finally {
+    void own.close();
+  }
 }
 
 /**

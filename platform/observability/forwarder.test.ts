@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defaultServiceSettings, observabilitySchema, servicePaths } from "#contract/services";
 import { defaultServiceConfigs } from "#contract/service-configs";
 import { openTestApi, uniqueName, type TestMember } from "../testing/http-harness";
-import { observabilityProviders, resources } from "../db/schema";
+import { environments, observabilityProviders, resourceUsageSamples, resources } from "../db/schema";
 import { insertConnection } from "../testing/notification-connections";
 import { claimDueLink, createMetricForwarder, FORWARD_LEASE_MS } from "./forwarder";
 import {
@@ -15,7 +15,8 @@ import {
 
 /*
  * The forwarder against small servers that check what Datadog's and Middleware's intakes check. The metrics come
- * from the simulated driver; the clock is the test's.
+ * from where the environment's monitoring tab reads them (the simulated cloud's series here, a container host's
+ * samples in the last test); the clock is the test's.
  */
 
 const DD_KEY = "dd-api-key-0123456789abcdef";
@@ -44,7 +45,7 @@ const forwarder = () =>
   createMetricForwarder({
     db: api.db,
     secrets: api.secrets,
-    driver: api.engine.driver,
+    telemetryOf: api.engine.telemetryOf,
     settings: { timeScale: 1, pollIntervalMs: 10 },
     now: () => clock,
   });
@@ -222,6 +223,41 @@ describe("forwarding to Datadog", () => {
     advance(FORWARD_LEASE_MS / 1000);
     await runner.runDue();
     expect((await linkOf(link.id))?.lastForwardedAt).toEqual(clock);
+  });
+});
+
+describe("what is forwarded", () => {
+  it("posts a container host's measured CPU and memory, not the simulated cloud's series", async () => {
+    const { environment, service, link } = await linkedEnvironment((await datadogConnection()).id);
+    const host = await insertConnection(api.db, api.secrets, {
+      organizationId: member.organization.organizationId,
+      kind: "CONTAINER_HOST",
+      method: "docker-host",
+      fields: { DOCKER_HOST: "unix:///nowhere/docker.sock" },
+      secretFields: {},
+    });
+    await api.db
+      .update(environments)
+      .set({ cloudProvider: "CONTAINERS", region: "local", cloudConnectionId: host.id })
+      .where(eq(environments.id, environment.id));
+    // Two samples in the minute the clock is in (always half past: the tests move it by half minutes).
+    const minute = Math.floor(clock.getTime() / 60_000) * 60_000;
+    await api.db.insert(resourceUsageSamples).values([
+      { resourceId: service.id, at: new Date(minute + 5_000), cpuPercent: 12.5, memoryPercent: 40 },
+      { resourceId: service.id, at: new Date(minute + 20_000), cpuPercent: 17.5, memoryPercent: 42 },
+    ]);
+    const before = datadog.accepted.length;
+
+    await forwarder().runDue();
+    const posted = datadog.accepted
+      .slice(before)
+      .flat()
+      .filter((series) => series.tags.includes(`env:${environment.name}`));
+    expect(posted.map((series) => [series.metric, series.points])).toEqual([
+      ["cloudconsole.cpu.utilization", [{ timestamp: minute / 1000, value: 15 }]],
+      ["cloudconsole.memory.utilization", [{ timestamp: minute / 1000, value: 41 }]],
+    ]);
+    expect((await linkOf(link.id))?.lastForwardError).toBeNull();
   });
 });
 

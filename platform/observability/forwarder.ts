@@ -6,7 +6,7 @@ import { credentialsOf } from "../connections/records";
 import { withoutSecrets } from "../connections/refusals";
 import type { Database } from "../db/index";
 import { connections, environments, observabilityProviders, resources } from "../db/schema";
-import type { CloudDriver } from "../cloud/driver";
+import { TelemetryUnavailable, type TelemetrySource } from "../deployments/telemetry";
 import type { EnvironmentRow } from "../environments/records";
 import { SecretDecryptionError, type SecretCipher } from "../lib/cipher";
 import { driverResourceOf } from "../services/records";
@@ -18,7 +18,8 @@ type ForwardResult = { ok: boolean; message: string };
 
 /**
  * The metric forwarder (issue 13, SPEC §7): every minute, each environment linked to Datadog or Middleware has its
- * deployed services' metrics (from the cloud driver) posted to the provider's intake. Links are leased like the
+ * deployed services' metrics posted to the provider's intake: the series their monitoring tab charts, from where the
+ * environment runs (a container host's samples, CloudWatch, or the simulated cloud, labelled so in the product). Links are leased like the
  * outbox's deliveries: `leased_until` is set in a statement of its own (`FOR UPDATE SKIP LOCKED`), the post runs
  * outside any transaction, and the result is recorded with the next time the link is due in `leased_until`. A
  * platform that stops mid-post leaves its lease to run out; the next post carries the minutes that were missed.
@@ -57,13 +58,14 @@ export async function claimDueLink(db: Database, at: Date): Promise<Observabilit
 export function createMetricForwarder({
   db,
   secrets,
-  driver,
+  telemetryOf,
   settings,
   now = () => new Date(),
 }: {
   db: Database;
   secrets: SecretCipher;
-  driver: CloudDriver;
+  /** Where the environment's services' metrics come from (the engine's choice, as for the monitoring tab). */
+  telemetryOf: (environment: EnvironmentRow) => Promise<TelemetrySource>;
   settings: Pick<EngineConfig, "timeScale" | "pollIntervalMs">;
   now?: () => Date;
 }) {
@@ -74,30 +76,36 @@ export function createMetricForwarder({
       .from(resources)
       .where(and(eq(resources.environmentId, environment.id), isNotNull(resources.deployedAt)))
       .orderBy(asc(resources.createdAt), asc(resources.id));
-    return rows.flatMap((row) => {
-      const since = Math.max(from.getTime(), (row.deployedAt?.getTime() ?? to.getTime()) - 1);
-      const metrics = driver.metrics(driverResourceOf(row, environment), "1h", POINT_STEP_SECONDS, to);
-      return metrics.series
-        .map((series) => ({
-          service: {
-            id: row.id,
-            name: row.name,
-            serviceType: row.serviceType as ServiceSeries["service"]["serviceType"],
-          },
-          metric: series.metric,
-          unit: series.unit,
-          points: series.points
-            .map((point) => ({ at: new Date(point.at), value: point.value }))
-            // Whole minutes only: the driver's reading at `to` itself is sent with its minute next time.
-            .filter(
-              ({ at }) =>
-                at.getTime() > since &&
-                at.getTime() <= to.getTime() &&
-                at.getTime() % (POINT_STEP_SECONDS * 1000) === 0,
-            ),
-        }))
-        .filter((series) => series.points.length > 0);
-    });
+    if (!rows.length) return [];
+    const telemetry = await telemetryOf(environment);
+    const perService = await Promise.all(
+      rows.map(async (row) => {
+        const since = Math.max(from.getTime(), (row.deployedAt?.getTime() ?? to.getTime()) - 1);
+        const resource = driverResourceOf(row, environment);
+        const metrics = await telemetry.metrics(row, resource, "1h", POINT_STEP_SECONDS, to);
+        return metrics.series
+          .map((series) => ({
+            service: {
+              id: row.id,
+              name: row.name,
+              serviceType: row.serviceType as ServiceSeries["service"]["serviceType"],
+            },
+            metric: series.metric,
+            unit: series.unit,
+            points: series.points
+              .map((point) => ({ at: new Date(point.at), value: point.value }))
+              // Whole minutes only: the reading at `to` itself is sent with its minute next time.
+              .filter(
+                ({ at }) =>
+                  at.getTime() > since &&
+                  at.getTime() <= to.getTime() &&
+                  at.getTime() % (POINT_STEP_SECONDS * 1000) === 0,
+              ),
+          }))
+          .filter((series) => series.points.length > 0);
+      }),
+    );
+    return perService.flat();
   }
 
   /** Posts the link's environment's metrics since the last post; every failure is a result, never a throw. */
@@ -118,10 +126,13 @@ export function createMetricForwarder({
         to.getTime() - BACKFILL_LIMIT_MS,
       ),
     );
-    const batch: MetricBatch = {
-      environmentName: environment.name,
-      series: await seriesOf(environment, from, to),
-    };
+    let batch: MetricBatch;
+    try {
+      batch = { environmentName: environment.name, series: await seriesOf(environment, from, to) };
+    } catch (error) {
+      if (!(error instanceof TelemetryUnavailable)) throw error;
+      return { ok: false, message: `The environment's metrics could not be read: ${error.message}` };
+    }
     if (!batch.series.length) return { ok: true, message: "No service of the environment is deployed yet." };
     let credentials: Credentials;
     try {

@@ -74,6 +74,7 @@ export function createOperations({
   // applications behind the operator's reverse proxy when there is one (063).
   const containers = containerHosts({
     timeScale: config.engine.timeScale,
+    secrets,
     ...(config.containerProxy ? { proxy: config.containerProxy } : {}),
   });
   const deploys = createDeploys({

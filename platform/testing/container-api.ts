@@ -16,8 +16,14 @@ export type ContainerApi = {
   readonly tenantId: string;
   /** A call of the platform API as the file's admin. */
   call(method: string, path: string, json?: unknown): Response | Promise<Response>;
-  /** Saves a container host connection to the file's engine, as an admin does, and an environment on it. */
-  createEnvironment(name: string): Promise<{ environmentId: string; connection: Connection }>;
+  /**
+   * Saves a container host connection to the file's engine (its socket, or `host`: another way to reach it), as an
+   * admin does, and an environment on it.
+   */
+  createEnvironment(
+    name: string,
+    host?: { method: string; fields: Record<string, string> },
+  ): Promise<{ environmentId: string; connection: Connection }>;
   /**
    * Runs due jobs until the service is no longer busy (the driver's steps wait a little between them), or until
    * `timeoutMs` has passed: then the test's assertion on the stage says what it was left at.
@@ -78,12 +84,14 @@ export function setUpContainerApi(
       return the().member.organization.tenantId;
     },
     call: (method, path, json) => the().api.call(method, path, { token: the().member.user.token, json }),
-    async createEnvironment(name) {
+    async createEnvironment(
+      name,
+      host = { method: "docker-host", fields: { DOCKER_HOST: engine.dockerHost } },
+    ) {
       const saved = await handle.call("POST", connectionPaths.list(handle.tenantId), {
         kind: "CONTAINER_HOST",
         name: "This machine",
-        method: "docker-host",
-        fields: { DOCKER_HOST: engine.dockerHost },
+        ...host,
       });
       if (saved.status !== 201) throw new Error(`Saving the container host: ${await saved.text()}`);
       const { connection } = connectionResponseSchema.parse(await saved.json());

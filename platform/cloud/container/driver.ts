@@ -4,13 +4,13 @@ import { containerApplication } from "./application";
 import { containerCache } from "./cache";
 import { containerDataService } from "./data-service";
 import { containerDatabase } from "./database";
-import { connectEngine, engineStepError } from "./engine";
+import { connectEngine, engineStepError, type EngineTls } from "./engine";
 import { removeNetworkIfUnused } from "./network";
 import { containerProxy, type ContainerProxyConfig } from "./proxy";
 
 /**
  * The containers driver (issue 26): deploys an environment's services to the container engine its connection
- * names (DOCKER_HOST: this machine's Podman or Docker socket, or a Docker host on tcp://), through the Docker
+ * names (DOCKER_HOST: this machine's Podman or Docker socket, or a Docker host on tcp:// or over TLS), through the Docker
  * Engine API. Applications, databases (PostgreSQL) and caches (Redis) run
  * for real; the other types say they cannot yet instead of pretending.
  */
@@ -31,6 +31,8 @@ const SECRET_ATTRIBUTES: Partial<Record<ServiceType, readonly string[]>> = {
 export type ContainerDriverOptions = {
   /** DOCKER_HOST of the engine. */
   dockerHost: string;
+  /** The client certificate of a host served over TLS with --tlsverify. */
+  tls?: EngineTls;
   /** ENGINE_TIME_SCALE: multiplies the health check's interval; 1 keeps the configured pace. */
   timeScale?: number;
   /** The reverse proxy in front of the applications (CONTAINER_PROXY_ADMIN_URL); unset: their published ports. */
@@ -43,6 +45,7 @@ export type ContainerDriverOptions = {
 
 export function createContainerDriver({
   dockerHost,
+  tls,
   timeScale = 1,
   proxy,
   callTimeoutMs,
@@ -51,7 +54,7 @@ export function createContainerDriver({
   const options = {
     // A build or a pull may say nothing for minutes (a long RUN, a large layer): its client waits.
     engine: ({ streaming = false }: { streaming?: boolean } = {}) =>
-      connectEngine(dockerHost, { timeoutMs: streaming ? null : callTimeoutMs }),
+      connectEngine(dockerHost, { timeoutMs: streaming ? null : callTimeoutMs, tls }),
     timeScale,
   };
   const runners = {

@@ -30,11 +30,16 @@ describe("the container engine's client", () => {
     );
   });
 
-  it("accepts unix sockets and tcp hosts only", () => {
+  it("accepts unix sockets, tcp hosts and https hosts only", () => {
     expect(parseDockerHost("tcp://docker.example.com:2376").port).toBe("2376");
-    for (const wrong of ["/var/run/docker.sock", "http://docker.example.com", "unix://relative.sock"]) {
+    for (const wrong of [
+      "/var/run/docker.sock",
+      "http://docker.example.com",
+      "unix://relative.sock",
+      "ssh://docker",
+    ]) {
       expect(() => parseDockerHost(wrong), wrong).toThrow(
-        `DOCKER_HOST ${JSON.stringify(wrong)} is neither unix:///path/to/docker.sock nor tcp://host:port`,
+        `DOCKER_HOST ${JSON.stringify(wrong)} is neither unix:///path/to/docker.sock nor tcp://host:port nor https://host:port`,
       );
     }
   });

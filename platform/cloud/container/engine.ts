@@ -1,15 +1,18 @@
+import { Agent } from "node:https";
 import Docker from "dockerode";
 import { checkedContainerSocket } from "../../lib/container-sockets";
-import { checkedAddress } from "../../lib/egress";
+import { checkedAddress, policyLookup } from "../../lib/egress";
 import { CloudStepError } from "../driver";
 
 /**
  * The container engine a `containers` environment deploys to (issue 26): anything that speaks the Docker Engine
  * API, Docker on a user's server or Podman's `podman system service` here. DOCKER_HOST names it as Docker's CLI
- * does: `unix:///run/podman/podman.sock` (this machine) or `tcp://host:2375` (a Docker host). A tcp host is an
- * address the tenant typed: it goes through the egress policy like any other (docs/decisions/042), and the client
- * connects to the address the policy checked. A unix socket is opened only when the operator lists it in
- * CONTAINER_SOCKETS (platform/lib/container-sockets.ts): a socket taken off the list stops deployments too.
+ * does: `unix:///run/podman/podman.sock` (this machine), `tcp://host:2375` (a Docker host), or a host over TLS
+ * (`https://host:2376`, or `tcp://host:2376` with certificates, as `dockerd --tlsverify` serves it). A tcp or https
+ * host is an address the tenant typed: it goes through the egress policy like any other (docs/decisions/042), and
+ * the client connects to the address the policy checked (its certificate still verified against the name typed).
+ * A unix socket is opened only when the operator lists it in CONTAINER_SOCKETS (platform/lib/container-sockets.ts):
+ * a socket taken off the list stops deployments too.
  */
 
 /** The Engine API version asked for: Docker 20.10 and Podman 4 both speak it. */
@@ -19,14 +22,24 @@ const CALL_TIMEOUT_MS = 60_000;
 
 export type Engine = Docker;
 
+/** Docker's DOCKER_CERT_PATH files as PEM text: the CA of the host's certificate (else the public CAs), ours. */
+export type EngineTls = { ca?: string; cert: string; key: string };
+
 /**
  * A client of the engine at `dockerHost`; refuses a socket the operator has not listed (a failed step, in the
  * list's words) and a tcp host the egress policy refuses.
  */
 export async function connectEngine(
   dockerHost: string,
-  /** `timeoutMs`: how long a call may stay silent (CALL_TIMEOUT_MS); null: never given up (a build, a pull). */
-  { timeoutMs = CALL_TIMEOUT_MS }: { timeoutMs?: number | null } = {},
+  {
+    timeoutMs = CALL_TIMEOUT_MS,
+    tls,
+  }: {
+    /** How long a call may stay silent (CALL_TIMEOUT_MS); null: never given up (a build, a pull). */
+    timeoutMs?: number | null;
+    /** The certificates of a host that wants a client certificate (the connection's "URL with TLS" method). */
+    tls?: EngineTls | undefined;
+  } = {},
 ): Promise<Engine> {
   const url = parseDockerHost(dockerHost);
   const timeout = timeoutMs ?? undefined;
@@ -40,20 +53,33 @@ export async function connectEngine(
     return new Docker({ socketPath, version: API_VERSION, timeout });
   }
   const host = await checkedAddress(url.hostname);
-  return new Docker({
-    host,
-    port: url.port || "2375",
-    protocol: "http",
+  const overTls = url.protocol === "https:" || tls !== undefined;
+  if (!overTls)
+    return new Docker({ host, port: url.port || "2375", protocol: "http", version: API_VERSION, timeout });
+  // Over TLS the client connects by the name typed, resolved under the policy: the host's certificate names it and
+  // a proxy in front of dockerd may route on it (Host must match the TLS name when it asks client certificates).
+  const agent = new Agent({
+    ...(tls?.ca ? { ca: tls.ca } : {}),
+    ...(tls ? { cert: tls.cert, key: tls.key } : {}),
+    lookup: policyLookup,
+  });
+  // docker-modem takes the agent (dockerode hands it every option); its types leave it out.
+  const options: Docker.DockerOptions & { agent: Agent } = {
+    host: url.hostname.replace(/^\[(.*)\]$/, "$1"),
+    port: url.port || "2376",
+    protocol: "https",
     version: API_VERSION,
     timeout,
-  });
+    agent,
+  };
+  return new Docker(options);
 }
 
 /** DOCKER_HOST read: a unix socket's path or a tcp host and port, else an error saying what is accepted. */
 export function parseDockerHost(dockerHost: string): URL {
   const invalid = () =>
     new Error(
-      `DOCKER_HOST ${JSON.stringify(dockerHost)} is neither unix:///path/to/docker.sock nor tcp://host:port`,
+      `DOCKER_HOST ${JSON.stringify(dockerHost)} is neither unix:///path/to/docker.sock nor tcp://host:port nor https://host:port`,
     );
   let url: URL;
   try {
@@ -62,7 +88,7 @@ export function parseDockerHost(dockerHost: string): URL {
     throw invalid();
   }
   if (url.protocol === "unix:" && url.pathname.startsWith("/")) return url;
-  if (url.protocol === "tcp:" && url.hostname) return url;
+  if ((url.protocol === "tcp:" || url.protocol === "https:") && url.hostname) return url;
   throw invalid();
 }
 

@@ -1,6 +1,7 @@
 import { request } from "node:http";
 import * as z from "zod";
 import { checkedContainerSocket, ContainerSocketRefusedError } from "../../lib/container-sockets";
+import type { OutboundTls } from "../../lib/egress";
 import { jsonOf, PROVIDER_TIMEOUT_MS } from "../http";
 import type { CheckResult, Credentials, Provider } from "../providers";
 import { checkWith, fetchOrRefuse, ProviderRefusal } from "../refusals";
@@ -12,6 +13,9 @@ import { checkWith, fetchOrRefuse, ProviderRefusal } from "../refusals";
  * the operator lists it (CONTAINER_SOCKETS, platform/lib/container-sockets.ts); a tcp or https host is an address
  * a tenant typed, so it goes through the egress policy (providerFetch).
  */
+
+/** How the network's words say a peer hung up (./http.ts's reasons). */
+const hungUp = "it closed the connection without an answer";
 
 /** What /version answers, Docker and Podman alike (Podman names itself in Components). */
 const versionSchema = z.object({
@@ -78,7 +82,7 @@ function getOverSocket(socketPath: string, path: string): Promise<Answer> {
 }
 
 /** The engine's version from wherever DOCKER_HOST points; what it says otherwise, in words. */
-async function versionOf(dockerHost: string): Promise<EngineVersion> {
+async function versionOf(dockerHost: string, tls?: OutboundTls): Promise<EngineVersion> {
   const url = new URL(dockerHost);
   let where: string;
   let answer: Answer;
@@ -86,11 +90,27 @@ async function versionOf(dockerHost: string): Promise<EngineVersion> {
     where = url.pathname;
     answer = await getOverSocket(listedSocket(where), "/version");
   } else {
-    // tcp:// is plain HTTP to the engine (Docker's convention); https:// is TLS, its certificate verified.
-    const base = new URL(`${url.protocol === "tcp:" ? "http:" : "https:"}//${url.host}`);
-    if (url.protocol === "tcp:" && !url.port) base.port = "2375";
+    // tcp:// is plain HTTP to the engine (Docker's convention) unless certificates come with it; https:// is TLS,
+    // its certificate verified (against the connection's CA when it has one).
+    const overTls = url.protocol === "https:" || tls !== undefined;
+    const base = new URL(`${overTls ? "https:" : "http:"}//${url.host}`);
+    if (!url.port) base.port = overTls ? "2376" : "2375";
     where = base.host;
-    const response = await fetchOrRefuse(new URL("/version", base), {}, "DOCKER_HOST");
+    const response = await fetchOrRefuse(
+      new URL("/version", base),
+      {},
+      "DOCKER_HOST",
+      tls ? { tls } : {},
+    ).catch((error: unknown) => {
+      // dockerd --tlsverify (or a proxy asking client certificates) hangs up on a certificate it does not know.
+      if (tls && error instanceof ProviderRefusal && error.message.endsWith(`${hungUp}.`)) {
+        throw new ProviderRefusal(
+          `${where} closed the connection without an answer: it refused the client certificate (one its CA did not sign?), or speaks no TLS on this port.`,
+          "TLS_CLIENT_CERT",
+        );
+      }
+      throw error;
+    });
     answer = { status: response.status, body: await jsonOf(response) };
   }
   const version = versionSchema.safeParse(answer.body);
@@ -111,9 +131,9 @@ function engineName(version: EngineVersion): string {
 }
 
 /** The check of a container host at `dockerHost`: also how the demo seed finds "This machine" (platform/seed/). */
-export function checkDockerHost(dockerHost: string): Promise<CheckResult> {
+export function checkDockerHost(dockerHost: string, tls?: OutboundTls): Promise<CheckResult> {
   return checkWith(async () => {
-    const version = await versionOf(dockerHost);
+    const version = await versionOf(dockerHost, tls);
     const engine = engineName(version);
     const platform = `${version.Os}/${version.Arch}`;
     return {
@@ -123,6 +143,21 @@ export function checkDockerHost(dockerHost: string): Promise<CheckResult> {
   });
 }
 
+/**
+ * The certificates of a host saved with "URL with TLS certificates" (Docker's ca.pem, cert.pem and key.pem);
+ * undefined for a socket or a plain tcp host.
+ */
+export function containerHostTls({
+  method,
+  fields,
+  secrets,
+}: Credentials): { ca?: string; cert: string; key: string } | undefined {
+  if (method !== "docker-tls") return undefined;
+  const ca = fields.TLS_CA_CERT;
+  return { ...(ca ? { ca } : {}), cert: fields.TLS_CLIENT_CERT ?? "", key: secrets.TLS_CLIENT_KEY ?? "" };
+}
+
 export const containerHost: Provider = {
-  check: (credentials: Credentials) => checkDockerHost(credentials.fields.DOCKER_HOST ?? ""),
+  check: (credentials: Credentials) =>
+    checkDockerHost(credentials.fields.DOCKER_HOST ?? "", containerHostTls(credentials)),
 };

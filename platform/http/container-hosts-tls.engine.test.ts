@@ -1,0 +1,79 @@
+import { expect, it } from "vitest";
+import { connectionPaths } from "#contract/connections";
+import { resourceResponseSchema, servicePaths } from "#contract/services";
+import { LABEL_ENVIRONMENT, labelFilter } from "../cloud/container/labels";
+import { setUpContainerApi, testWebConfig } from "../testing/container-api";
+import { setUpContainerEngine } from "../testing/container-engine";
+import { setUpTlsDockerHost } from "../testing/tls-docker-host";
+
+/*
+ * A Docker host over TLS (issue 26: "so the same code drives Docker on a user's server"): `dockerd --tlsverify`
+ * answers only clients with a certificate its CA signed. A real Caddy stands for it in front of the test engine
+ * (platform/testing/tls-docker-host.ts). The connection's "URL with TLS certificates" method is checked on save
+ * with the certificates, and an application deploys through it.
+ */
+
+const engine = setUpContainerEngine();
+const tlsHost = setUpTlsDockerHost(engine);
+const platform = setUpContainerApi(engine);
+
+const tlsFields = (overrides: Record<string, string> = {}) => ({
+  DOCKER_HOST: tlsHost.dockerHost,
+  TLS_CA_CERT: tlsHost.ca,
+  TLS_CLIENT_CERT: tlsHost.cert,
+  TLS_CLIENT_KEY: tlsHost.key,
+  ...overrides,
+});
+
+const save = (fields: Record<string, string>) =>
+  platform.call("POST", connectionPaths.list(platform.tenantId), {
+    kind: "CONTAINER_HOST",
+    name: "A Docker host",
+    method: "docker-tls",
+    fields,
+  });
+
+it("refuses, in words, a host whose certificate no known CA signed, and a client certificate it does not know", async () => {
+  const unknownCa = await save(tlsFields({ TLS_CA_CERT: "" }));
+  expect(unknownCa.status).toBe(422);
+  expect(JSON.stringify(await unknownCa.json())).toContain(
+    `Could not reach ${new URL(tlsHost.dockerHost).host}: its TLS certificate could not be verified.`,
+  );
+
+  const stranger = await save(
+    tlsFields({ TLS_CLIENT_CERT: tlsHost.strangerCert, TLS_CLIENT_KEY: tlsHost.strangerKey }),
+  );
+  expect(stranger.status).toBe(422);
+  expect(await stranger.json()).toMatchObject({
+    fieldErrors: {
+      "fields.TLS_CLIENT_CERT": [
+        `${new URL(tlsHost.dockerHost).host} closed the connection without an answer: it refused the client certificate (one its CA did not sign?), or speaks no TLS on this port.`,
+      ],
+    },
+  });
+}, 60_000);
+
+it("deploys an application through a Docker host that wants a client certificate; the key is never answered", async () => {
+  const created = await platform.createEnvironment("on-a-tls-host", {
+    method: "docker-tls",
+    fields: tlsFields(),
+  });
+  expect(created.connection).toMatchObject({ status: "VERIFIED", method: "docker-tls" });
+  expect(JSON.stringify(created.connection)).not.toContain("PRIVATE KEY");
+
+  const launched = await platform.call("POST", servicePaths.list(platform.tenantId, created.environmentId), {
+    serviceType: "application",
+    name: "web",
+    config: testWebConfig({ kind: "image", image: engine.images.web }),
+    launch: true,
+  });
+  expect(launched.status, await launched.clone().text()).toBe(201);
+  const { id } = resourceResponseSchema.parse(await launched.json()).resource;
+  const service = await platform.settled(created.environmentId, id);
+  expect(service, service.message ?? "").toMatchObject({ stage: "STAGE_COMPLETED" });
+  expect(await (await fetch(service.endpoint ?? "")).text()).toBe("hello world\n");
+  const running = await engine.engine.listContainers({
+    filters: labelFilter({ [LABEL_ENVIRONMENT]: created.environmentId }),
+  });
+  expect(running).toHaveLength(1);
+}, 180_000);
