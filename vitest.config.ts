@@ -48,6 +48,16 @@ export default defineConfig({
         },
       },
       {
+        // The command-line client against the embedded platform, served on a port (cli/cli.test.ts).
+        extends: true,
+        test: {
+          name: "cli",
+          include: ["cli/**/*.test.ts"],
+          globalSetup: [databaseTemplate],
+          setupFiles: [outboundToLoopback],
+        },
+      },
+      {
         // The tests on a real container engine: each file starts its own podman service, but all of them share
         // root's one image store, where two files at once have made podman fail a build ("layer not known") or
         // forget a registry is plain HTTP. They run one file at a time, in one process, beside the other projects.

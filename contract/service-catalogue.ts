@@ -1,7 +1,6 @@
 // The services' catalogue: types, labels, actions, choices and limits, free of zod schemas. The services list and
 // the shell import it on every page, so it stays schema-free (the schemas are in services.ts) and a page that
 // validates no form loads no zod (decision 064).
-import { configChoiceLabel } from "./config-labels";
 import type { ConnectionKind } from "./connections";
 import type { Stage } from "./stages";
 
@@ -36,7 +35,8 @@ export const typesWithoutEndpoint = ["network", "tls"] as const satisfies readon
 
 /**
  * The types with no container form (issue 26), as a sentence each: on a container host (provider CONTAINERS) they
- * are refused at creation, in words, rather than pretended. The containers driver decides the rest (decision 058).
+ * are refused at creation, in words, rather than pretended. The containers driver decides the rest (decision 058);
+ * every engine a database's or cache's form offers runs there (decision 068).
  */
 const withoutContainerForm: Partial<Record<ServiceType, string>> = {
   network: "A network",
@@ -56,9 +56,6 @@ const notYetOnContainers: Partial<Record<ServiceType, string>> = {
   "nosql-database": "A NoSQL database",
 };
 
-/** The one engine the containers driver runs for each type that offers several (decision 060). */
-const containerEngines: Partial<Record<ServiceType, string>> = { database: "postgres", cache: "redis" };
-
 /** Why `type` cannot run on a container host (the create page and the platform say it), or null when it can. */
 export function noContainerFormMessage(type: ServiceType): string | null {
   const what = withoutContainerForm[type];
@@ -69,17 +66,6 @@ export function noContainerFormMessage(type: ServiceType): string | null {
   return notYet
     ? `${notYet} cannot run on a container host yet: the container driver has no server for it. Create it in an environment on a cloud account.`
     : null;
-}
-
-/**
- * Why a type that runs on a container host cannot run the engine its configuration chose there yet (the platform
- * says it on the engine's field at creation), or null when it can.
- */
-export function noContainerEngineMessage(type: ServiceType, engine: string | undefined): string | null {
-  const runs = containerEngines[type];
-  if (!runs || engine === undefined || engine === runs) return null;
-  const [chosen, offered] = [configChoiceLabel("engine", engine), configChoiceLabel("engine", runs)];
-  return `${chosen} cannot run on a container host yet: the container driver runs ${offered}. Create it in an environment on a cloud account, or choose ${offered}.`;
 }
 
 export const serviceTypeLabels: Record<ServiceType, string> = {

@@ -1,11 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { fieldErrorsOf } from "./errors";
-import {
-  creatableServiceTypes,
-  noContainerEngineMessage,
-  noContainerFormMessage,
-  serviceTypes,
-} from "./service-catalogue";
+import { creatableServiceTypes, noContainerFormMessage, serviceTypes } from "./service-catalogue";
 import {
   createResourceRequestSchema,
   defaultServiceSettings,
@@ -167,18 +162,6 @@ describe("requests and queries", () => {
 });
 
 describe("what a container host runs (issue 26)", () => {
-  it("says which engines of a type that runs there it cannot run yet, and nothing of those it can", () => {
-    expect(noContainerEngineMessage("database", "mariadb")).toBe(
-      "MariaDB cannot run on a container host yet: the container driver runs PostgreSQL. Create it in an environment on a cloud account, or choose PostgreSQL.",
-    );
-    expect(noContainerEngineMessage("cache", "memcached")).toBe(
-      "Memcached cannot run on a container host yet: the container driver runs Redis. Create it in an environment on a cloud account, or choose Redis.",
-    );
-    expect(noContainerEngineMessage("database", "postgres")).toBeNull();
-    expect(noContainerEngineMessage("cache", "redis")).toBeNull();
-    expect(noContainerEngineMessage("application", undefined)).toBeNull();
-  });
-
   it("says queues and file storage cannot run on a container host yet: the containers driver has no server for them", () => {
     expect(noContainerFormMessage("queue")).toBe(
       "A queue cannot run on a container host yet: the container driver has no server for it. Create it in an environment on a cloud account.",

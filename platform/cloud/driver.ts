@@ -105,6 +105,11 @@ export type DeployContext = {
   podNames: string[];
   /** Whether the service already has sealed secret attributes (the simulated cloud makes them once). */
   secretsSealed: boolean;
+  /**
+   * The secret attributes the platform sealed for the service, unsealed when a step asks (a data service whose
+   * containers were all removed outside reads its password back); absent when none are sealed.
+   */
+  sealedSecrets?: () => Readonly<Record<string, string>>;
   /** The uploaded archive of a serverless service, when it has one. */
   archive?: () => Promise<Uint8Array>;
   /**

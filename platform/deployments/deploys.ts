@@ -389,6 +389,11 @@ export function createDeploys({
       },
       now,
     );
+    const sealed = resource.sealedAttributes;
+    if (sealed) {
+      context.sealedSecrets = () =>
+        JSON.parse(secrets.decrypt(sealed, attributesContextOf(resource.id))) as Record<string, string>;
+    }
     if (resource.serviceType === "application") {
       context.previousPodNames = payload.previousPods.map((pod) => pod.name);
       if (db) context.sources = await applicationSourcesOf(tx, db, secrets, environment, engineContext);

@@ -25,6 +25,8 @@ import { featureFlagRoutes } from "./feature-flags";
 import { healthRoutes } from "./health";
 import { invitationAcceptanceRoutes, invitationPreviewRoutes, invitationRoutes } from "./invitations";
 import { onboardingRoutes } from "./onboarding";
+import { openApiPaths, type OpenApiDocument } from "#contract/openapi";
+import { openApiDocument } from "./openapi";
 import { resourceTelemetryRoutes } from "./resource-telemetry";
 import { auditTrail } from "./audit-trail";
 import { auditRoutes } from "./audit";
@@ -76,6 +78,11 @@ export function createApiApp(given: ApiDependencies): Hono {
   app.use(limitRequestBodies());
 
   app.route("/", healthRoutes());
+  // The API's description is public like the routes' existence; built once, after every route is registered.
+  let description: OpenApiDocument | undefined;
+  app.get(openApiPaths.document(), (c) =>
+    c.json((description ??= openApiDocument(app, { serverUrl: given.config.publicUrl }))),
+  );
   // GitHub's deliveries carry no token: the hook's signature is their authentication.
   app.route("/", webhookRoutes({ db: given.db, secrets, engine }));
   // An invitation link is opened before its holder has an account to sign in with.

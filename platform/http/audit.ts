@@ -13,6 +13,7 @@ import { organizations } from "../db/schema";
 import { permit } from "./permissions";
 import { currentOrganization, type OrganizationEnv } from "./tenancy";
 import { readJsonBody, readQuery, sendJson } from "./validation";
+import { documentRoutes } from "./documented";
 
 /** The audit log (issue 12), mounted at /v2/organizations/:tenantId. It is read-only: events are never edited. */
 export function auditRoutes({ db }: { db: Database }) {
@@ -61,5 +62,11 @@ export function auditRoutes({ db }: { db: Database }) {
     return sendJson(c, auditSettingsSchema, { retentionDays });
   });
 
+  documentRoutes(routes, {
+    "GET /audit-events": { query: auditEventQuerySchema, responses: { 200: auditEventListSchema } },
+    "GET /audit-events/export": { query: auditFilterSchema, responses: { 200: "text/csv" } },
+    "GET /audit-settings": { responses: { 200: auditSettingsSchema } },
+    "PUT /audit-settings": { body: auditSettingsSchema, responses: { 200: auditSettingsSchema } },
+  });
   return routes;
 }

@@ -28,6 +28,7 @@ import { flagsOfTenant } from "../feature-flags/flags";
 import { permit } from "./permissions";
 import { currentOrganization, type OrganizationEnv } from "./tenancy";
 import { readJsonBody, sendJson } from "./validation";
+import { documentRoutes } from "./documented";
 
 type ChartRepositoryRow = typeof chartRepositories.$inferSelect;
 
@@ -145,5 +146,16 @@ export function chartRepositoryRoutes({
     },
   );
 
+  documentRoutes(routes, {
+    "GET /chart-repositories": { responses: { 200: chartRepositoryListSchema } },
+    "POST /chart-repositories": {
+      body: createChartRepositoryRequestSchema,
+      responses: { 201: chartRepositoryResponseSchema },
+    },
+    "GET /chart-repositories/:repositoryId/charts": { responses: { 200: chartListSchema } },
+    "GET /chart-repositories/:repositoryId/charts/:chart/versions": {
+      responses: { 200: chartVersionListSchema },
+    },
+  });
   return routes;
 }

@@ -21,6 +21,7 @@ import { assertCloudPlacement, findEnvironment, hasUnfinishedJobs } from "./envi
 import { currentOrganization, type OrganizationEnv } from "./tenancy";
 import { readJsonBody, sendJson } from "./validation";
 import { permit } from "./permissions";
+import { documentRoutes } from "./documented";
 
 /**
  * /tenant/:tenantId/workspace/:environmentId/clone...: cloning an environment (SPEC §4, §7) through the engine's
@@ -130,5 +131,14 @@ export function cloningRoutes({ db, engine }: { db: Database; engine: Operations
     });
   });
 
+  documentRoutes(routes, {
+    "POST /:environmentId/clone": {
+      body: cloneEnvironmentRequestSchema,
+      responses: { 201: environmentResponseSchema },
+    },
+    "GET /:environmentId/clone/state": { responses: { 200: cloneStateSchema } },
+    "POST /:environmentId/clone/launch/resources": { responses: { 200: cloneStateSchema } },
+    "PUT /:environmentId/clone/exit": { responses: { 200: environmentResponseSchema } },
+  });
   return routes;
 }

@@ -18,6 +18,7 @@ import { invalidFields, notFound } from "../lib/errors";
 import { permit } from "./permissions";
 import { currentOrganization, type OrganizationEnv } from "./tenancy";
 import { readJsonBody, sendJson } from "./validation";
+import { documentRoutes } from "./documented";
 
 /** The deliveries a connection's page lists, newest first. */
 export const DELIVERY_LIST_LIMIT = 50;
@@ -101,5 +102,12 @@ export function connectionNotificationRoutes({
     return sendJson(c, connectionResponseSchema, { connection: described });
   });
 
+  documentRoutes(routes, {
+    "GET /connections/:connectionId/deliveries": { responses: { 200: deliveryListSchema } },
+    "PUT /connections/:connectionId/notifications": {
+      body: notificationRulesSchema,
+      responses: { 200: connectionResponseSchema },
+    },
+  });
   return routes;
 }

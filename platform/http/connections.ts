@@ -57,6 +57,7 @@ import { flagsOfTenant } from "../feature-flags/flags";
 import { permit } from "./permissions";
 import { currentOrganization, type OrganizationEnv } from "./tenancy";
 import { readJsonBody, readQuery, sendJson } from "./validation";
+import { documentRoutes } from "./documented";
 
 type Dependencies = {
   db: Database;
@@ -380,5 +381,27 @@ export function connectionRoutes({ db, config, secrets, now = () => new Date() }
     return sendJson(c, branchListSchema, { branches });
   });
 
+  documentRoutes(routes, {
+    "GET /connections/aws/role-setup": { responses: { 200: awsRoleSetupSchema } },
+    "GET /connections": { query: connectionListQuerySchema, responses: { 200: connectionListSchema } },
+    "POST /connections": { body: createConnectionSchema, responses: { 201: connectionResponseSchema } },
+    "GET /connections/:connectionId": { responses: { 200: connectionResponseSchema } },
+    "PUT /connections/:connectionId": {
+      body: updateConnectionSchema,
+      responses: { 200: connectionResponseSchema },
+    },
+    "DELETE /connections/:connectionId": { responses: { 204: null } },
+    "POST /connections/:connectionId/checks": { responses: { 200: connectionCheckResponseSchema } },
+    "GET /connections/:connectionId/checks": { responses: { 200: connectionCheckListSchema } },
+    "GET /connections/:connectionId/repositories": { responses: { 200: repositoryListSchema } },
+    "GET /connections/:connectionId/tags": {
+      query: repositoryQuerySchema,
+      responses: { 200: tagListSchema },
+    },
+    "GET /connections/:connectionId/branches": {
+      query: repositoryQuerySchema,
+      responses: { 200: branchListSchema },
+    },
+  });
   return routes;
 }

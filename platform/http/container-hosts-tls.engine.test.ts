@@ -53,7 +53,7 @@ it("refuses, in words, a host whose certificate no known CA signed, and a client
   });
 }, 60_000);
 
-it("deploys an application through a Docker host that wants a client certificate; the key is never answered", async () => {
+it("deploys an application through a Docker host that wants a client certificate, at the host's address; the key is never answered", async () => {
   const created = await platform.createEnvironment("on-a-tls-host", {
     method: "docker-tls",
     fields: tlsFields(),
@@ -70,10 +70,17 @@ it("deploys an application through a Docker host that wants a client certificate
   expect(launched.status, await launched.clone().text()).toBe(201);
   const { id } = resourceResponseSchema.parse(await launched.json()).resource;
   const service = await platform.settled(created.environmentId, id);
-  expect(service, service.message ?? "").toMatchObject({ stage: "STAGE_COMPLETED" });
+  // A host on a network: its URL names the host, as its users reach it, and so does the health check.
+  expect(service, service.message ?? "").toMatchObject({
+    stage: "STAGE_COMPLETED",
+    endpoint: expect.stringMatching(/^http:\/\/localhost:\d+$/),
+  });
   expect(await (await fetch(service.endpoint ?? "")).text()).toBe("hello world\n");
   const running = await engine.engine.listContainers({
     filters: labelFilter({ [LABEL_ENVIRONMENT]: created.environmentId }),
   });
   expect(running).toHaveLength(1);
+  // Published on all of the host's interfaces, not its loopback (which only the host itself could reach).
+  const inspected = await engine.engine.getContainer(running[0]?.Id ?? "").inspect();
+  expect(inspected.HostConfig.PortBindings).toMatchObject({ "8080/tcp": [{ HostIp: "" }] });
 }, 180_000);

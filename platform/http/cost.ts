@@ -20,6 +20,7 @@ import { conflictOn, invalidFields, notFound } from "../lib/errors";
 import { permit } from "./permissions";
 import { currentOrganization, type OrganizationEnv } from "./tenancy";
 import { readJsonBody, readQuery, sendJson } from "./validation";
+import { documentRoutes } from "./documented";
 
 const ENVIRONMENT_NOT_IN_ORGANIZATION = "Choose an environment of the organization";
 const BUDGET_EXISTS = "This scope already has a budget: change its amount instead";
@@ -133,5 +134,15 @@ export function costRoutes({ db, now }: { db: Database; now: () => Date }) {
     return budgetView(db, row, names, await accrualPoint(db, now()));
   }
 
+  documentRoutes(routes, {
+    "GET /cost/export": { query: costQuerySchema, responses: { 200: "text/csv" } },
+    "GET /cost": { query: costQuerySchema, responses: { 200: costOverviewSchema } },
+    "GET /cost/cloud": { query: costQuerySchema, responses: { 200: cloudCostSchema } },
+    "GET /cost/kubernetes": { query: costQuerySchema, responses: { 200: kubernetesCostSchema } },
+    "GET /cost/budgets": { responses: { 200: budgetListSchema } },
+    "POST /cost/budgets": { body: budgetRequestSchema, responses: { 201: budgetResponseSchema } },
+    "PUT /cost/budgets/:budgetId": { body: budgetUpdateSchema, responses: { 200: budgetResponseSchema } },
+    "DELETE /cost/budgets/:budgetId": { responses: { 204: null } },
+  });
   return routes;
 }

@@ -35,6 +35,7 @@ import { findEnvironment } from "./environments";
 import { permit } from "./permissions";
 import { currentOrganization, type OrganizationEnv } from "./tenancy";
 import { readJsonBody, sendJson } from "./validation";
+import { documentRoutes } from "./documented";
 
 const idSchema = z.guid();
 /** The longest commit message line kept: the history shows one line. */
@@ -151,6 +152,14 @@ export function deployOnPushRoutes({
     return sendJson(c, deployOnPushChangeResponseSchema, answer);
   });
 
+  documentRoutes(routes, {
+    "GET /:resourceId/deploy-on-push": { responses: { 200: deployOnPushResponseSchema } },
+    "PUT /:resourceId/deploy-on-push": {
+      body: updateDeployOnPushRequestSchema,
+      responses: { 200: deployOnPushChangeResponseSchema },
+    },
+    "POST /:resourceId/deploy-on-push/secret": { responses: { 200: deployOnPushChangeResponseSchema } },
+  });
   return routes;
 }
 

@@ -8,6 +8,7 @@ import { findEnvironment } from "./environments";
 import { permit } from "./permissions";
 import { currentOrganization, type OrganizationEnv } from "./tenancy";
 import { sendJson } from "./validation";
+import { documentRoutes } from "./documented";
 
 /** GET .../environments/:environmentId/infrastructure-map: how the environment fits together (decision 037). */
 export function environmentMapRoutes({ db }: { db: Database }) {
@@ -24,6 +25,9 @@ export function environmentMapRoutes({ db }: { db: Database }) {
       .where(eq(resources.environmentId, environment.id))
       .orderBy(asc(resources.name), asc(resources.id));
     return sendJson(c, environmentMapSchema, environmentMapOf(rows, environment));
+  });
+  documentRoutes(routes, {
+    "GET /infrastructure-map": { responses: { 200: environmentMapSchema } },
   });
   return routes;
 }

@@ -28,6 +28,7 @@ import { findEnvironment } from "./environments";
 import { currentOrganization, type OrganizationEnv } from "./tenancy";
 import { readJsonBody, readQuery, sendJson } from "./validation";
 import { permit } from "./permissions";
+import { documentRoutes } from "./documented";
 
 type ServiceRow = typeof resources.$inferSelect;
 
@@ -263,5 +264,22 @@ export function environmentNeighbourRoutes({ db }: { db: Database }) {
     return c.body(null, 204);
   });
 
+  documentRoutes(routes, {
+    "GET /applications/loadbalancers": { responses: { 200: loadBalancerListSchema } },
+    "GET /wildcardcertificate": {
+      query: certificateQuerySchema,
+      responses: { 200: certificateResponseSchema },
+    },
+    "GET /certificates/match": {
+      query: certificateQuerySchema,
+      responses: { 200: certificateResponseSchema },
+    },
+    "GET /observability": { responses: { 200: observabilitySchema } },
+    "POST /observability/providers": {
+      body: addObservabilityProviderRequestSchema,
+      responses: { 201: observabilityProviderResponseSchema },
+    },
+    "DELETE /observability/providers/:providerId": { responses: { 204: null } },
+  });
   return routes;
 }

@@ -30,6 +30,7 @@ import { assertSettingsEditable, findEnvironment } from "./environments";
 import { currentOrganization, type OrganizationEnv } from "./tenancy";
 import { readJsonBody, readQuery, sendJson } from "./validation";
 import { permit } from "./permissions";
+import { documentRoutes } from "./documented";
 
 const variableIdSchema = z.guid();
 
@@ -350,6 +351,23 @@ export function environmentVariableRoutes({ db, secrets }: { db: Database; secre
     });
   });
 
+  documentRoutes(routes, {
+    "GET /": { query: listQuerySchema, responses: { 200: environmentVariableListSchema } },
+    "POST /": {
+      body: createEnvironmentVariablesRequestSchema,
+      responses: { 201: environmentVariableListSchema },
+    },
+    "PUT /": {
+      body: updateEnvironmentVariablesRequestSchema,
+      responses: { 200: environmentVariableListSchema },
+    },
+    "PUT /import": {
+      body: importEnvironmentVariablesRequestSchema,
+      responses: { 200: environmentVariableListSchema },
+    },
+    "DELETE /": { body: deleteEnvironmentVariablesRequestSchema, responses: { 204: null } },
+    "GET /:name/referenced-services": { responses: { 200: referencedServicesSchema } },
+  });
   return routes;
 }
 

@@ -42,6 +42,7 @@ import { flagsOfTenant } from "../feature-flags/flags";
 import { currentOrganization, type OrganizationEnv } from "./tenancy";
 import { readJsonBody, readQuery, sendJson } from "./validation";
 import { permit } from "./permissions";
+import { documentRoutes } from "./documented";
 
 const initialCloningStage: Stage = "STAGE_UNSPECIFIED";
 
@@ -340,5 +341,23 @@ export function environmentRoutes({ db, engine }: { db: Database; engine: Operat
     return sendJson(c, addonListSchema, { addons: addonsOf(saved) });
   });
 
+  documentRoutes(routes, {
+    "GET /": {
+      query: environmentListQuerySchema,
+      responses: { 200: [environmentSummaryListSchema, environmentListSchema] },
+    },
+    "POST /": { body: createEnvironmentRequestSchema, responses: { 201: environmentResponseSchema } },
+    "POST /estimate-cost": { body: estimateCostRequestSchema, responses: { 200: costEstimateSchema } },
+    "GET /config": { responses: { 200: environmentConfigListSchema } },
+    "GET /:environmentId": { responses: { 200: environmentResponseSchema } },
+    "DELETE /:environmentId": { responses: { 202: environmentResponseSchema, 204: null } },
+    "GET /:environmentId/config": { responses: { 200: environmentConfigResponseSchema } },
+    "PUT /:environmentId/config": {
+      body: environmentConfigSchema,
+      responses: { 200: environmentConfigResponseSchema },
+    },
+    "GET /:environmentId/addons": { responses: { 200: addonListSchema } },
+    "PUT /:environmentId/addons": { body: addonListSchema, responses: { 200: addonListSchema } },
+  });
   return routes;
 }

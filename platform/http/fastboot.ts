@@ -27,6 +27,7 @@ import { assertCloudPlacement } from "./environments";
 import { permit } from "./permissions";
 import { currentOrganization, type OrganizationEnv } from "./tenancy";
 import { readJsonBody, readQuery, sendJson } from "./validation";
+import { documentRoutes } from "./documented";
 
 const idSchema = z.guid();
 
@@ -118,5 +119,10 @@ export function fastbootRoutes({ db, engine }: { db: Database; engine: Operation
     return sendJson(c, fastbootResponseSchema, { fastboot: await toFastboot(db, found) });
   });
 
+  documentRoutes(routes, {
+    "GET /fastboot/stacks": { query: fastbootStackQuerySchema, responses: { 200: fastbootStackListSchema } },
+    "POST /fastboot": { body: fastbootRequestSchema, responses: { 201: fastbootResponseSchema } },
+    "GET /fastboot/:fastbootId": { responses: { 200: fastbootResponseSchema } },
+  });
   return routes;
 }

@@ -6,6 +6,7 @@ import { currentUser, type AuthenticatedEnv } from "./auth";
 import { resolveOrganizationAccess } from "./tenancy";
 import { readQuery, sendJson } from "./validation";
 import { signedIn } from "./permissions";
+import { documentRoutes } from "./documented";
 
 /** GET /v2/feature-flags?organizationId=<tenant id>&environmentId=<environment id>. */
 export function featureFlagRoutes({ db }: { db: Database }) {
@@ -19,5 +20,8 @@ export function featureFlagRoutes({ db }: { db: Database }) {
     return sendJson(c, featureFlagsSchema, { featureFlags: await flagsOfTenant(db, tenantId) });
   });
 
+  documentRoutes(routes, {
+    "GET /v2/feature-flags": { query: featureFlagQuerySchema, responses: { 200: featureFlagsSchema } },
+  });
   return routes;
 }

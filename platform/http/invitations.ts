@@ -35,6 +35,7 @@ import { HttpError } from "./errors";
 import { permit, signedIn } from "./permissions";
 import { currentOrganization, type OrganizationEnv } from "./tenancy";
 import { readJsonBody, readQuery, sendJson } from "./validation";
+import { documentRoutes } from "./documented";
 
 type Dependencies = { db: Database; config: Pick<PlatformConfig, "appUrl" | "mail">; mailer?: Mailer };
 
@@ -118,6 +119,20 @@ export function invitationRoutes({ db, config, mailer = createMailer(config.mail
     return sendJson(c, cancelledInvitationSchema, { invitation });
   });
 
+  documentRoutes(routes, {
+    "GET /users/invites": { query: invitationEmailQuerySchema, responses: { 200: invitationListSchema } },
+    "GET /users/v2/invites": { query: invitationEmailQuerySchema, responses: { 200: invitationListSchema } },
+    "POST /users/invites": { body: createInvitationV1Schema, responses: { 201: sentInvitationsSchema } },
+    "POST /users/v2/invites": { body: createInvitationsSchema, responses: { 201: sentInvitationsSchema } },
+    "POST /users/v2/invites/reinvite": {
+      body: invitationTargetSchema,
+      responses: { 200: sentInvitationSchema },
+    },
+    "DELETE /users/v2/invites": {
+      query: invitationTargetSchema,
+      responses: { 200: cancelledInvitationSchema },
+    },
+  });
   return routes;
 }
 
@@ -147,6 +162,12 @@ export function invitationPreviewRoutes({ db }: { db: Database }) {
     const { token } = await readJsonBody(c, invitationTokenSchema);
     return sendJson(c, invitationPreviewSchema, await previewInvitation(db, { token }));
   });
+  documentRoutes(routes, {
+    "POST /v2/invitations/preview": {
+      body: invitationTokenSchema,
+      responses: { 200: invitationPreviewSchema },
+    },
+  });
   return routes;
 }
 
@@ -172,5 +193,15 @@ export function invitationAcceptanceRoutes({ db }: { db: Database }) {
     );
   });
 
+  documentRoutes(routes, {
+    "POST /v2/invitations/lookup": {
+      body: invitationTokenSchema,
+      responses: { 200: invitationPreviewSchema },
+    },
+    "POST /v2/invitations/accept": {
+      body: invitationTokenSchema,
+      responses: { 200: acceptedInvitationSchema },
+    },
+  });
   return routes;
 }

@@ -6,6 +6,7 @@ import { currentUser } from "./auth";
 import { permit } from "./permissions";
 import { currentOrganization, type OrganizationEnv } from "./tenancy";
 import { readJsonBody, sendJson } from "./validation";
+import { documentRoutes } from "./documented";
 
 /**
  * GET and PUT /v2/organizations/:tenantId/onboarding (issue 17, decision 039): every member sees the state and the
@@ -32,5 +33,9 @@ export function onboardingRoutes({ db, now }: { db: Database; now: () => Date })
     return sendJson(c, onboardingResponseSchema, { onboarding: await readOnboarding(db, organization) });
   });
 
+  documentRoutes(routes, {
+    "GET /onboarding": { responses: { 200: onboardingResponseSchema } },
+    "PUT /onboarding": { body: endOnboardingRequestSchema, responses: { 200: onboardingResponseSchema } },
+  });
   return routes;
 }

@@ -26,6 +26,7 @@ import { findEnvironment } from "./environments";
 import { currentOrganization, type OrganizationEnv } from "./tenancy";
 import { readQuery, sendJson } from "./validation";
 import { permit } from "./permissions";
+import { documentRoutes } from "./documented";
 
 const resourceIdSchema = z.guid();
 
@@ -205,5 +206,11 @@ export function resourceTelemetryRoutes({
     return sendJson(c, alarmListSchema, { alarms });
   });
 
+  documentRoutes(routes, {
+    "GET /resources/:resourceId/logs": { query: logQuerySchema, responses: { 200: logListSchema } },
+    "GET /resources/:resourceId/units": { responses: { 200: serviceUnitsSchema } },
+    "GET /resources/:resourceId/metrics": { responses: { 200: metricsSchema } },
+    "GET /resources/:resourceId/metrics/alarms": { responses: { 200: alarmListSchema } },
+  });
   return routes;
 }

@@ -289,20 +289,30 @@ describe("on a container host (issue 26)", () => {
       ],
     });
     expect(await api.countRows()).toEqual(before);
-    // A database engine the driver has no image for is said at creation too, on its field.
-    const mysql = {
-      ...database(),
-      config: { ...defaultServiceConfigs.database, engine: "mysql", version: "8.0" },
-      launch: true,
-    };
-    expect((await expectError(await call("POST", path, mysql), 400)).fieldErrors).toEqual({
-      "config.engine": [
-        "MySQL cannot run on a container host yet: the container driver runs PostgreSQL. Create it in an environment on a cloud account, or choose PostgreSQL.",
-      ],
-    });
-    expect(await api.countRows()).toEqual(before);
-    // A database has one (an official image): it is created.
+    // A database and a cache have one (an official image), whichever engine the form offers: they are created.
     await create({ ...database(), launch: false }, onHost?.id);
+    for (const [engine, version] of [
+      ["mysql", "8.0"],
+      ["mariadb", "10.11"],
+    ]) {
+      const created = await create(
+        { ...database(), config: { ...defaultServiceConfigs.database, engine, version }, launch: false },
+        onHost?.id,
+      );
+      expect(created.config).toMatchObject({ engine, version });
+    }
+    for (const [engine, version] of [
+      ["valkey", "8.0"],
+      ["memcached", "1.6"],
+    ]) {
+      const cache = {
+        serviceType: "cache",
+        name: uniqueName("cache"),
+        config: { ...defaultServiceConfigs.cache, engine, version },
+        launch: false,
+      };
+      expect((await create(cache, onHost?.id)).config).toMatchObject({ engine, version });
+    }
   });
 });
 

@@ -4,7 +4,6 @@ import {
   MAX_RETRIES,
   SERVERLESS_UPLOAD_BODY_MAX_BYTES,
   SERVERLESS_UPLOAD_MAX_BYTES,
-  noContainerEngineMessage,
   noContainerFormMessage,
   type ServiceType,
 } from "#contract/service-catalogue";
@@ -92,6 +91,7 @@ import {
   launchDraftRequestSchema,
 } from "#contract/change-plans";
 import { assertConfirmed, changePlanOf } from "../deployments/change-plans";
+import { documentRoutes } from "./documented";
 
 const idSchema = z.guid();
 
@@ -329,11 +329,6 @@ export function serviceRoutes({
       const noContainerForm =
         environment.cloudProvider === "CONTAINERS" ? noContainerFormMessage(body.serviceType) : null;
       if (noContainerForm) throw invalidFields({ serviceType: [noContainerForm] });
-      const noContainerEngine =
-        environment.cloudProvider === "CONTAINERS"
-          ? noContainerEngineMessage(body.serviceType, (config as { engine?: string }).engine)
-          : null;
-      if (noContainerEngine) throw invalidFields({ "config.engine": [noContainerEngine] });
       if (body.serviceType === "serverless") await assertUploadIn(tx, environment.id, config);
       if (body.serviceType === "application") {
         await assertApplicationReferences(c, tx, environment, config as ApplicationConfig, body.name);
@@ -747,5 +742,32 @@ export function serviceRoutes({
     return sendJson(c, attributeResponseSchema, { attribute, value });
   });
 
+  documentRoutes(routes, {
+    "GET /": { query: resourceListQuerySchema, responses: { 200: resourceListSchema } },
+    "POST /": { body: createResourceRequestSchema, responses: { 201: resourceResponseSchema } },
+    "POST /estimate-cost": {
+      body: estimateResourceCostRequestSchema,
+      responses: { 200: costEstimateSchema },
+    },
+    "POST /serverless/upload": { responses: { 201: serverlessUploadResponseSchema } },
+    "GET /:resourceId": { responses: { 200: resourceResponseSchema } },
+    "PUT /:resourceId": { body: updateResourceRequestSchema, responses: { 200: resourceResponseSchema } },
+    "POST /:resourceId/plan": { body: changePlanRequestSchema, responses: { 200: changePlanResponseSchema } },
+    "PUT /:resourceId/draft": {
+      body: updateResourceRequestSchema,
+      responses: { 200: resourceResponseSchema },
+    },
+    "POST /:resourceId/draft/launch": {
+      body: launchDraftRequestSchema,
+      responses: { 200: resourceResponseSchema },
+    },
+    "POST /:resourceId/retry": { responses: { 200: retryResponseSchema } },
+    "POST /:resourceId/cancel": { responses: { 200: resourceResponseSchema } },
+    "DELETE /:resourceId": { responses: { 202: resourceResponseSchema, 204: null } },
+    "GET /:resourceId/versions": { responses: { 200: applicationVersionListSchema } },
+    "GET /:resourceId/versions/:versionId": { responses: { 200: applicationVersionResponseSchema } },
+    "POST /:resourceId/versions/:versionId/rollback": { responses: { 202: rollbackResponseSchema } },
+    "GET /:resourceId/attributes/:attribute": { responses: { 200: attributeResponseSchema } },
+  });
   return routes;
 }

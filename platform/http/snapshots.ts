@@ -8,6 +8,7 @@ import { HttpError } from "./errors";
 import { permit } from "./permissions";
 import { currentOrganization, type OrganizationEnv } from "./tenancy";
 import { sendJson } from "./validation";
+import { documentRoutes } from "./documented";
 
 /**
  * GET .../environments/{w}/snapshots (snapshotPaths.list): the final snapshots the platform kept of the
@@ -35,6 +36,9 @@ export function snapshotRoutes({
       if (error instanceof TelemetryUnavailable) throw new HttpError(502, { message: error.message });
       throw error;
     }
+  });
+  documentRoutes(routes, {
+    "GET /snapshots": { responses: { 200: snapshotsResponseSchema } },
   });
   return routes;
 }

@@ -53,9 +53,10 @@ const tenantWriteEndpoints = casesOf(
       !route.path.endsWith("/estimate-cost"),
   ),
 );
-// The health check, GitHub's webhook, which signatures authenticate (deploy-on-push.test.ts), and an invitation's
-// preview, opened before sign-in with the link's token as its key (invitations.test.ts, decision 056).
-const unauthenticatedPaths = new Set(["/api/healthz", "/api/v2/invitations/preview"]);
+// The health check, GitHub's webhook, which signatures authenticate (deploy-on-push.test.ts), an invitation's
+// preview, opened before sign-in with the link's token as its key (invitations.test.ts, decision 056), and the
+// API's OpenAPI description, which names no tenant's data (openapi.test.ts, decision 071).
+const unauthenticatedPaths = new Set(["/api/healthz", "/api/v2/invitations/preview", "/api/openapi.json"]);
 const authenticatedRoutes = casesOf(
   api.app.routes.filter(
     (route) => !unauthenticatedPaths.has(route.path) && !route.path.startsWith("/api/webhooks/"),

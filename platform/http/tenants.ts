@@ -13,6 +13,7 @@ import { conflictOn } from "../lib/errors";
 import { currentOrganization, type OrganizationAccess, type OrganizationEnv } from "./tenancy";
 import { readJsonBody, sendJson } from "./validation";
 import { permit, signedIn } from "./permissions";
+import { documentRoutes } from "./documented";
 
 const creatorRole: RoleName = "admin";
 
@@ -80,5 +81,9 @@ export function tenantRoutes({
     sendJson(c, tenantResponseSchema, { tenant: toTenant(currentOrganization(c)) }),
   );
 
+  documentRoutes(routes, {
+    "POST /tenant": { body: createTenantRequestSchema, responses: { 201: tenantResponseSchema } },
+    "GET /tenant/:tenantId": { responses: { 200: tenantResponseSchema } },
+  });
   return routes;
 }

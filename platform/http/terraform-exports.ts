@@ -9,6 +9,7 @@ import { conflict, notFound } from "../lib/errors";
 import { permit } from "./permissions";
 import { currentOrganization, type OrganizationEnv } from "./tenancy";
 import { sendJson } from "./validation";
+import { documentRoutes } from "./documented";
 
 /**
  * POST .../environments/{w}/terraform-export and GET .../terraform-export/{id} (terraformExportPaths): 'Export as Terraform' of an environment in an AWS
@@ -43,5 +44,9 @@ export function terraformExportRoutes({ db, engine }: { db: Database; engine: Op
     return sendJson(c, terraformExportResponseSchema, { terraformExport: found });
   });
 
+  documentRoutes(routes, {
+    "POST /terraform-export": { responses: { 201: terraformExportResponseSchema } },
+    "GET /terraform-export/:exportId": { responses: { 200: terraformExportResponseSchema } },
+  });
   return routes;
 }

@@ -17,6 +17,7 @@ import { conflict, invalidFields, notFound } from "../lib/errors";
 import { permit } from "./permissions";
 import { currentOrganization, type OrganizationEnv } from "./tenancy";
 import { readJsonBody, sendJson } from "./validation";
+import { documentRoutes } from "./documented";
 
 type Dependencies = { db: Database; config: Pick<PlatformConfig, "appUrl">; secrets: SecretCipher };
 
@@ -100,5 +101,11 @@ export function ticketRoutes({ db, config, secrets }: Dependencies) {
     },
   );
 
+  documentRoutes(routes, {
+    "POST /environments/:environmentId/infrastructure/:resourceId/tickets": {
+      body: createTicketSchema,
+      responses: { 201: ticketResponseSchema },
+    },
+  });
   return routes;
 }

@@ -18,6 +18,7 @@ import { HttpError } from "./errors";
 import { notFound } from "../lib/errors";
 import { readJsonBody, sendJson } from "./validation";
 import { signedIn } from "./permissions";
+import { documentRoutes } from "./documented";
 
 /**
  * POST /account/initialize-account, POST /v2/tools/generate-terraform and GET /v2/tools/generate-terraform/:jobId.
@@ -85,5 +86,15 @@ export function toolRoutes({ db, jobs }: { db: Database; jobs: TerraformJobs }) 
     return sendJson(c, cloudConnectionJobSchema, job);
   });
 
+  documentRoutes(routes, {
+    [`POST ${accountPaths.initialize()}`]: {
+      responses: { 200: initializeAccountResponseSchema, 201: initializeAccountResponseSchema },
+    },
+    [`POST ${generateTerraformPaths.create()}`]: {
+      body: createCloudConnectionJobRequestSchema,
+      responses: { 201: cloudConnectionJobSchema },
+    },
+    [`GET ${generateTerraformPaths.create()}/:jobId`]: { responses: { 200: cloudConnectionJobSchema } },
+  });
   return routes;
 }

@@ -57,6 +57,7 @@ import { conflict, conflictOn, invalidFields, notFound } from "../lib/errors";
 import { permit } from "./permissions";
 import { currentOrganization, type OrganizationEnv } from "./tenancy";
 import { readJsonBody, readQuery, sendJson } from "./validation";
+import { documentRoutes } from "./documented";
 
 const memberNotFound = () => notFound("Member not found");
 const roleNotFound = () => notFound("Role not found");
@@ -259,6 +260,36 @@ export function userRoutes({ db }: { db: Database }) {
     return sendJson(c, organizationSettingsSchema, { organization });
   });
 
+  documentRoutes(routes, {
+    "GET /users/:userId": { responses: { 200: memberResponseSchema } },
+    "GET /users/v2/permissions": { responses: { 200: effectivePermissionsSchema } },
+    "GET /users/v2": { responses: { 200: memberListSchema } },
+    "DELETE /users/v2": { query: removeMemberQuerySchema, responses: { 204: null } },
+    "POST /users/v2/roles/update": {
+      body: updateRolesRequestSchema,
+      responses: { 200: memberResponseSchema },
+    },
+    "POST /users/v2/roles/update/get-by-email": {
+      body: memberByEmailRequestSchema,
+      responses: { 200: memberResponseSchema },
+    },
+    "GET /users/roles": { responses: { 200: roleListSchema } },
+    "POST /users/roles/:userId": { body: roleNamesRequestSchema, responses: { 200: memberResponseSchema } },
+    "DELETE /users/roles/:userId": { body: roleNamesRequestSchema, responses: { 200: memberResponseSchema } },
+    "GET /users": { query: includeRolesQuerySchema, responses: { 200: userDetailsSchema } },
+    "DELETE /users/:userId": { responses: { 204: null } },
+    "GET /roles/v2": { responses: { 200: roleListSchema } },
+    "POST /roles/v2": { body: customRoleRequestSchema, responses: { 201: roleResponseSchema } },
+    "PUT /roles/v2/:roleId": { body: customRoleRequestSchema, responses: { 200: roleResponseSchema } },
+    "DELETE /roles/v2/:roleId": { responses: { 204: null } },
+    "GET /subscription": { responses: { 200: subscriptionSchema } },
+    "POST /referral": { query: referralQuerySchema, responses: { 200: organizationSettingsSchema } },
+    "GET /settings": { responses: { 200: organizationSettingsSchema } },
+    "PATCH /settings": {
+      body: renameOrganizationRequestSchema,
+      responses: { 200: organizationSettingsSchema },
+    },
+  });
   return routes;
 }
 

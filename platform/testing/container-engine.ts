@@ -345,7 +345,10 @@ export function containerEngine({ privateRegistry = false, officialImages = [] }
     // (docker.io/library/postgres:16) moves to the last file's image; each file removes its own at the end.
     const mirrored: string[] = [];
     for (const name of officialImages) {
-      const [first = "", ...more] = OFFICIAL_IMAGES[name].map((tag) => `${registryHost}/library/${tag}`);
+      // Docker Hub's official images are under `library/`; others (`valkey/valkey`) under their own namespace.
+      const [first = "", ...more] = OFFICIAL_IMAGES[name].map(
+        (tag) => `${registryHost}/${tag.includes("/") ? tag : `library/${tag}`}`,
+      );
       await buildAndPush(engine, first, officialContexts[name](`LABEL test.registry="${registryHost}"\n`));
       for (const tag of more) await tagAndPush(engine, first, tag);
       mirrored.push(first, ...more);

@@ -23,14 +23,26 @@ import { tarOf } from "./tar";
  *   /var/lib/postgresql/data, then postgres on 5432 with password (scram) logins from anywhere.
  * - `redis` → `redis:7`: this machine's redis-server, its arguments as the official image takes them
  *   (`redis-server --requirepass …`), data in /data.
+ * - `valkey` → `valkey/valkey:8.0` (and `:7.2`): the same redis-server (Debian 12 has no Valkey; Redis 7 speaks
+ *   Valkey's protocol), its entrypoint taking `valkey-server …` as the official image's does.
+ * - `mariadb` → `mariadb:11.4`, `mariadb:10.11`, and the same image as `mysql:8.4` and `mysql:8.0`: this machine's
+ *   MariaDB 10.11 (Debian has no MySQL server; MariaDB speaks MySQL's protocol), with an entrypoint honouring both
+ *   official images' variables (MARIADB_ROOT_PASSWORD or MYSQL_ROOT_PASSWORD, …_DATABASE, …_USER, …_PASSWORD):
+ *   mariadb-install-db on an empty /var/lib/mysql, the users and database, then mariadbd on 3306. A test of a
+ *   `mysql:` image proves the driver's MySQL interface, not MySQL 8's own server.
+ * - `memcached` → `memcached:1.6`: this machine's memcached on 11211 as the memcache user, arguments as the
+ *   official image takes them (`memcached -m 64`, or options alone).
  */
-export type OfficialImage = "nginx" | "postgres" | "redis";
+export type OfficialImage = "nginx" | "postgres" | "redis" | "valkey" | "mariadb" | "memcached";
 
 /** The names each stand-in is pushed under (the mirror's `library/` is Docker Hub's namespace of official images). */
 export const OFFICIAL_IMAGES: Record<OfficialImage, string[]> = {
   nginx: ["nginx:1.27"],
   postgres: ["postgres:16", "postgres:17"],
   redis: ["redis:7"],
+  valkey: ["valkey/valkey:8.0", "valkey/valkey:7.2"],
+  mariadb: ["mariadb:11.4", "mariadb:10.11", "mysql:8.4", "mysql:8.0"],
+  memcached: ["memcached:1.6"],
 };
 
 /** The system packages a stand-in is built from (.ci/run installs them as root). */
@@ -38,6 +50,9 @@ export const OFFICIAL_IMAGE_SOURCES: Record<OfficialImage, Record<string, string
   nginx: {},
   postgres: { "postgresql-15": "/usr/lib/postgresql/15/bin/postgres" },
   redis: { "redis-server": "/usr/bin/redis-server" },
+  valkey: { "redis-server": "/usr/bin/redis-server" },
+  mariadb: { "mariadb-server": "/usr/sbin/mariadbd", "mariadb-client": "/usr/bin/mariadb" },
+  memcached: { memcached: "/usr/bin/memcached" },
 };
 
 const BUSYBOX = "/bin/busybox";
@@ -111,10 +126,13 @@ ENTRYPOINT ["/bin/sh", "/usr/local/bin/docker-entrypoint.sh"]
 CMD ["redis-server"]
 `);
 
-/** As the official image: `redis-server` arguments run the server (as the redis user, from /data). */
+/**
+ * As the official image: `redis-server` arguments run the server (as the redis user, from /data); the Valkey
+ * image's `valkey-server` runs the same server.
+ */
 const redisEntrypoint = `set -e
 chown -R redis:redis /data
-if [ "$1" = "redis-server" ]; then
+if [ "$1" = "redis-server" ] || [ "$1" = "valkey-server" ]; then
   shift
   # busybox su passes no arguments to the command: they are written into it (the driver's have no spaces).
   exec su redis -s /bin/sh -c "exec /usr/bin/redis-server --bind 0.0.0.0 --protected-mode no --dir /data $*"
@@ -125,10 +143,14 @@ exec "$@"
 const passwd = `root:x:0:0:root:/root:/bin/sh
 postgres:x:999:999:PostgreSQL:/var/lib/postgresql:/bin/sh
 redis:x:998:998:Redis:/data:/bin/sh
+mysql:x:997:997:MySQL:/var/lib/mysql:/bin/sh
+memcache:x:11211:11211:Memcached:/nonexistent:/bin/sh
 `;
 const group = `root:x:0:
 postgres:x:999:
 redis:x:998:
+mysql:x:997:
+memcache:x:11211:
 `;
 
 /** A build context of `files` and busybox-static (as `busybox`). */
@@ -219,9 +241,95 @@ function redisContext(tail: string): Buffer {
   });
 }
 
+const mariadbDockerfile = rootfsDockerfile(`ENV PATH=/usr/sbin:/usr/bin:/bin
+RUN mkdir -p /var/lib/mysql /run/mysqld
+VOLUME /var/lib/mysql
+EXPOSE 3306
+ENTRYPOINT ["/bin/sh", "/usr/local/bin/docker-entrypoint.sh"]
+CMD ["mariadbd"]
+`);
+
+/**
+ * As the official images: on an empty /var/lib/mysql, mariadb-install-db, then (in bootstrap mode, no network)
+ * the root password for local and remote logins, the database and its user; then the server on 3306. Options
+ * alone (`--max-connections=50`) are the server's.
+ */
+const mariadbEntrypoint = `set -e
+case "$1" in -*) set -- mariadbd "$@" ;; esac
+if [ "$1" != "mariadbd" ] && [ "$1" != "mysqld" ]; then exec "$@"; fi
+shift
+datadir=/var/lib/mysql
+chown -R mysql:mysql "$datadir" /run/mysqld
+root_password="\${MARIADB_ROOT_PASSWORD:-$MYSQL_ROOT_PASSWORD}"
+database="\${MARIADB_DATABASE:-$MYSQL_DATABASE}"
+user="\${MARIADB_USER:-$MYSQL_USER}"
+password="\${MARIADB_PASSWORD:-$MYSQL_PASSWORD}"
+if [ ! -d "$datadir/mysql" ]; then
+  if [ -z "$root_password" ]; then
+    echo "error: database is uninitialized and password option is not specified" >&2
+    echo "  You need to specify one of MARIADB_ROOT_PASSWORD or MYSQL_ROOT_PASSWORD" >&2
+    exit 1
+  fi
+  echo "Initializing database files"
+  mariadb-install-db --user=mysql --datadir="$datadir" --auth-root-authentication-method=normal \\
+    --skip-test-db --skip-name-resolve > /dev/null
+  {
+    echo "FLUSH PRIVILEGES;"
+    echo "DROP USER IF EXISTS 'root'@'127.0.0.1', 'root'@'::1';"
+    echo "ALTER USER 'root'@'localhost' IDENTIFIED BY '$root_password';"
+    echo "CREATE USER 'root'@'%' IDENTIFIED BY '$root_password';"
+    echo "GRANT ALL ON *.* TO 'root'@'%' WITH GRANT OPTION;"
+    if [ -n "$database" ]; then echo "CREATE DATABASE IF NOT EXISTS \\\`$database\\\`;"; fi
+    if [ -n "$user" ]; then
+      echo "CREATE USER '$user'@'%' IDENTIFIED BY '$password';"
+      if [ -n "$database" ]; then echo "GRANT ALL ON \\\`$database\\\`.* TO '$user'@'%';"; fi
+    fi
+  } | mariadbd --bootstrap --user=mysql --datadir="$datadir" --log-warnings=0
+  echo "MariaDB init process done. Ready for start up."
+fi
+exec mariadbd --user=mysql --datadir="$datadir" --bind-address=0.0.0.0 --port=3306 "$@"
+`;
+
+const memcachedDockerfile = rootfsDockerfile(`ENV PATH=/usr/bin:/bin
+USER memcache
+EXPOSE 11211
+ENTRYPOINT ["/bin/sh", "/usr/local/bin/docker-entrypoint.sh"]
+CMD ["memcached"]
+`);
+
+/** As the official image: options alone are memcached's. */
+const memcachedEntrypoint = `case "$1" in -*) set -- memcached "$@" ;; esac
+exec "$@"
+`;
+
+function mariadbContext(tail: string): Buffer {
+  const binaries = ["/usr/sbin/mariadbd", "/usr/bin/my_print_defaults", "/usr/bin/resolveip"];
+  return rootfsContext(
+    mariadbDockerfile + tail,
+    [...binaries, "/usr/bin/mariadb-install-db", ...librariesOf(binaries), "/usr/share/mysql"],
+    {
+      "etc/passwd": passwd,
+      "etc/group": group,
+      "usr/local/bin/docker-entrypoint.sh": mariadbEntrypoint,
+    },
+  );
+}
+
+function memcachedContext(tail: string): Buffer {
+  const binaries = ["/usr/bin/memcached"];
+  return rootfsContext(memcachedDockerfile + tail, [...binaries, ...librariesOf(binaries)], {
+    "etc/passwd": passwd,
+    "etc/group": group,
+    "usr/local/bin/docker-entrypoint.sh": memcachedEntrypoint,
+  });
+}
+
 /** The build context of each official image's stand-in, `tail` ending its Dockerfile (the set-up's own label). */
 export const officialContexts: Record<OfficialImage, (tail: string) => Buffer> = {
   nginx: (tail) => busyboxContext({ Dockerfile: nginxDockerfile + tail, "start.sh": nginxStart }),
   postgres: postgresContext,
   redis: redisContext,
+  valkey: redisContext,
+  mariadb: mariadbContext,
+  memcached: memcachedContext,
 };

@@ -10,6 +10,8 @@ export const settingsPaths = {
   auditLog: "/settings/audit-log",
   /** The connections' cards; contract/connections.ts's connectionPages has every connections page. */
   connections: "/settings/connections",
+  /** The platform API's reference, from its OpenAPI document (decision 071). */
+  apiReference: "/settings/api-reference",
 } as const;
 
 export type SettingsNavItem = { label: string; to: string; permission: Permission };
@@ -22,6 +24,7 @@ export const settingsNavigation: readonly SettingsNavItem[] = [
   { label: "Organization", to: settingsPaths.organizationOverview, permission: "organization.view" },
   { label: "Connections", to: settingsPaths.connections, permission: "organization.view" },
   { label: "Audit log", to: settingsPaths.auditLog, permission: "audit.view" },
+  { label: "API reference", to: settingsPaths.apiReference, permission: "organization.view" },
 ];
 
 /** The settings pages the user's permissions open (all while permissions are not in use). */

@@ -20,6 +20,7 @@ import {
   type TeardownStep,
 } from "../driver";
 import { buildContextOf, buildImage, dockerfileInRepository, imagesLabelled } from "./build";
+import { outboundFetch } from "../../lib/egress";
 import { engineStepError, type Engine } from "./engine";
 import { LABEL_DEPLOYMENT, LABEL_SERVICE, labelFilter, labelsOf } from "./labels";
 import { endpointsOf, environmentNetwork, removeNetworkIfUnused } from "./network";
@@ -71,6 +72,8 @@ export const pending = (state: State, waitMs: number, progress: string): DeployS
   lines: [],
 });
 
+const LOOPBACK = "127.0.0.1";
+
 export type ContainerStepOptions = {
   /**
    * A client of the environment's engine, connected for one step; `streaming`: for a build or a pull, which may
@@ -82,6 +85,11 @@ export type ContainerStepOptions = {
   /** The reverse proxy giving each application a stable address; without it, the published port is the URL. */
   proxy?: ContainerProxy;
   /**
+   * Where the engine's published ports are reached from the platform (`hostAddressOf`): 127.0.0.1 for this
+   * machine's socket, the host's name for a Docker host on a network. Applications only.
+   */
+  host?: string;
+  /**
    * How long a build is waited for (the deployment's time-out, 30 minutes, checked between steps, cannot end a
    * step that never returns). Applications only.
    */
@@ -92,8 +100,14 @@ export function containerApplication({
   engine: connect,
   timeScale,
   proxy,
+  host = LOOPBACK,
   buildTimeoutMs = 30 * 60_000,
 }: ContainerStepOptions) {
+  // On this machine a published port stays on loopback; a Docker host's must be reachable from the platform (the
+  // health check) and from its users (the URL), so it is published on all of the host's interfaces.
+  const publishedOn = host === LOOPBACK ? LOOPBACK : "";
+  /** How the platform (and the service's URL) reaches a port the engine published. */
+  const reach = (hostPort: string) => `${host.includes(":") ? `[${host}]` : host}:${hostPort}`;
   const scaled = (ms: number) => Math.max(MIN_WAIT_MS, Math.round(ms * timeScale));
 
   /**
@@ -388,9 +402,9 @@ export function containerApplication({
           NetworkingConfig: endpointsOf(network, resource.name),
           HostConfig: {
             ...network.hostConfig,
-            // Loopback only, at a port the engine picks: nothing is reachable from outside the machine.
+            // At a port the engine picks; on this machine's loopback only, nothing reachable from outside.
             PortBindings: Object.fromEntries(
-              ports.map((port) => [port, [{ HostIp: "127.0.0.1", HostPort: "" }]]),
+              ports.map((port) => [port, [{ HostIp: publishedOn, HostPort: "" }]]),
             ),
             NanoCpus: Math.round(Number(hardware.cpu) * 1e9),
             Memory: hardware.memoryMb * 1024 * 1024,
@@ -449,7 +463,9 @@ export function containerApplication({
       );
     }
     const hostPort = publishedPort(inspected, check.port);
-    const outcome = await probe(`http://127.0.0.1:${hostPort}${check.path}`, check.timeoutSeconds * 1000);
+    const outcome = await probe(`http://${reach(hostPort)}${check.path}`, check.timeoutSeconds * 1000, {
+      checked: host !== LOOPBACK,
+    });
     const passes = outcome.healthy ? Number(state.passes ?? 0) + 1 : 0;
     const failures = outcome.healthy ? 0 : Number(state.failures ?? 0) + 1;
     if (outcome.healthy) {
@@ -485,15 +501,15 @@ export function containerApplication({
     const current = state.newContainer ?? "";
     const inspected = await engine.getContainer(current).inspect();
     const hostPort = publishedPort(inspected, resource.settings.networking.port);
-    let endpoint = `http://127.0.0.1:${hostPort}`;
+    let endpoint = `http://${reach(hostPort)}`;
     let proxyPort = state.proxyPort ?? "";
     if (proxy) {
       // Allocated once; a step repeated after a crash before its state was kept allocates again, harmlessly.
       proxyPort ||= String(await proxy.allocatePort());
       // Before the old container goes: requests move to the new one in one config load, none to nothing.
-      await proxy.route(resource.id, Number(proxyPort), hostPort);
+      await proxy.route(resource.id, Number(proxyPort), reach(hostPort));
       endpoint = proxy.addressOf(Number(proxyPort));
-      log(`Routed ${endpoint} to container ${inspected.Name.replace(/^\//, "")} (127.0.0.1:${hostPort})`);
+      log(`Routed ${endpoint} to container ${inspected.Name.replace(/^\//, "")} (${reach(hostPort)})`);
     }
     const replaced: string[] = [];
     for (const container of await containersOf(engine, resource.id)) {
@@ -524,7 +540,7 @@ export function containerApplication({
     if (!proxy || !state.proxyPort || !state.hostPort) return { state: "ok" };
     const address = proxy.addressOf(Number(state.proxyPort));
     const upstream = await proxy.upstreamOf(resource.id);
-    const expected = `127.0.0.1:${state.hostPort}`;
+    const expected = reach(state.hostPort);
     if (upstream === expected) return { state: "ok" };
     return {
       state: "degraded",
@@ -735,9 +751,15 @@ export function publishedPort(
  * One HTTP GET of the health check, on the port the driver itself published on loopback (not an address a tenant
  * typed, so not through the egress policy). 2xx and 3xx pass, as a load balancer's default matcher.
  */
-async function probe(url: string, timeoutMs: number): Promise<{ healthy: boolean; said: string }> {
+async function probe(
+  url: string,
+  timeoutMs: number,
+  /** A Docker host on a network is an address a tenant typed: called under the egress policy. */
+  { checked }: { checked: boolean },
+): Promise<{ healthy: boolean; said: string }> {
   try {
-    const response = await fetch(url, { redirect: "manual", signal: AbortSignal.timeout(timeoutMs) });
+    const call = checked ? outboundFetch : fetch;
+    const response = await call(url, { redirect: "manual", signal: AbortSignal.timeout(timeoutMs) });
     await response.body?.cancel();
     return {
       healthy: response.status >= 200 && response.status < 400,

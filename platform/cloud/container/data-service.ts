@@ -34,37 +34,56 @@ import { pullImage } from "./pull";
 import { lastLinesOf } from "./telemetry";
 
 /**
- * A data service on a container engine (issue 26): its official image (`postgres:16`, `redis:7`) in one container
- * whose data lives on a named volume of the service's own, labelled like its containers. The volume outlives
+ * A data service on a container engine (issue 26): its official image (`postgres:16`, `mysql:8.4`, `redis:7`,
+ * `memcached:1.6`, …) in one container whose data lives on a named volume of the service's own, labelled like its
+ * containers (Memcached keeps nothing but memory: no volume). The volume outlives
  * every container: a redeploy stops the running container (a database's files take one server at a time, so
  * there is no rolling update) and starts the new one on the same volume, at the same loopback port, so clients
  * keep their connection string. Only deleting the service removes the volume.
  *
  * The password is generated at the first deployment and handed to the container as its official image takes it
- * (POSTGRES_PASSWORD, `--requirepass`): the engine keeps it with the container, as for any container started
- * from an official image, and a redeploy reads it back from the running container. It never goes in the
- * deployment's state or logs; the connection attributes that carry it are sealed by the platform (`secrets`).
+ * (POSTGRES_PASSWORD, MYSQL_ROOT_PASSWORD, `--requirepass`): the engine keeps it with the container, as for any container started
+ * from an official image, and a redeploy reads it back from the running container (with none left, from the
+ * attributes the platform sealed). It never goes in the deployment's state or logs; the connection attributes that
+ * carry it are sealed by the platform (`secrets`).
  *
  * Steps: pull → replace the container on the volume (found again by its labels when a crash repeated the step)
  * → wait, one probe per step, until the server answers its own protocol on the published port.
  */
 
-/** What differs between a database and a cache: the official image's interface and how its server answers. */
+/**
+ * What differs between one server and another (PostgreSQL, MySQL, Redis, Memcached, …): the official image's
+ * interface and how its server answers. Each service type picks one by its configuration's engine.
+ */
 export type DataServiceKind = {
-  /** The official image of the service's engine and version, or a CloudStepError saying it cannot run yet. */
+  /** The server's name in words (PostgreSQL, MySQL, …). */
+  server: string;
+  /** The official image of the service's engine and version. */
   image(resource: DriverResource): string;
-  /** The port the server listens on in the container, and where its data lives. */
+  /** The port the server listens on in the container, and where its data lives (none: memory only). */
   port: number;
-  dataPath: string;
+  dataPath?: string;
   /** The container's variables and command with `password`, as its official image takes them. */
   container(resource: DriverResource, password: string): { Env?: string[]; Cmd?: string[] };
-  /**
-   * The command (run in the new container once it answers) that sets `password` on data the volume kept when no
-   * container was left to read the old one from; absent when each start sets it (Redis's `--requirepass`).
-   */
-  passwordOnData?(resource: DriverResource, password: string): string[];
-  /** The password a container was started with (read back at a redeploy), if it carries one. */
-  passwordOf(inspected: ContainerInspectInfo): string | undefined;
+  /** The service's password; absent when its server takes none (Memcached). */
+  password?: {
+    /** The password a container was started with (read back at a redeploy), if it carries one. */
+    of(inspected: ContainerInspectInfo): string | undefined;
+    /** The sealed attribute that carries it (read back when no container is left to read it from). */
+    attribute: string;
+    /** Whether the server keeps it on its data once set (PostgreSQL, MySQL), not from each start's arguments. */
+    keptOnData: boolean;
+    /**
+     * The command (run in the new container once it answers) that sets `password` on data the volume kept when no
+     * container was left to read the old one from; absent when the server takes a new one only from a client
+     * logged in with the old (MySQL).
+     */
+    setOnData?(resource: DriverResource, password: string): string[];
+  };
+  /** What the deployment's log warns of the server each time it starts one (Memcached: anyone on the host). */
+  warning?: string;
+  /** The connection attributes the platform seals (what GET attributes/{attribute} reveals). */
+  secretAttributeNames: readonly string[];
   /** One probe of the server through the published port: answered in its protocol, or what it said. */
   probe(
     resource: DriverResource,
@@ -92,7 +111,7 @@ const HOST = "127.0.0.1";
 type State = Readonly<Record<string, string>>;
 
 export function containerDataService(
-  kind: DataServiceKind,
+  kindOf: (resource: DriverResource) => DataServiceKind,
   { engine: connect, timeScale }: ContainerStepOptions,
 ) {
   const interval = () => Math.max(MIN_WAIT_MS, Math.round(PROBE_INTERVAL_MS * timeScale));
@@ -121,7 +140,7 @@ export function containerDataService(
     async apply(context: DeployContext): Promise<DeployStep> {
       const { result, lines } = await run(context, async (engine, log) => {
         if (context.step === 0) {
-          const image = kind.image(context.resource);
+          const image = kindOf(context.resource).image(context.resource);
           const imageId = await pullImage(engine, image, log);
           return pending(
             {
@@ -177,12 +196,19 @@ export function containerDataService(
       const { result } = await run(context, (engine) => unitsOf(engine, context.resource.id));
       return result;
     },
+
+    // And the connection string through the published port, for a client on this machine (decision 066).
+    secretAttributeNames: (resource: DriverResource) => [
+      ...kindOf(resource).secretAttributeNames,
+      "hostConnectionString",
+    ],
   };
 
   /** The service's volume, created once (found again by its name), labelled with the service. */
   async function volumeOf(
     engine: Engine,
     context: DeployContext,
+    dataPath: string,
     log: (message: string) => void,
   ): Promise<{ volume: string; existed: boolean }> {
     const name = `${context.resource.name}-${context.resource.id.slice(0, 8)}-data`;
@@ -206,22 +232,29 @@ export function containerDataService(
         .catch((error: unknown) => {
           throw engineStepError("Creating the volume", error);
         });
-      log(`Created volume ${name} for ${kind.dataPath}`);
+      log(`Created volume ${name} for ${dataPath}`);
     }
     return { volume: name, existed: Boolean(found) };
   }
 
-  /** The running container's password, else a new one (the first deployment, or every container removed). */
+  /**
+   * The running container's password, else the sealed one (every container removed outside), else a new one (the
+   * first deployment, or nothing sealed).
+   */
   async function passwordFor(
     engine: Engine,
     context: DeployContext,
+    kind: DataServiceKind,
   ): Promise<{ password: string; kept: boolean }> {
+    if (!kind.password) return { password: "", kept: true };
     for (const container of await containersOf(engine, context.resource.id)) {
       const inspected = await engine.getContainer(container.Id).inspect();
-      const password = kind.passwordOf(inspected);
+      const password = kind.password.of(inspected);
       if (password) return { password, kept: true };
     }
-    return { password: generatedPassword(32), kept: false };
+    // Every container removed outside the console: the password the platform sealed is the one on the data.
+    const sealed = context.sealedSecrets?.()[kind.password.attribute];
+    return sealed ? { password: sealed, kept: true } : { password: generatedPassword(32), kept: false };
   }
 
   /** The container on the service's volume: the one before stopped and removed, the new one started. */
@@ -231,8 +264,11 @@ export function containerDataService(
     log: (message: string, level?: NewLogLine["level"]) => void,
   ) {
     const { resource, state } = context;
+    const kind = kindOf(resource);
     const rollout = state.rollout ?? "";
-    const { volume, existed } = await volumeOf(engine, context, log);
+    const { volume, existed } = kind.dataPath
+      ? await volumeOf(engine, context, kind.dataPath, log)
+      : { volume: null, existed: false };
     let resetPassword = state.resetPassword ?? "";
     const [found] = await engine.listContainers({
       all: true,
@@ -240,12 +276,24 @@ export function containerDataService(
     });
     let id = found?.Id;
     if (!id) {
-      const { password, kept } = await passwordFor(engine, context);
-      // Data without a container to read its password from (removed outside the console): a new one is set on it.
-      resetPassword = existed && !kept && kind.passwordOnData ? "yes" : "";
+      const { password, kept } = await passwordFor(engine, context, kind);
+      // Data without a container to read its password from (removed outside the console): a new one is set on it,
+      // where the server lets a command inside its container do so.
+      resetPassword = existed && !kept && kind.password?.keptOnData ? "yes" : "";
+      if (resetPassword && !kind.password?.setOnData) {
+        throw new CloudStepError(
+          `The container of ${resource.name} was removed outside the console, and ${kind.server} keeps its ` +
+            `password on the data of volume ${volume}: the driver cannot set a new one without the old. The data ` +
+            "is kept; delete the service to start afresh.",
+          { transient: false },
+        );
+      }
       for (const container of await containersOf(engine, resource.id)) {
         await stopAndRemove(engine, container.Id);
-        log(`Stopped and removed container ${nameOf(container)}; its data stays on volume ${volume}`);
+        log(
+          `Stopped and removed container ${nameOf(container)}` +
+            (volume ? `; its data stays on volume ${volume}` : ""),
+        );
       }
       const network = await environmentNetwork(engine, context, log);
       const name = `${resource.name}-${resource.id.slice(0, 8)}-${rollout}`;
@@ -263,7 +311,7 @@ export function containerDataService(
             ...network.hostConfig,
             // The port clients were given, again (loopback only); the engine picks one the first time.
             PortBindings: { [port]: [{ HostIp: HOST, HostPort: hostPort }] },
-            Binds: [`${volume}:${kind.dataPath}`],
+            Binds: volume ? [`${volume}:${kind.dataPath}`] : [],
             // A server that exits is started again by the engine (not one stopped on purpose), as applications are.
             RestartPolicy: { Name: "unless-stopped" },
             NanoCpus: Math.round(Number(hardware.cpu) * 1e9),
@@ -278,13 +326,15 @@ export function containerDataService(
       });
       id = created.id;
       log(
-        `Created container ${name} from ${state.image} on volume ${volume}, on network ${network} as ${resource.name}`,
+        `Created container ${name} from ${state.image}${volume ? ` on volume ${volume}` : ""}, ` +
+          `on network ${network.name} as ${resource.name}`,
       );
       const container = engine.getContainer(id);
       await container.start().catch((error: unknown) => {
         throw engineStepError("Starting the container", error);
       });
       log(`Started container ${name}`);
+      if (kind.warning) log(kind.warning, "warn");
     }
     return pending(
       { ...state, phase: "health", newContainer: id, startedAt: context.now.toISOString(), resetPassword },
@@ -300,6 +350,7 @@ export function containerDataService(
     log: (message: string, level?: NewLogLine["level"]) => void,
   ): Promise<DeployStep> {
     const { state, resource } = context;
+    const kind = kindOf(resource);
     const inspected = await engine.getContainer(state.newContainer ?? "").inspect();
     const name = inspected.Name.replace(/^\//, "");
     // Restarted before it ever answered: it exits at start, and would go on restarting.
@@ -310,12 +361,12 @@ export function containerDataService(
       await stopAndRemove(engine, inspected.Id);
       throw new CloudStepError(
         `The container ${name} exited with code ${inspected.State.ExitCode} before it accepted connections` +
-          `${said ? ` (${said})` : ""}; it was removed, and the data stays on its volume.`,
+          `${said ? ` (${said})` : ""}; it was removed${kind.dataPath ? ", and the data stays on its volume" : ""}.`,
         { transient: false },
       );
     }
     const hostPort = publishedPort(inspected, kind.port);
-    const password = kind.passwordOf(inspected) ?? "";
+    const password = kind.password?.of(inspected) ?? "";
     const outcome = await kind.probe(resource, Number(hostPort), password);
     if (!outcome.healthy) {
       if (context.now.getTime() - new Date(state.startedAt ?? context.now).getTime() > START_LIMIT_MS) {
@@ -328,8 +379,8 @@ export function containerDataService(
       return pending(state, interval(), "Waiting for the server to accept connections");
     }
     log(`${resource.name} accepts connections at ${HOST}:${hostPort} (${outcome.said})`);
-    if (state.resetPassword && kind.passwordOnData) {
-      await runIn(engine, inspected.Id, kind.passwordOnData(resource, password));
+    if (state.resetPassword && kind.password?.setOnData) {
+      await runIn(engine, inspected.Id, kind.password.setOnData(resource, password));
       log("Set a new password on the data the volume kept: no container was left with the one before");
     }
     // The attributes are its address on the environment's network, which the environment's applications

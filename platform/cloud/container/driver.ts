@@ -1,32 +1,22 @@
 import { serviceTypeLabels, type ServiceType } from "#contract/service-catalogue";
-import { CloudStepError, type DeployContext, type DeployDriver } from "../driver";
+import { CloudStepError, type DeployContext, type DeployDriver, type DriverResource } from "../driver";
 import { containerApplication } from "./application";
 import { containerCache } from "./cache";
 import { containerDataService } from "./data-service";
 import { containerDatabase } from "./database";
-import { connectEngine, engineStepError, type EngineTls } from "./engine";
+import { connectEngine, engineStepError, hostAddressOf, type EngineTls } from "./engine";
 import { removeNetworkIfUnused } from "./network";
 import { containerProxy, type ContainerProxyConfig } from "./proxy";
 
 /**
  * The containers driver (issue 26): deploys an environment's services to the container engine its connection
- * names (DOCKER_HOST: this machine's Podman or Docker socket, or a Docker host on tcp:// or over TLS), through the Docker
- * Engine API. Applications, databases (PostgreSQL) and caches (Redis) run
+ * names (DOCKER_HOST: this machine's Podman or Docker socket, or a Docker host on tcp:// or over TLS), through the
+ * Docker Engine API. Applications, databases (PostgreSQL, MySQL, MariaDB) and caches (Redis, Valkey, Memcached) run
  * for real; the other types say they cannot yet instead of pretending.
  */
 
 /** How long a deployment or teardown may take before it fails saying what it waited for. */
 const TIMEOUT_MINUTES = 30;
-
-/**
- * The connection attributes each type that runs here seals, as its AWS counterpart names them (its address on the
- * environment's network, as AWS's is in the VPC), and `hostConnectionString`: the same through the port the
- * engine published on this machine's loopback, for a client outside the containers (decision 066).
- */
-const SECRET_ATTRIBUTES: Partial<Record<ServiceType, readonly string[]>> = {
-  database: ["password", "connectionString", "hostConnectionString"],
-  cache: ["authToken", "connectionString", "hostConnectionString"],
-};
 
 export type ContainerDriverOptions = {
   /** DOCKER_HOST of the engine. */
@@ -60,15 +50,18 @@ export function createContainerDriver({
   const runners = {
     application: containerApplication({
       ...options,
+      host: hostAddressOf(dockerHost),
       buildTimeoutMs: timeoutMinutes * 60_000,
       ...(proxy ? { proxy: containerProxy(proxy) } : {}),
     }),
     database: containerDataService(containerDatabase, options),
     cache: containerDataService(containerCache, options),
   };
-  type Runner = (typeof runners)[keyof typeof runners];
-  const runnerOf = (context: DeployContext): Runner | undefined =>
-    (runners as Partial<Record<ServiceType, Runner>>)[context.resource.serviceType];
+  type Runner = (typeof runners)[keyof typeof runners] & {
+    secretAttributeNames?: (resource: DriverResource) => readonly string[];
+  };
+  const runnerOf = ({ resource }: { resource: DriverResource }): Runner | undefined =>
+    (runners as Partial<Record<ServiceType, Runner>>)[resource.serviceType];
 
   function supported(context: DeployContext): Runner {
     const runner = runnerOf(context);
@@ -94,7 +87,8 @@ export function createContainerDriver({
         throw engineStepError("Removing the environment's network", error);
       }
     },
-    secretAttributeNames: (resource) => SECRET_ATTRIBUTES[resource.serviceType] ?? [],
+    // The connection attributes each data service seals, as its AWS counterpart names them (by its engine).
+    secretAttributeNames: (resource) => runnerOf({ resource })?.secretAttributeNames?.(resource) ?? [],
     timeoutMinutes: () => timeoutMinutes,
   };
 }

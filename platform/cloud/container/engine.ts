@@ -75,6 +75,15 @@ export async function connectEngine(
   return new Docker(options);
 }
 
+/**
+ * Where the platform reaches the ports an engine publishes: this machine's loopback for a socket, the host's name
+ * (or address) for a Docker host on a network.
+ */
+export function hostAddressOf(dockerHost: string): string {
+  const url = parseDockerHost(dockerHost);
+  return url.protocol === "unix:" ? "127.0.0.1" : url.hostname.replace(/^\[(.*)\]$/, "$1");
+}
+
 /** DOCKER_HOST read: a unix socket's path or a tcp host and port, else an error saying what is accepted. */
 export function parseDockerHost(dockerHost: string): URL {
   const invalid = () =>

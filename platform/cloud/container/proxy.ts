@@ -9,7 +9,8 @@ import { CloudStepError } from "../driver";
  * so the address never changes and never points at a container that has not passed its check.
  *
  * The admin URL is the operator's (CONTAINER_PROXY_ADMIN_URL), never a tenant's: it is called directly, not
- * through the egress policy; the upstreams are the loopback ports the engine published for the driver.
+ * through the egress policy; the upstreams are the ports the engine published for the driver (on this machine's
+ * loopback, or on a Docker host the platform reaches under the policy).
  */
 export type ContainerProxyConfig = {
   /** Caddy's admin API, e.g. `http://127.0.0.1:2019`. */
@@ -21,8 +22,11 @@ export type ContainerProxyConfig = {
 export type ContainerProxy = {
   /** A port free on the proxy's host now, for a service that has none yet. */
   allocatePort(): Promise<number>;
-  /** Points the service's address (`port`) at `upstreamPort` on loopback, creating its server if it has none. */
-  route(serviceId: string, port: number, upstreamPort: string): Promise<void>;
+  /**
+   * Points the service's address (`port`) at `upstream` (`127.0.0.1:PORT` on this machine, `host:PORT` on a Docker
+   * host), creating its server if it has none.
+   */
+  route(serviceId: string, port: number, upstream: string): Promise<void>;
   /** Where the service's route leads (`127.0.0.1:PORT`), or null when the proxy has no route for it. */
   upstreamOf(serviceId: string): Promise<string | null>;
   /** Removes the service's server; one already gone is fine. */
@@ -100,7 +104,7 @@ export function containerProxy({ adminUrl, host }: ContainerProxyConfig): Contai
         });
       }),
 
-    async route(serviceId, port, upstreamPort) {
+    async route(serviceId, port, upstream) {
       const name = proxyServerName(serviceId);
       const server = {
         listen: [hostPort(port)],
@@ -109,7 +113,7 @@ export function containerProxy({ adminUrl, host }: ContainerProxyConfig): Contai
         routes: [
           {
             "@id": name,
-            handle: [{ handler: "reverse_proxy", upstreams: [{ dial: `127.0.0.1:${upstreamPort}` }] }],
+            handle: [{ handler: "reverse_proxy", upstreams: [{ dial: upstream }] }],
           },
         ],
       };
