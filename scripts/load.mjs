@@ -122,8 +122,11 @@ async function main() {
     const signInSeconds = (performance.now() - signInStarted) / 1000;
     log(`signed in ${jars.length} sessions of ${DEMO_EMAIL} in ${signInSeconds.toFixed(1)} s`);
     const serviceId = await serviceIdOf(run.appUrl, jars[0], ENVIRONMENT, SERVICE);
-    // What the details page's polling requests: the page's URL with .data (no search: the Overview tab).
-    const url = `${run.appUrl}/env/${ENVIRONMENT}/services/${serviceId}.data`;
+    // What the details page's polling requests (no search: the Overview tab): the page's URL with .data, and the
+    // routes whose loaders Remix's client asks for on a revalidation of the same URL (the shell's shouldRevalidate
+    // leaves it out): the root and the page (as scripts/bench.mjs's pollRoutes).
+    const routes = ["root", "routes/_app.env.$environmentName_.services.$serviceId._index"];
+    const url = `${run.appUrl}/env/${ENVIRONMENT}/services/${serviceId}.data?_routes=${routes.join(",")}`;
 
     const { pids } = run;
     const rssAtStart = memory(pids);
@@ -165,6 +168,10 @@ async function main() {
     // Share of one CPU each process kept busy: which side saturates first.
     const cpuPercent = (side) => ((cpuSeconds(pids[side]) - cpuAtStart[side]) / loadSeconds) * 100;
     const cpu = { app: cpuPercent("app"), platform: cpuPercent("platform") };
+    // CPU milliseconds each process spent per revalidation asked (answered or given up on: both cost the work).
+    const asked = results.samples.length + results.errors.length;
+    const cpuMsPer = (side) => ((cpuSeconds(pids[side]) - cpuAtStart[side]) * 1000) / asked;
+    const cpuPerRevalidation = { app: cpuMsPer("app"), platform: cpuMsPer("platform") };
 
     const sorted = [...results.samples].sort((a, b) => a - b);
     const p50 = percentile(sorted, 50) ?? NaN;
@@ -187,6 +194,7 @@ async function main() {
       rss: { start: rssAtStart, end: rssAtEnd, peak: rssPeak },
       rssGrowthPercent: { app: growth("app"), platform: growth("platform") },
       cpuPercentOfOneCore: cpu,
+      cpuMsPerRevalidation: cpuPerRevalidation,
     };
     const resultsFile = path.join(run.workDir, "load-results.json");
     writeFileSync(resultsFile, `${JSON.stringify(report, null, 2)}\n`);
@@ -204,7 +212,7 @@ async function main() {
       console.info(
         `${side.padEnd(8)} RSS: ${mb(rssAtStart[side])} at the start, ${mb(rssAtEnd[side])} at the end ` +
           `(${growth(side) >= 0 ? "+" : ""}${growth(side).toFixed(1)} %), peak ${mb(rssPeak[side])}; ` +
-          `CPU ${cpu[side].toFixed(0)} % of one core`,
+          `CPU ${cpu[side].toFixed(0)} % of one core, ${cpuPerRevalidation[side].toFixed(1)} ms per revalidation`,
       );
     }
     for (const [kind, count] of Object.entries(errorKinds)) console.info(`error ×${count}: ${kind}`);

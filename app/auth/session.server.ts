@@ -1,4 +1,5 @@
 import { createCookieSessionStorage, type Session } from "@remix-run/node";
+import type { CloudProvider } from "#contract/cloud-providers";
 import type { OrganizationClaim } from "#contract/identity";
 import { getEnv } from "~/env.server";
 import { createEncryptedCookie } from "./encrypted-cookie.server";
@@ -24,9 +25,17 @@ export type SessionData = {
   organizationId: string;
   /**
    * The environment the user last worked in, per tenant (SPEC §3 current-workspace), with what never changes about
-   * it (its id and cloud account, set at creation): a page of it needs no look-up by name first (decision 065).
+   * it (its id, cloud account, cloud and region, set at creation): a page of it needs no look-up by name first
+   * (decision 065). Sessions saved before kept fewer of them.
    */
-  environment: { tenantId: string; name: string; id?: string; cloudConnectionId?: string | null };
+  environment: {
+    tenantId: string;
+    name: string;
+    id?: string;
+    cloudConnectionId?: string | null;
+    cloudProvider?: CloudProvider;
+    region?: string;
+  };
 };
 
 export type SessionFlashData = Record<string, never>;

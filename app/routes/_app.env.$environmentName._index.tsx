@@ -26,7 +26,7 @@ import {
 import { StageBadge } from "~/features/environments/stage-badge";
 import { useCanInCurrentEnvironment } from "~/features/permissions/permissions";
 import { settingsPaths } from "~/features/settings/paths";
-import { requireEnvironment } from "~/features/workspace/workspace.server";
+import { requireEnvironment, requireEnvironmentIdentity } from "~/features/workspace/workspace.server";
 import { userMessageOf } from "~/platform/action-errors.server";
 import { isPlatformError } from "~/platform/client.server";
 import { listConnections } from "~/platform/connections.server";
@@ -49,7 +49,7 @@ export const meta: MetaFunction = ({ params }) => [
  * account it runs in, and the observability connections its metrics are forwarded to.
  */
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
-  const { api, tenantId, environment, headers } = await requireEnvironment(
+  const { api, tenantId, environment, headers } = await requireEnvironmentIdentity(
     request,
     params.environmentName,
     context,

@@ -21,7 +21,7 @@ import { CostEstimatePanel, useCostEstimate } from "~/features/environments/cost
 import type { CostChoice, CostEstimateResult } from "~/features/environments/cost-estimate";
 import { loadCostEstimate } from "~/features/environments/cost-estimate.server";
 import { environmentPagePaths } from "~/features/environments/paths";
-import { requireEnvironment } from "~/features/workspace/workspace.server";
+import { requireEnvironment, requireEnvironmentIdentity } from "~/features/workspace/workspace.server";
 import { useUnsavedChanges } from "~/hooks/use-unsaved-changes";
 import { rejectSubmission } from "~/platform/action-errors.server";
 import { listAddons, updateAddons } from "~/platform/environments.server";
@@ -41,7 +41,7 @@ const enabledNames = (addons: readonly Addon[]) =>
   addons.filter((addon) => addon.enabled).map((addon) => addon.name);
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
-  const { api, tenantId, environment, headers } = await requireEnvironment(
+  const { api, tenantId, environment, headers } = await requireEnvironmentIdentity(
     request,
     params.environmentName,
     context,

@@ -1,7 +1,7 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { errorMessages } from "#contract/errors";
 import type { TerraformExportResult } from "~/features/environments/terraform-export";
-import { requireEnvironment } from "~/features/workspace/workspace.server";
+import { requireEnvironment, requireEnvironmentIdentity } from "~/features/workspace/workspace.server";
 import { isPlatformError } from "~/platform/client.server";
 import { getTerraformExport, startTerraformExport } from "~/platform/terraform-exports.server";
 
@@ -31,7 +31,10 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const { api, tenantId, environment, headers } = await requireEnvironment(request, params.environmentName);
+  const { api, tenantId, environment, headers } = await requireEnvironmentIdentity(
+    request,
+    params.environmentName,
+  );
   const exportId = new URL(request.url).searchParams.get("id") ?? "";
   return answer(headers, async () => ({
     kind: "export",

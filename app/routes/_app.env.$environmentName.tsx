@@ -1,5 +1,5 @@
 import { Alert, Anchor, Group, Stack, Text, Title } from "@mantine/core";
-import { data, type LoaderFunctionArgs, type LinksFunction } from "@remix-run/node";
+import { data, redirect, type LoaderFunctionArgs, type LinksFunction } from "@remix-run/node";
 import { Link, Outlet, useLoaderData, useLocation } from "@remix-run/react";
 import { isCloning, isCloningFailure } from "#contract/cloning";
 import { Button } from "~/components/button";
@@ -15,8 +15,9 @@ import { useFeatureFlag } from "~/features/feature-flags/use-feature-flags";
 import { errorCodes } from "#contract/errors";
 import { Restricted } from "~/components/restricted";
 import { useCan } from "~/features/permissions/permissions";
-import { requireEnvironment } from "~/features/workspace/workspace.server";
+import { requireEnvironmentIdentity } from "~/features/workspace/workspace.server";
 import { useRevalidateWhile } from "~/hooks/use-revalidate-while";
+import { isPlatformError } from "~/platform/client.server";
 import { getEnvironment } from "~/platform/environments.server";
 import { environmentDeletionConsequences } from "~/features/services/deletion.server";
 import { throwRouteError } from "~/platform/route-errors.server";
@@ -26,18 +27,20 @@ export const links: LinksFunction = () => [mantineFormsSheet];
 
 /** Every /env/{environmentName}/... page: the named environment (else back to the root) and its cloning state. */
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
-  const { api, tenantId, environment, headers } = await requireEnvironment(
-    request,
-    params.environmentName,
-    context,
-  );
-  // The stage in the header comes from the environment's services, which the summary found by name leaves out.
-  const [withStage, cloneState] = await Promise.all([
-    getEnvironment(api, tenantId, environment.id).catch((error: unknown) =>
-      throwRouteError(error, errorCodes.workspaceListFetch, headers),
-    ),
-    loadCloneState(api, tenantId, environment, headers),
-  ]);
+  const client = await requireEnvironmentIdentity(request, params.environmentName, context);
+  const { api, tenantId, environment, headers } = client;
+  // The stage in the header comes from the environment's services; the cloning state is asked for only while a
+  // clone runs (its stage is the environment's).
+  const withStage = await getEnvironment(api, tenantId, environment.id).catch(async (error: unknown) => {
+    // Deleted since the session remembered it: as for a name no environment has, back to the root.
+    if (isPlatformError(error) && error.status === 404) {
+      client.session.unset("environment");
+      await client.saveSession();
+      throw redirect("/", { headers });
+    }
+    return throwRouteError(error, errorCodes.workspaceListFetch, headers);
+  });
+  const cloneState = await loadCloneState(api, tenantId, withStage, headers);
   // Said in the delete dialog: what goes from the cloud account, which snapshots are kept.
   const deletion = withStage.cloudConnectionId !== null ? environmentDeletionConsequences : null;
   return data({ environment: withStage, cloneState, deletion }, { headers });

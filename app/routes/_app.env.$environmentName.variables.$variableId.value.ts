@@ -1,6 +1,6 @@
 import { data, type LoaderFunctionArgs } from "@remix-run/node";
 import type { RevealedSecret } from "~/components/secret-value";
-import { requireEnvironment } from "~/features/workspace/workspace.server";
+import { requireEnvironmentIdentity } from "~/features/workspace/workspace.server";
 import { userMessageOf } from "~/platform/action-errors.server";
 import { isPlatformError } from "~/platform/client.server";
 import { revealVariableValue } from "~/platform/environments.server";
@@ -10,7 +10,10 @@ import { revealVariableValue } from "~/platform/environments.server";
  * so the variables page shows it as a toast instead of its error page.
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const { api, tenantId, environment, headers } = await requireEnvironment(request, params.environmentName);
+  const { api, tenantId, environment, headers } = await requireEnvironmentIdentity(
+    request,
+    params.environmentName,
+  );
   headers.set("Cache-Control", "no-store");
   try {
     const value = await revealVariableValue(api, tenantId, environment.id, params.variableId ?? "");

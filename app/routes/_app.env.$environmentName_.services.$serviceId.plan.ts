@@ -4,7 +4,7 @@ import type { ChangePlan } from "#contract/change-plans";
 import { parseSubmission } from "~/components/parse-submission.server";
 import { applicationConfigFormSchema } from "~/features/applications/details.server";
 import { configFormSchema } from "~/features/services/details/config-form.server";
-import { requireEnvironment } from "~/features/workspace/workspace.server";
+import { requireEnvironmentIdentity } from "~/features/workspace/workspace.server";
 import { isPlatformError } from "~/platform/client.server";
 import { getService, planServiceChange } from "~/platform/services.server";
 
@@ -14,7 +14,10 @@ import { getService, planServiceChange } from "~/platform/services.server";
  * An incomplete form, or a platform that cannot answer, has no plan (null): the save itself still says.
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const { api, tenantId, environment, headers } = await requireEnvironment(request, params.environmentName);
+  const { api, tenantId, environment, headers } = await requireEnvironmentIdentity(
+    request,
+    params.environmentName,
+  );
   const serviceId = params.serviceId ?? "";
   const noPlan = data<{ plan: ChangePlan | null }>({ plan: null }, { headers });
   try {

@@ -41,7 +41,7 @@ import { ServiceConfigFields } from "~/features/services/create/service-config-f
 import { useServiceCostEstimate } from "~/features/services/create/use-service-cost-estimate";
 import { servicePagePaths } from "~/features/services/paths";
 import { requirePermission } from "~/features/permissions/permissions.server";
-import { requireEnvironment } from "~/features/workspace/workspace.server";
+import { requireEnvironment, requireEnvironmentIdentity } from "~/features/workspace/workspace.server";
 import { useUnsavedChanges } from "~/hooks/use-unsaved-changes";
 import { createService } from "~/platform/services.server";
 import { redirectWithToast } from "~/toast.server";
@@ -72,7 +72,7 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ formAction, default
   formAction?.endsWith("/serverless-upload") ? false : defaultShouldRevalidate;
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
-  const client = await requireEnvironment(request, params.environmentName, context);
+  const client = await requireEnvironmentIdentity(request, params.environmentName, context);
   const { api, tenantId, environment, headers } = client;
   const serviceType = serviceTypeOf(params.serviceType);
   const [estimate] = await Promise.all([

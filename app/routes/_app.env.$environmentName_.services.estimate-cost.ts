@@ -4,14 +4,17 @@ import {
   loadApplicationCostEstimateFromForm,
   loadServiceCostEstimateFromForm,
 } from "~/features/services/create/cost-estimate.server";
-import { requireEnvironment } from "~/features/workspace/workspace.server";
+import { requireEnvironmentIdentity } from "~/features/workspace/workspace.server";
 
 /**
  * GET ?serviceType=&config.engine=...: the monthly cost estimate of a create form's configuration, loaded by the
  * form as it changes (a GET, so asking does not revalidate the page).
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const { api, tenantId, environment, headers } = await requireEnvironment(request, params.environmentName);
+  const { api, tenantId, environment, headers } = await requireEnvironmentIdentity(
+    request,
+    params.environmentName,
+  );
   const query = new URL(request.url).searchParams;
   const target = { api, tenantId, environmentId: environment.id };
   if (query.get("serviceType") === "application") {

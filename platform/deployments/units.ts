@@ -4,7 +4,7 @@ import type { Database } from "../db/index";
 import type { EnvironmentRow } from "../environments/records";
 import type { ResourceRow } from "../services/records";
 import { deployContextOf } from "./cloud-steps";
-import type { Deploys } from "./deploys";
+import type { DeployDriver } from "../cloud/driver";
 
 /**
  * The units a service runs now, for its overview (docs/decisions/052): asked of its cloud when the cloud can say
@@ -14,11 +14,10 @@ import type { Deploys } from "./deploys";
  */
 export async function unitsOf(
   db: Database,
-  deploys: Pick<Deploys, "driverOf">,
+  cloud: DeployDriver,
   { row, environment }: { row: ResourceRow; environment: EnvironmentRow },
   now: Date,
 ): Promise<ServiceUnits> {
-  const cloud = await deploys.driverOf(db, environment);
   const simulated = !cloud.units;
   if (!serviceUnitLabels[row.serviceType as ServiceType]) return { simulated, units: [] };
   if (!cloud.units) {

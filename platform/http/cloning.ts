@@ -20,6 +20,7 @@ import { conflict, conflictOn, invalidFields } from "../lib/errors";
 import { assertCloudPlacement, findEnvironment, hasUnfinishedJobs } from "./environments";
 import { currentOrganization, type OrganizationEnv } from "./tenancy";
 import { readJsonBody, sendJson } from "./validation";
+import { unlessUnchanged } from "./unchanged";
 import { permit } from "./permissions";
 import { documentRoutes } from "./documented";
 
@@ -89,8 +90,11 @@ export function cloningRoutes({ db, engine }: { db: Database; engine: Operations
   routes.get("/:environmentId/clone/state", permit("organization.view"), async (c) => {
     const { tenantId } = currentOrganization(c);
     const environment = await findEnvironment(db, tenantId, c.req.param("environmentId"));
-    const job = await cloneJobOf(db, environment.id);
-    return sendJson(c, cloneStateSchema, cloneStateOf(job, await cloneResourcesOf(db, environment.id)));
+    // Its job and services are the environment's: its revision counts their changes (decision 065).
+    return unlessUnchanged(c, db, environment.id, async () => {
+      const job = await cloneJobOf(db, environment.id);
+      return sendJson(c, cloneStateSchema, cloneStateOf(job, await cloneResourcesOf(db, environment.id)));
+    });
   });
 
   routes.post("/:environmentId/clone/launch/resources", permit("services.deploy"), async (c) => {

@@ -43,6 +43,7 @@ import { currentOrganization, type OrganizationEnv } from "./tenancy";
 import { readJsonBody, readQuery, sendJson } from "./validation";
 import { permit } from "./permissions";
 import { documentRoutes } from "./documented";
+import { unlessUnchanged } from "./unchanged";
 
 const initialCloningStage: Stage = "STAGE_UNSPECIFIED";
 
@@ -237,10 +238,14 @@ export function environmentRoutes({ db, engine }: { db: Database; engine: Operat
 
   routes.get("/:environmentId", permit("organization.view"), async (c) => {
     const { tenantId } = currentOrganization(c);
-    const row = await findEnvironment(db, tenantId, c.req.param("environmentId"));
-    const totals = await serviceTotalsOf(db, [row.id]);
-    return sendJson(c, environmentResponseSchema, {
-      environment: toEnvironment(row, totals.get(row.id) ?? noServices),
+    const { id } = await findEnvironment(db, tenantId, c.req.param("environmentId"));
+    // Read again after the revision, so that the answer is never older than its ETag.
+    return unlessUnchanged(c, db, id, async () => {
+      const row = await findEnvironment(db, tenantId, id);
+      const totals = await serviceTotalsOf(db, [row.id]);
+      return sendJson(c, environmentResponseSchema, {
+        environment: toEnvironment(row, totals.get(row.id) ?? noServices),
+      });
     });
   });
 

@@ -27,6 +27,7 @@ import { currentOrganization, type OrganizationEnv } from "./tenancy";
 import { readQuery, sendJson } from "./validation";
 import { permit } from "./permissions";
 import { documentRoutes } from "./documented";
+import { unlessSameAnswer, unlessUnchanged } from "./unchanged";
 
 const resourceIdSchema = z.guid();
 
@@ -181,17 +182,20 @@ export function resourceTelemetryRoutes({
   routes.get("/resources/:resourceId/units", permit("organization.view"), async (c) => {
     const { tenantId } = currentOrganization(c);
     const environment = await findEnvironment(db, tenantId, c.req.param("environmentId") ?? "");
-    const row = await findResource(db, environment.id, c.req.param("resourceId") ?? "");
-    try {
-      return sendJson(
-        c,
-        serviceUnitsSchema,
-        await unitsOf(db, engine.deploys, { row, environment }, engine.now()),
-      );
-    } catch (error) {
-      if (error instanceof CloudStepError) throw new HttpError(502, { message: error.message });
-      throw error;
-    }
+    const cloud = await engine.deploys.driverOf(db, environment);
+    const answer = async () => {
+      // Read after the revision (unlessUnchanged), so that the answer is never older than its ETag.
+      const row = await findResource(db, environment.id, c.req.param("resourceId") ?? "");
+      try {
+        return sendJson(c, serviceUnitsSchema, await unitsOf(db, cloud, { row, environment }, engine.now()));
+      } catch (error) {
+        if (error instanceof CloudStepError) throw new HttpError(502, { message: error.message });
+        throw error;
+      }
+    };
+    // Simulated units are the service's row (its pods), counted by the environment's revision; a cloud's change
+    // without a write here, so they are asked of it and tagged by what it answered (decision 065).
+    return cloud.units ? unlessSameAnswer(c, await answer()) : unlessUnchanged(c, db, environment.id, answer);
   });
 
   routes.get("/resources/:resourceId/metrics", permit("organization.view"), async (c) => {

@@ -140,4 +140,13 @@ it("answers no units for a queue in AWS, and does not call them simulated", asyn
   const units = await call("GET", servicePaths.units(tenantId, environmentId, id));
   expect(units.status).toBe(200);
   expect(serviceUnitsSchema.parse(await units.json())).toEqual({ simulated: false, units: [] });
+  // The cloud's answer is tagged by what it says: the next poll holding it is 304 while AWS reports the same.
+  const etag = units.headers.get("ETag");
+  expect(etag).toBeTruthy();
+  const again = await api.call("GET", servicePaths.units(tenantId, environmentId, id), {
+    token: member.user.token,
+    headers: { "If-None-Match": etag ?? "" },
+  });
+  expect(again.status).toBe(304);
+  expect(await again.text()).toBe("");
 });

@@ -3,13 +3,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resourceResponseSchema, servicePaths, type Resource } from "#contract/services";
 import { defaultServiceConfigs } from "#contract/service-configs";
 import { effectivePermissionsSchema } from "#contract/permissions";
+import { environmentPaths } from "#contract/environments";
 import { userPaths } from "#contract/users";
 import { engineJobs, environments, memberships, resourceHistory, resources, roleGrants } from "../db/schema";
 import { fakeDriver } from "../testing/driver";
 import { openTestApi, uniqueName, type TestMember } from "../testing/http-harness";
 
 // Decision 065: a poll of an unchanged environment's services is answered 304 after the caller's checks and one
-// look-up; every kind of write that changes what the list or a service's details show answers anew.
+// look-up; every kind of write that changes what the list or a service's details (the service, its units) show
+// answers anew.
 const api = await openTestApi({}, { driver: fakeDriver() });
 afterAll(() => api.close());
 
@@ -41,6 +43,12 @@ async function create(environment = environmentId): Promise<Resource> {
 
 const listPath = () => servicePaths.list(tenantId, environmentId, { page: 1, pageSize: 50 });
 const onePath = () => servicePaths.one(tenantId, environmentId, service.id);
+/** What a service's details page polls: the service and, on its overview, its units. */
+const detailsPaths = () => [onePath(), servicePaths.units(tenantId, environmentId, service.id)];
+/** What every page of the environment asks for: the environment with its services' totals. */
+const environmentPath = () => environmentPaths.one(tenantId, environmentId);
+/** What the environment's pages ask for while a clone of it runs, every few seconds. */
+const cloneStatePath = () => environmentPaths.cloneState(tenantId, environmentId);
 
 /** A GET as the app makes it: with the ETag of the answer it holds, if any. */
 function poll(path: string, etag?: string | null, token = member.user.token) {
@@ -71,8 +79,8 @@ async function expectChanged(path: string, etag: string) {
 }
 
 describe("a poll of an unchanged environment", () => {
-  it("is answered 304 with no body, for the list and for a service", async () => {
-    for (const path of [listPath(), onePath()]) {
+  it("is answered 304 with no body, for the list, a service, its units, the environment and its cloning", async () => {
+    for (const path of [listPath(), ...detailsPaths(), environmentPath(), cloneStatePath()]) {
       const etag = await currentTag(path);
       await expectUnchanged(path, etag);
       await expectUnchanged(path, etag);
@@ -135,10 +143,10 @@ describe("each kind of change answers anew", () => {
   ];
 
   it.each(changes)("%s", async (_kind, change) => {
-    const tags = { list: await currentTag(listPath()), one: await currentTag(onePath()) };
+    const paths = [listPath(), ...detailsPaths(), environmentPath(), cloneStatePath()];
+    const tags = await Promise.all(paths.map(currentTag));
     await change();
-    await expectChanged(listPath(), tags.list);
-    await expectChanged(onePath(), tags.one);
+    for (const [index, path] of paths.entries()) await expectChanged(path, tags[index] ?? "");
   });
 
   it("a write to another environment leaves this one's answers unchanged", async () => {
@@ -152,19 +160,39 @@ describe("the caller is checked before any 304", () => {
   it("a removed member is refused at the next poll", async () => {
     const viewer = await api.createUser();
     await api.addMember(viewer.id, member.organization.organizationId, "read-only");
-    const fresh = await poll(listPath(), null, viewer.token);
-    expect(fresh.status).toBe(200);
-    const etag = fresh.headers.get("ETag");
+    const paths = [listPath(), ...detailsPaths(), environmentPath(), cloneStatePath()];
+    const tags = await Promise.all(paths.map((path) => poll(path, null, viewer.token)));
+    expect(tags.map((fresh) => fresh.status)).toEqual([200, 200, 200, 200, 200]);
 
     await api.db.delete(memberships).where(eq(memberships.userId, viewer.id));
-    expect((await poll(listPath(), etag, viewer.token)).status).toBe(403);
+    for (const [index, path] of paths.entries()) {
+      expect((await poll(path, tags[index]?.headers.get("ETag"), viewer.token)).status).toBe(403);
+    }
+  });
+
+  it("a deleted environment answers 404 at the next poll, whatever ETag is held", async () => {
+    const doomedEnvironment = (await api.createEnvironment(tenantId)).id;
+    const doomed = await create(doomedEnvironment);
+    await api.engine.runner.runUntilIdle();
+    const paths = [
+      servicePaths.list(tenantId, doomedEnvironment, { page: 1, pageSize: 50 }),
+      servicePaths.one(tenantId, doomedEnvironment, doomed.id),
+      servicePaths.units(tenantId, doomedEnvironment, doomed.id),
+      environmentPaths.one(tenantId, doomedEnvironment),
+      environmentPaths.cloneState(tenantId, doomedEnvironment),
+    ];
+    const tags = await Promise.all(paths.map(currentTag));
+
+    await api.db.delete(environments).where(eq(environments.id, doomedEnvironment));
+    for (const [index, path] of paths.entries()) expect((await poll(path, tags[index])).status).toBe(404);
   });
 
   it("a narrowed grant shows at the next request: the permissions are never answered 304", async () => {
     const developer = await api.createUser();
     const { organizationId } = member.organization;
     await api.addMember(developer.id, organizationId, "developer");
-    const etag = (await poll(listPath(), null, developer.token)).headers.get("ETag");
+    const paths = [listPath(), ...detailsPaths(), environmentPath(), cloneStatePath()];
+    const tags = await Promise.all(paths.map((path) => poll(path, null, developer.token)));
     const before = await poll(userPaths.permissions(tenantId), null, developer.token);
     expect(effectivePermissionsSchema.parse(await before.json()).organization).toContain("services.deploy");
 
@@ -179,7 +207,9 @@ describe("the caller is checked before any 304", () => {
       "services.deploy",
     );
     // What the services show is the same for every member (every member views them): still unchanged.
-    expect((await poll(listPath(), etag, developer.token)).status).toBe(304);
+    for (const [index, path] of paths.entries()) {
+      expect((await poll(path, tags[index]?.headers.get("ETag"), developer.token)).status).toBe(304);
+    }
   });
 
   it("another tenant's member with this environment's ETag is refused, under either tenant", async () => {

@@ -2,7 +2,7 @@ import { data, type AppLoadContext } from "@remix-run/node";
 import { getFeatureFlags } from "~/features/feature-flags/flags.server";
 import { requirePermission } from "~/features/permissions/permissions.server";
 import { INCOMPLETE_CONFIG_HINT } from "~/features/services/create/cost-estimate.server";
-import { requireEnvironment } from "~/features/workspace/workspace.server";
+import { requireEnvironmentIdentity } from "~/features/workspace/workspace.server";
 import type { PlatformClient } from "~/platform/client.server";
 import { listConnections } from "~/platform/connections.server";
 import { listChartRepositories, listServices } from "~/platform/services.server";
@@ -20,7 +20,7 @@ export async function loadCreateApplication(
   environmentName: string | undefined,
   context: AppLoadContext,
 ) {
-  const client = await requireEnvironment(request, environmentName, context);
+  const client = await requireEnvironmentIdentity(request, environmentName, context);
   const { api, tenantId, environment, headers } = client;
   await requirePermission(request, client, "services.configure", { environmentId: environment.id });
   const { choices, serviceNames } = await loadSourceChoices(api, tenantId, environment.id);

@@ -1,6 +1,6 @@
 import { data, type AppLoadContext } from "@remix-run/node";
 import { errorCodes } from "#contract/errors";
-import { requireEnvironment } from "~/features/workspace/workspace.server";
+import { requireEnvironmentIdentity } from "~/features/workspace/workspace.server";
 import { throwRouteError } from "~/platform/route-errors.server";
 import { listServices } from "~/platform/services.server";
 
@@ -13,7 +13,11 @@ export async function loadApplications(
   environmentName: string | undefined,
   context: AppLoadContext,
 ) {
-  const { api, tenantId, environment, headers } = await requireEnvironment(request, environmentName, context);
+  const { api, tenantId, environment, headers } = await requireEnvironmentIdentity(
+    request,
+    environmentName,
+    context,
+  );
   const list = await listServices(api, tenantId, environment.id, {
     serviceType: "application",
     pageSize: APPLICATIONS_PAGE_SIZE,

@@ -57,7 +57,14 @@ async function poll(userId: string) {
     refreshToken: "refresh",
     expiresAt: Date.now() + 3_600_000,
   });
-  session.set("environment", { tenantId: "tenant-1", name: "prod", id: "env-prod", cloudConnectionId: null });
+  session.set("environment", {
+    tenantId: "tenant-1",
+    name: "prod",
+    id: "env-prod",
+    cloudConnectionId: null,
+    cloudProvider: "AWS",
+    region: "us-east-1",
+  });
   const cookie = (await commitSession(session)).split(";")[0] ?? "";
   const request = new Request("https://console.example/env/prod/services", { headers: { Cookie: cookie } });
   const response = await loader({ request, params: { environmentName: "prod" }, context: {} });

@@ -137,7 +137,27 @@ describe("a page of the environment last opened", () => {
     );
 
     expect(environmentLists).toHaveLength(1);
-    expect(poll.environment).toEqual({ id: prod.id, name: "prod", cloudConnectionId: null });
+    // What never changes about it: enough for every page that does not show its totals.
+    expect(poll.environment).toEqual({
+      id: prod.id,
+      name: "prod",
+      cloudConnectionId: null,
+      cloudProvider: prod.cloudProvider,
+      region: prod.region,
+    });
+  });
+
+  it("looks the name up once for a session that remembered only the id (kept before the cloud was)", async () => {
+    const environmentLists = platformRecording();
+    const session = await getSession(new Request("https://console.example/"));
+    session.set("environment", { tenantId: "tenant-1", name: "prod", id: prod.id, cloudConnectionId: null });
+    const older = new Headers({ "Set-Cookie": await commitSession(session) });
+
+    const first = await requireEnvironmentIdentity(await signedInRequest("/env/prod", older), "prod", {});
+    await requireEnvironmentIdentity(await signedInRequest("/env/prod", first.headers), "prod", {});
+
+    expect(environmentLists).toHaveLength(1);
+    expect(first.environment).toMatchObject({ cloudProvider: prod.cloudProvider, region: prod.region });
   });
 
   it("looks another environment's name up, as the pages that need more than the id do", async () => {

@@ -102,7 +102,10 @@ export async function requireEnvironment(
 }
 
 /** What never changes about an environment: enough for the pages that only pass its id on to the platform. */
-export type EnvironmentIdentity = Pick<EnvironmentSummary, "id" | "name" | "cloudConnectionId">;
+export type EnvironmentIdentity = Pick<
+  EnvironmentSummary,
+  "id" | "name" | "cloudConnectionId" | "cloudProvider" | "region"
+>;
 
 /**
  * requireEnvironment for the pages that need only the environment's id (and name): the session remembers the id of
@@ -118,9 +121,15 @@ export async function requireEnvironmentIdentity(
 ): Promise<Awaited<ReturnType<typeof requireOrganizationClient>> & { environment: EnvironmentIdentity }> {
   const client = await requireOrganizationClient(request);
   const stored = client.session.get("environment");
-  if (stored?.tenantId === client.tenantId && stored.name === environmentName && stored.id) {
-    const { id, name, cloudConnectionId = null } = stored;
-    return { ...client, environment: { id, name, cloudConnectionId } };
+  if (
+    stored?.tenantId === client.tenantId &&
+    stored.name === environmentName &&
+    stored.id &&
+    stored.cloudProvider &&
+    stored.region
+  ) {
+    const { id, name, cloudConnectionId = null, cloudProvider, region } = stored;
+    return { ...client, environment: { id, name, cloudConnectionId, cloudProvider, region } };
   }
   return requireEnvironment(request, environmentName, context);
 }
@@ -128,7 +137,7 @@ export async function requireEnvironmentIdentity(
 /** Remembers the environment (per tenant) with its id, saving the session only when that changed. */
 async function rememberEnvironment(
   client: Awaited<ReturnType<typeof requireOrganizationClient>>,
-  { id, name, cloudConnectionId }: EnvironmentIdentity,
+  { id, name, cloudConnectionId, cloudProvider, region }: EnvironmentIdentity,
 ) {
   const stored = client.session.get("environment");
   const { tenantId } = client;
@@ -136,10 +145,12 @@ async function rememberEnvironment(
     stored?.tenantId === tenantId &&
     stored.name === name &&
     stored.id === id &&
-    stored.cloudConnectionId === cloudConnectionId
+    stored.cloudConnectionId === cloudConnectionId &&
+    stored.cloudProvider === cloudProvider &&
+    stored.region === region
   ) {
     return;
   }
-  client.session.set("environment", { tenantId, name, id, cloudConnectionId });
+  client.session.set("environment", { tenantId, name, id, cloudConnectionId, cloudProvider, region });
   await client.saveSession();
 }
