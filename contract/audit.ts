@@ -5,6 +5,8 @@ import { DATE_RANGE } from "./service-catalogue";
 
 /** The stable names the platform records writes under (platform/audit/actions.ts maps routes to them). */
 export const auditActions = [
+  "api-tokens.create",
+  "api-tokens.revoke",
   "audit-settings.update",
   "budgets.create",
   "budgets.delete",
@@ -38,11 +40,21 @@ export const auditActions = [
   "observability-providers.create",
   "onboarding.end",
   "organization.update",
+  "previews.failed",
+  "previews.opened",
+  "previews.ready",
+  "previews.refused",
+  "previews.removed",
+  "previews.settings-update",
   "observability-providers.delete",
   "referral.apply",
   "roles.create",
   "roles.delete",
   "roles.update",
+  "service-account-tokens.create",
+  "service-account-tokens.revoke",
+  "service-accounts.create",
+  "service-accounts.delete",
   "services.cancel",
   "services.create",
   "services.delete",
@@ -75,6 +87,10 @@ export const auditEventSchema = z.object({
   userAgent: z.string().nullable(),
   /** The HTTP status the write was answered with. */
   status: z.number().int(),
+  /** The API token's name when the call was made with one (decision 070). */
+  tokenName: z.string().nullable().default(null),
+  /** The service account's name when that token was one's; `userEmail` is then null. */
+  serviceAccount: z.string().nullable().default(null),
 });
 export type AuditEvent = z.infer<typeof auditEventSchema>;
 
@@ -168,6 +184,8 @@ export const auditCsvColumns = [
   "address",
   "userAgent",
   "status",
+  "tokenName",
+  "serviceAccount",
 ] as const;
 
 const organization = (tenantId: string) => `/v2/organizations/${encodeURIComponent(tenantId)}`;

@@ -24,6 +24,14 @@ import { requireEnvironment, requireEnvironmentIdentity } from "~/features/works
 import { useUnsavedChanges } from "~/hooks/use-unsaved-changes";
 import { rejectSubmission } from "~/platform/action-errors.server";
 import { getEnvironmentConfig, updateEnvironmentConfig } from "~/platform/environments.server";
+import { listConnections } from "~/platform/connections.server";
+import { getPreviewSettings, updatePreviewSettings } from "~/platform/previews.server";
+import { listServices } from "~/platform/services.server";
+import {
+  PREVIEW_SETTINGS_INTENT,
+  PreviewSettingsForm,
+  previewSettingsFormSchema,
+} from "~/features/environments/preview-settings-form";
 import { throwRouteError } from "~/platform/route-errors.server";
 import { redirectWithToast } from "~/toast.server";
 import { mantineFormsSheet } from "~/styles/mantine-sheets";
@@ -40,15 +48,50 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     params.environmentName,
     context,
   );
-  const config = await getEnvironmentConfig(api, tenantId, environment.id).catch((error: unknown) =>
-    throwRouteError(error, errorCodes.workspaceListFetch, headers),
+  const [config, previewSettings, githubConnections, applications] = await Promise.all([
+    getEnvironmentConfig(api, tenantId, environment.id),
+    getPreviewSettings(api, tenantId, environment.id),
+    listConnections(api, tenantId, { kind: "VERSION_CONTROL_TYPE_GITHUB" }),
+    listServices(api, tenantId, environment.id, { serviceType: "application", pageSize: 200 }),
+  ]).catch((error: unknown) => throwRouteError(error, errorCodes.workspaceListFetch, headers));
+  return data(
+    {
+      config,
+      previewSettings,
+      // Only what the form shows goes to the browser.
+      githubConnections: githubConnections.map(({ id, name }) => ({ id, name })),
+      applications: applications.infrastructure.map(({ id, name }) => ({ id, name })),
+    },
+    { headers },
   );
-  return data({ config }, { headers });
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const { api, tenantId, environment, headers } = await requireEnvironment(request, params.environmentName);
-  const submission = parseSubmission(await request.formData(), { schema: configFormSchema });
+  const formData = await request.formData();
+  if (formData.get("intent") === PREVIEW_SETTINGS_INTENT) {
+    const previews = parseSubmission(formData, { schema: previewSettingsFormSchema });
+    if (previews.status !== "success") {
+      return data({ previewSettings: { result: previews.reply(), secret: null } }, { status: 400, headers });
+    }
+    try {
+      const { secret } = await updatePreviewSettings(api, tenantId, environment.id, previews.value);
+      // The webhook's secret is shown this once, on the page the save answers (never in a redirect's cookie).
+      if (secret) return data({ previewSettings: { result: previews.reply(), secret } }, { headers });
+    } catch (error) {
+      const rejected = await rejectSubmission(previews, error, headers);
+      return data(
+        { previewSettings: { result: rejected.data, secret: null } },
+        { status: rejected.init?.status, headers: rejected.init?.headers },
+      );
+    }
+    throw await redirectWithToast(
+      environmentPagePaths.section(environment.name, "config"),
+      { variant: "success", message: "Preview setting saved" },
+      { headers },
+    );
+  }
+  const submission = parseSubmission(formData, { schema: configFormSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400, headers });
   try {
     await updateEnvironmentConfig(api, tenantId, environment.id, submission.value);
@@ -63,13 +106,34 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function EnvironmentConfigPage() {
-  const { config } = useLoaderData<typeof loader>();
-  // A saved configuration starts a fresh form, so what was saved is no longer an unsaved change.
-  return <ConfigForm key={JSON.stringify(config)} config={config} />;
+  const { config, previewSettings, githubConnections, applications } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const canConfigure = useCanInCurrentEnvironment("environments.configure");
+  const previews = actionData && "previewSettings" in actionData ? actionData.previewSettings : undefined;
+  return (
+    <Stack gap="lg">
+      {/* A saved configuration starts a fresh form, so what was saved is no longer an unsaved change. */}
+      <ConfigForm key={JSON.stringify(config)} config={config} />
+      <PreviewSettingsForm
+        key={JSON.stringify(previewSettings)}
+        settings={previewSettings}
+        connections={githubConnections}
+        applications={applications}
+        canConfigure={canConfigure}
+        lastResult={previews?.result}
+        secret={previews?.secret ?? undefined}
+        submitting={
+          navigation.state === "submitting" && navigation.formData?.get("intent") === PREVIEW_SETTINGS_INTENT
+        }
+      />
+    </Stack>
+  );
 }
 
 function ConfigForm({ config }: { config: EnvironmentConfig }) {
-  const lastResult = useActionData<typeof action>();
+  const actionData = useActionData<typeof action>();
+  const lastResult = actionData && !("previewSettings" in actionData) ? actionData : undefined;
   const navigation = useNavigation();
   const canConfigure = useCanInCurrentEnvironment("environments.configure");
   const [form, fields] = useForm({

@@ -19,6 +19,8 @@ import { requireEnvironmentIdentity } from "~/features/workspace/workspace.serve
 import { useRevalidateWhile } from "~/hooks/use-revalidate-while";
 import { isPlatformError } from "~/platform/client.server";
 import { getEnvironment } from "~/platform/environments.server";
+import { getEnvironmentPreview } from "~/platform/previews.server";
+import { PreviewOf } from "~/features/environments/preview-of";
 import { environmentDeletionConsequences } from "~/features/services/deletion.server";
 import { throwRouteError } from "~/platform/route-errors.server";
 import { mantineFormsSheet } from "~/styles/mantine-sheets";
@@ -40,14 +42,22 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     }
     return throwRouteError(error, errorCodes.workspaceListFetch, headers);
   });
-  const cloneState = await loadCloneState(api, tenantId, withStage, headers);
+  const [cloneState, preview] = await Promise.all([
+    loadCloneState(api, tenantId, withStage, headers),
+    // Every preview is a clone: an environment that is none is asked nothing more.
+    withStage.clonedFrom
+      ? getEnvironmentPreview(api, tenantId, environment.id).catch((error: unknown) =>
+          throwRouteError(error, errorCodes.workspaceListFetch, headers),
+        )
+      : null,
+  ]);
   // Said in the delete dialog: what goes from the cloud account, which snapshots are kept.
   const deletion = withStage.cloudConnectionId !== null ? environmentDeletionConsequences : null;
-  return data({ environment: withStage, cloneState, deletion }, { headers });
+  return data({ environment: withStage, cloneState, deletion, preview }, { headers });
 }
 
 export default function EnvironmentScope() {
-  const { environment, cloneState, deletion } = useLoaderData<typeof loader>();
+  const { environment, cloneState, deletion, preview } = useLoaderData<typeof loader>();
   const cloningHidden = useFeatureFlag("cloning-hidden");
   const onClonePage = sectionOfPath(useLocation().pathname) === "clone";
   const inProgress = environment.cloningStage === "STAGE_IN_PROGRESS";
@@ -74,7 +84,9 @@ export default function EnvironmentScope() {
             </Title>
             <StageBadge stage={environment.stage} />
           </Group>
-          {environment.clonedFrom ? (
+          {preview ? (
+            <PreviewOf preview={preview} />
+          ) : environment.clonedFrom ? (
             <Text size="sm" c="dimmed">
               Cloned from{" "}
               <Anchor component={Link} to={environmentPagePaths.section(environment.clonedFrom.name)}>

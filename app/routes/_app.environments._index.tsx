@@ -9,6 +9,7 @@ import { useCan } from "~/features/permissions/permissions";
 import { environmentTargetLabels } from "~/features/environments/target";
 import { listConnections } from "~/platform/connections.server";
 import { listEnvironments } from "~/platform/environments.server";
+import { listPreviews } from "~/platform/previews.server";
 import { requireOrganizationClient } from "~/platform/request.server";
 import { throwRouteError } from "~/platform/route-errors.server";
 
@@ -16,17 +17,23 @@ export const meta: MetaFunction = () => [{ title: "Environments · Cloud Console
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { api, tenantId, organization, headers } = await requireOrganizationClient(request);
-  const [environments, accounts] = await Promise.all([
+  const [environments, accounts, previews] = await Promise.all([
     listEnvironments(api, tenantId),
     listConnections(api, tenantId, { category: "cloud-provider" }),
+    listPreviews(api, tenantId),
   ]).catch((error: unknown) => throwRouteError(error, errorCodes.workspaceListFetch, headers));
   // Only the labels go to the browser, not the connections' fields.
   const targets = environmentTargetLabels(environments, accounts);
-  return data({ environments, targets, organizationName: organization.displayName }, { headers });
+  // The previews that still have an environment: those the list groups under their source.
+  const running = previews.filter((preview) => preview.environmentId);
+  return data(
+    { environments, targets, previews: running, organizationName: organization.displayName },
+    { headers },
+  );
 }
 
 export default function Environments() {
-  const { environments, targets, organizationName } = useLoaderData<typeof loader>();
+  const { environments, targets, previews, organizationName } = useLoaderData<typeof loader>();
   const canCreate = useCan("environments.create");
   return (
     <Stack gap="md">
@@ -46,7 +53,7 @@ export default function Environments() {
         ) : null}
       </Group>
       {environments.length ? (
-        <EnvironmentsTable environments={environments} targets={targets} />
+        <EnvironmentsTable environments={environments} targets={targets} previews={previews} />
       ) : (
         <Paper withBorder p="xl" data-testid="environments-empty">
           <Stack align="center" gap="sm" ta="center">

@@ -44,6 +44,9 @@ export default function MembersPage() {
           <Button component={Link} to={teamPagePaths.roles} variant="default">
             Roles
           </Button>
+          <Button component={Link} to={teamPagePaths.serviceAccounts} variant="default">
+            Service accounts
+          </Button>
           <Button component={Link} to={teamPagePaths.invite}>
             Invite people
           </Button>

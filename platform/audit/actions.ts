@@ -30,6 +30,7 @@ const actionsByRoute: Record<string, AuditAction> = {
   "POST /v2/organizations/:/environments/:/observability/providers": "observability-providers.create",
   "DELETE /v2/organizations/:/environments/:/observability/providers/:": "observability-providers.delete",
   "POST /v2/organizations/:/environments/:/chart-repositories": "chart-repositories.create",
+  "PUT /v2/organizations/:/environments/:/previews/settings": "previews.settings-update",
   "POST /tenant/:/workspace/:/clone": "environments.clone",
   "POST /v2/organizations/:/fastboot": "environments.fastboot",
   "POST /tenant/:/workspace/:/clone/launch/resources": "environments.clone-launch",
@@ -60,6 +61,12 @@ const actionsByRoute: Record<string, AuditAction> = {
   "POST /v2/organizations/:/connections/:/checks": "connections.test",
   "PUT /v2/organizations/:/connections/:/notifications": "connections.notifications-update",
   "POST /v2/organizations/:/environments/:/infrastructure/:/tickets": "services.ticket",
+  "POST /v2/organizations/:/api-tokens": "api-tokens.create",
+  "DELETE /v2/organizations/:/api-tokens/:": "api-tokens.revoke",
+  "POST /v2/organizations/:/service-accounts": "service-accounts.create",
+  "DELETE /v2/organizations/:/service-accounts/:": "service-accounts.delete",
+  "POST /v2/organizations/:/service-accounts/:/tokens": "service-account-tokens.create",
+  "DELETE /v2/organizations/:/service-accounts/:/tokens/:": "service-account-tokens.revoke",
 };
 
 /** Methods that change something; the audit log records these. */

@@ -29,6 +29,8 @@ const eventColumns = {
   address: auditEvents.address,
   userAgent: auditEvents.userAgent,
   status: auditEvents.status,
+  tokenName: auditEvents.tokenName,
+  serviceAccount: auditEvents.serviceAccount,
 };
 
 type EventRow = { id: number; at: Date } & Omit<AuditEvent, "id" | "at">;
@@ -77,10 +79,14 @@ export async function listAuditEvents(
 /** Everyone the organization's log names (members past and present, refused outsiders), by e-mail. */
 async function peopleOf(db: Database, organizationId: string) {
   const rows = await db
-    .selectDistinct({ userId: auditEvents.userId, userEmail: auditEvents.userEmail })
+    .selectDistinct({
+      userId: auditEvents.userId,
+      // A service account has no address: its name stands for it.
+      userEmail: sql<string | null>`coalesce(${auditEvents.userEmail}, ${auditEvents.serviceAccount})`,
+    })
     .from(auditEvents)
     .where(and(eq(auditEvents.organizationId, organizationId), isNotNull(auditEvents.userId)))
-    .orderBy(auditEvents.userEmail);
+    .orderBy(sql`2`);
   return rows.flatMap(({ userId, userEmail }) =>
     userId ? [{ userId, userEmail: userEmail ?? userId }] : [],
   );

@@ -181,6 +181,53 @@ export const invitationSends = pgTable(
 );
 
 /**
+ * An organization's service account (decision 070): a `users` row no one can sign in as (no password hash
+ * verifies) with a membership and role grants like a member's, so the permission checks and every reference to
+ * a user (created by, actor) work unchanged; this row marks it as one, and member lists leave it out.
+ */
+export const serviceAccounts = pgTable("service_accounts", {
+  userId: text("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  organizationId: text("organization_id")
+    .notNull()
+    .references(() => organizations.id, { onDelete: "cascade" }),
+  createdBy: text("created_by").references(() => users.id, { onDelete: "set null" }),
+  createdAt: createdAt(),
+});
+
+/**
+ * An API token (decision 070): a member's personal one or a service account's (`user_id` is the service
+ * account's user). Only a SHA-256 hash of the token is kept; `hint` shows its last characters.
+ */
+export const apiTokens = pgTable(
+  "api_tokens",
+  {
+    id: uuid("id")
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    organizationId: text("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    tokenHash: text("token_hash").notNull().unique(),
+    hint: text("hint").notNull(),
+    /** The permissions a personal token is narrowed to; null: all its owner holds. */
+    permissions: jsonb("permissions").$type<string[]>(),
+    createdBy: text("created_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+    expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date" }).notNull(),
+    lastUsedAt: timestamp("last_used_at", { withTimezone: true, mode: "date" }),
+    lastUsedAddress: text("last_used_address"),
+    revokedAt: timestamp("revoked_at", { withTimezone: true, mode: "date" }),
+  },
+  (table) => [index("api_tokens_organization_user").on(table.organizationId, table.userId)],
+);
+
+/**
  * Every write through the platform, allowed or refused (SOC2). Append-only: the platform has no update or delete
  * path for it except the retention purge. No foreign keys: the record outlives what it names.
  */
@@ -202,6 +249,11 @@ export const auditEvents = pgTable(
     userAgent: text("user_agent"),
     /** The HTTP status the write was answered with. */
     status: integer("status").notNull(),
+    /** The API token the call was made with (decision 070), or null for a signed-in person's call. */
+    tokenId: uuid("token_id"),
+    tokenName: text("token_name"),
+    /** The service account's name when the token was one's (its user is then the service account). */
+    serviceAccount: text("service_account"),
   },
   (table) => [
     index("audit_events_organization_at").on(table.organizationId, table.at),
@@ -946,4 +998,80 @@ export const onboardingStates = pgTable(
     check("onboarding_states_outcome", sql`${table.outcome} in ('finished', 'dismissed')`),
     check("onboarding_states_ended", sql`(${table.endedAt} is null) = (${table.outcome} is null)`),
   ],
+);
+
+/**
+ * Preview environments (issue 28, decision 069): an environment's preview setting. `webhook_id` is the address
+ * GitHub posts pull request events to (/api/webhooks/github/previews/{id}), apart from the environment's id; its
+ * secret is sealed bound to it. The connection is checked when the setting is saved and when it is used (no foreign
+ * key: deleting the connection leaves a setting that says so).
+ */
+export const previewSettings = pgTable("preview_settings", {
+  environmentId: uuid("environment_id")
+    .primaryKey()
+    .references(() => environments.id, { onDelete: "cascade" }),
+  webhookId: uuid("webhook_id").notNull().unique("preview_settings_webhook"),
+  enabled: boolean("enabled").notNull(),
+  connectionId: uuid("connection_id").notNull(),
+  /** owner/name, as GitHub names it in events. */
+  repository: text("repository").notNull(),
+  /** The source environment's applications built from the pull request's head; the others keep their image. */
+  applicationIds: jsonb("application_ids").$type<string[]>().notNull(),
+  namePattern: text("name_pattern").notNull(),
+  maxPreviews: integer("max_previews").notNull(),
+  idleDays: integer("idle_days").notNull(),
+  sealedSecret: text("sealed_secret").notNull(),
+  secretCreatedAt: timestamp("secret_created_at", { withTimezone: true, mode: "date" }).notNull(),
+  createdAt: createdAt(),
+});
+
+/**
+ * One pull request's preview of a source environment, across its life: the row outlives its environment
+ * (`environment_id` null once removed), so a reopened pull request updates the same GitHub comment.
+ */
+export const previews = pgTable(
+  "previews",
+  {
+    id: uuid("id")
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    tenantId: uuid("tenant_id")
+      .notNull()
+      .references(() => organizations.tenantId, { onDelete: "cascade" }),
+    sourceEnvironmentId: uuid("source_environment_id")
+      .notNull()
+      .references(() => environments.id, { onDelete: "cascade" }),
+    environmentId: uuid("environment_id")
+      .unique("previews_environment")
+      .references(() => environments.id, { onDelete: "set null" }),
+    environmentName: text("environment_name").notNull(),
+    number: integer("number").notNull(),
+    title: text("title").notNull(),
+    author: text("author").notNull(),
+    url: text("url").notNull(),
+    headBranch: text("head_branch").notNull(),
+    headSha: text("head_sha").notNull(),
+    /** contract previewStates */
+    state: text("state").notNull(),
+    message: text("message"),
+    /** GitHub's ids of the pull request's one comment and of the current deployment. */
+    commentId: bigint("comment_id", { mode: "number" }),
+    deploymentId: bigint("deployment_id", { mode: "number" }),
+    lastActivityAt: timestamp("last_activity_at", { withTimezone: true, mode: "date" }).notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [uniqueIndex("previews_source_number").on(table.sourceEnvironmentId, table.number)],
+);
+
+/** The X-GitHub-Delivery ids a preview webhook took: a redelivery does nothing twice. */
+export const previewDeliveries = pgTable(
+  "preview_deliveries",
+  {
+    webhookId: uuid("webhook_id")
+      .notNull()
+      .references(() => previewSettings.webhookId, { onDelete: "cascade" }),
+    deliveryId: text("delivery_id").notNull(),
+    receivedAt: timestamp("received_at", { withTimezone: true, mode: "date" }).notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.webhookId, table.deliveryId] })],
 );

@@ -202,8 +202,9 @@ export function createPushDeploys({
     if (active) return { state: WAITING_STATE, status: "queued", delayMs: waitMs() };
     const hook = await hookOfResource(tx, resourceId);
     const locked = await lockResource(tx, resourceId);
-    // The service was deleted, or deploy on push switched off, while the push waited.
-    if (!locked || !hook?.enabled) return { state: "CANCELED", status: "cancelled" };
+    // The service was deleted, or deploy on push switched off, while the push waited (a preview's application,
+    // whose pushes come from its pull request, has no hook).
+    if (!locked || hook?.enabled === false) return { state: "CANCELED", status: "cancelled" };
     await launch(tx, locked.resource, locked.environment, push, now);
     return { state: "DEPLOYED", status: "succeeded" };
   }

@@ -81,6 +81,8 @@ const clonePayloadSchema = z.object({
   sourceEnvironmentId: z.string(),
   sourceEnvironmentName: z.string(),
   failAt: cloningStateSchema.nullable(),
+  /** A clone nobody reviews (a pull request's preview): its resources launch without waiting for the event. */
+  unattended: z.boolean().default(false),
 });
 type ClonePayload = z.infer<typeof clonePayloadSchema>;
 
@@ -141,6 +143,7 @@ export function createCloning({
       );
     }
     await copyServices(tx, { from: source.id, to: targetId, applications: false }, now);
+    if (payload.unattended) return next("QUEUE_RESOURCES_FOR_LAUNCH");
     return { state: "WAITING_FOR_LAUNCH_RESOURCES_EVENT", status: "waiting" } satisfies Transition;
   }
 
@@ -247,13 +250,18 @@ export function createCloning({
     /** Queues the clone of `source` into the just-created `targetId` (in the caller's transaction). */
     async enqueue(
       tx: Database,
-      { source, target }: { source: { id: string; name: string }; target: { id: string; name: string } },
+      {
+        source,
+        target,
+        unattended = false,
+      }: { source: { id: string; name: string }; target: { id: string; name: string }; unattended?: boolean },
       now: Date,
     ): Promise<Job> {
       const payload: ClonePayload = {
         sourceEnvironmentId: source.id,
         sourceEnvironmentName: source.name,
         failAt: settings.failureInjection ? injectedFailureFor(target.name) : null,
+        unattended,
       };
       return enqueueJob(
         tx,

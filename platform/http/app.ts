@@ -7,11 +7,13 @@ import type { Database } from "../db/index";
 import { createOperations, type Operations } from "../operations/operations";
 import { secretCipherFor, type SecretCipher } from "../lib/cipher";
 import { createTerraformJobs, type TerraformJobs } from "../terraform/jobs";
+import { apiTokenRoutes, currentApiTokenRoutes } from "./api-tokens";
 import { authenticate, requireUser } from "./auth";
 import { limitRequestBodies } from "./body-limits";
 import { chartRepositoryRoutes } from "./chart-repositories";
 import { cloningRoutes } from "./cloning";
 import { deployOnPushRoutes, webhookRoutes } from "./deploy-on-push";
+import { previewRoutes, previewWebhookRoutes } from "./previews";
 import { connectionNotificationRoutes } from "./connection-notifications";
 import { connectionRoutes } from "./connections";
 import { costRoutes } from "./cost";
@@ -85,14 +87,17 @@ export function createApiApp(given: ApiDependencies): Hono {
   );
   // GitHub's deliveries carry no token: the hook's signature is their authentication.
   app.route("/", webhookRoutes({ db: given.db, secrets, engine }));
+  app.route("/", previewWebhookRoutes({ db: given.db, secrets, engine }));
   // An invitation link is opened before its holder has an account to sign in with.
   app.route("/", invitationPreviewRoutes({ db: given.db }));
 
-  app.use(authenticate(given));
+  app.use(authenticate({ ...given, clock: engine.now }));
   // Around the organization guard, so refused writes (non-members, missing permissions) are recorded too.
   app.use(trail.recordWrites);
   app.use("/tenant/:tenantId/*", requireOrganizationAccess(given.db));
   app.use("/v2/organizations/:tenantId/*", requireOrganizationAccess(given.db));
+  // Before requireUser, which refuses API tokens outside their organization's routes.
+  app.route("/", currentApiTokenRoutes({ db: given.db }));
   app.use(requireUser(given.db));
 
   app.route("/", tenantRoutes(deps));
@@ -131,12 +136,17 @@ export function createApiApp(given: ApiDependencies): Hono {
   app.route("/tenant/:tenantId/workspace", cloningRoutes({ db: deps.db, engine }));
   app.route("/v2/organizations/:tenantId", userRoutes({ db: deps.db }));
   app.route("/v2/organizations/:tenantId", auditRoutes({ db: deps.db }));
+  app.route("/v2/organizations/:tenantId", apiTokenRoutes({ db: deps.db, now: engine.now }));
   app.route("/v2/organizations/:tenantId", invitationRoutes(deps));
   app.route("/v2/organizations/:tenantId", connectionRoutes({ db: deps.db, config: deps.config, secrets }));
   app.route("/v2/organizations/:tenantId", connectionNotificationRoutes({ db: deps.db, now: engine.now }));
   app.route("/v2/organizations/:tenantId", costRoutes({ db: deps.db, now: engine.now }));
   app.route("/v2/organizations/:tenantId", onboardingRoutes({ db: deps.db, now: engine.now }));
   app.route("/v2/organizations/:tenantId", fastbootRoutes({ db: deps.db, engine }));
+  app.route(
+    "/v2/organizations/:tenantId",
+    previewRoutes({ db: deps.db, secrets, publicUrl: deps.config.publicUrl, now: engine.now }),
+  );
   app.route("/v2/organizations/:tenantId", ticketRoutes({ db: deps.db, config: deps.config, secrets }));
   app.route("/", invitationAcceptanceRoutes(deps));
   app.route("/", toolRoutes({ db: deps.db, jobs: deps.terraformJobs ?? createTerraformJobs(deps) }));

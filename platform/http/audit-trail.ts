@@ -4,7 +4,7 @@ import { eq } from "drizzle-orm";
 import type { Context, MiddlewareHandler } from "hono";
 import { matchedRoutes } from "hono/route";
 import * as z from "zod";
-import type { AuthenticatedEnv, AuthenticatedUser } from "./auth";
+import { apiTokenOf, type AuthenticatedEnv, type AuthenticatedUser } from "./auth";
 import type { OrganizationAccess } from "./tenancy";
 import type { Database } from "../db/index";
 import { auditEvents, organizations, users } from "../db/schema";
@@ -116,10 +116,16 @@ async function eventFor(
     params.environmentId && uuidSchema.safeParse(params.environmentId).success ? params.environmentId : null;
   const { tenantId: _tenant, environmentId: _environment, ...rest } = params;
   const specific = Object.values(rest).at(-1);
+  // A call with an API token is the token's: its row names the token, and a service account by its name (its
+  // user's address is a placeholder nobody reads).
+  const token = apiTokenOf(c);
   return {
     organizationId: caller.organizationId,
     userId: caller.user.id,
-    userEmail: caller.user.email,
+    userEmail: token?.serviceAccount ? null : caller.user.email,
+    tokenId: token?.tokenId ?? null,
+    tokenName: token?.tokenName ?? null,
+    serviceAccount: token?.serviceAccount ? token.user.name : null,
     environmentId,
     action: actionOf(c.req.method, pattern) ?? `unmapped:${c.req.method} ${pattern}`,
     target: boundedTextOrNull(specific ?? variableNamesOf(summary) ?? environmentId),
@@ -145,7 +151,7 @@ async function callerOf(
   const user = c.get("user") as AuthenticatedUser | undefined;
   if (organization && user) return { organizationId: organization.organizationId, user };
   if (!uuidSchema.safeParse(tenantId).success) return null;
-  const subject = c.get("accessToken").subject;
+  const subject = apiTokenOf(c)?.user.id ?? c.get("accessToken").subject;
   const [row] = await db
     .select({ organizationId: organizations.id, userId: users.id, email: users.email })
     .from(organizations)

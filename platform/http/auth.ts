@@ -1,19 +1,41 @@
 import { and, eq, gt, isNull, or, type SQL } from "drizzle-orm";
 import type { Context, MiddlewareHandler } from "hono";
 import { createLocalJWKSet, errors as joseErrors, jwtVerify, type JWK } from "jose";
-import { apiErrorMessages } from "#contract/errors";
+import { getConnInfo } from "@hono/node-server/conninfo";
+import { API_TOKEN_RATE_LIMITED_CODE, apiTokenErrorMessages } from "#contract/api-tokens";
+import { apiErrorCodes, apiErrorMessages } from "#contract/errors";
+import type { Permission } from "#contract/permissions";
 import type { PlatformConfig } from "../lib/config";
+import { clientAddressOf } from "../lib/client-address";
 import type { Database } from "../db/index";
 import { oidcPayloads, users } from "../db/schema";
 import { GRANT_ID_CLAIM } from "../identity/provider";
-import { unauthorized } from "./errors";
+import { createTokenRateLimiter } from "../tokens/rate-limit";
+import { isWellFormedToken, looksLikeApiToken } from "../tokens/token-values";
+import { findPresentedToken, recordTokenUse } from "../tokens/tokens";
+import { HttpError, unauthorized } from "./errors";
 
 export type AuthenticatedUser = { id: string; email: string; name: string };
 
 /** What a verified access token says: its user and the grant (sign-in) it was issued under. */
 export type AccessTokenClaims = { subject: string; grantId: string };
 
-export type AuthenticatedEnv = { Variables: { user: AuthenticatedUser; accessToken: AccessTokenClaims } };
+/**
+ * A call made with an API token (decision 070): the token, the user it speaks for (a member, or a service
+ * account's user) and the one organization it works in; `permissions` narrows a personal token.
+ */
+export type ApiTokenCaller = {
+  tokenId: string;
+  tokenName: string;
+  user: AuthenticatedUser;
+  tenantId: string;
+  permissions: Permission[] | null;
+  serviceAccount: boolean;
+};
+
+export type AuthenticatedEnv = {
+  Variables: { user: AuthenticatedUser; accessToken: AccessTokenClaims; apiToken?: ApiTokenCaller };
+};
 
 const bearerPattern = /^Bearer\s+(\S+)\s*$/i;
 
@@ -103,17 +125,91 @@ export function assertLiveCaller<Row extends { id: string | null; grantId: strin
  * (see `requireUser`), so a request under a tenant checks user, sign-in and membership in one query.
  */
 export function authenticate(deps: {
-  config: Pick<PlatformConfig, "issuer" | "audience">;
+  db: Database;
+  config: Pick<PlatformConfig, "issuer" | "audience" | "trustProxyHops">;
   jwks: { keys: JWK[] };
   now?: () => number;
+  /** The clock of API tokens' expiry, last use and rate limit: the engine's, which tests move. */
+  clock?: () => Date;
 }): MiddlewareHandler<AuthenticatedEnv> {
   const verify = createAccessTokenVerifier(deps);
+  const checkApiToken = apiTokenChecker(deps);
   return async (c, next) => {
     const token = bearerPattern.exec(c.req.header("Authorization") ?? "")?.[1];
     if (!token) throw unauthorized(apiErrorMessages.unauthorized, { tokenPresented: false });
-    c.set("accessToken", await verify(token));
+    if (looksLikeApiToken(token)) c.set("apiToken", await checkApiToken(c, token));
+    else c.set("accessToken", await verify(token));
     await next();
   };
+}
+
+/**
+ * Checks an API token on every request (never cached, so a revocation holds from the next request): its
+ * checksum, then its hash's row, revocation, expiry and rate limit. Its use is noted (to the minute) before the
+ * route runs, so a refused call still shows the token is in use.
+ */
+function apiTokenChecker({
+  db,
+  config,
+  clock = () => new Date(),
+}: {
+  db: Database;
+  config: Pick<PlatformConfig, "trustProxyHops">;
+  clock?: () => Date;
+}) {
+  const allow = createTokenRateLimiter({ now: clock });
+  const refuse = (message: string) => unauthorized(message, { tokenPresented: true });
+  return async (c: Context, value: string): Promise<ApiTokenCaller> => {
+    if (!isWellFormedToken(value)) throw refuse(apiTokenErrorMessages.unknown);
+    const presented = await findPresentedToken(db, value);
+    if (!presented) throw refuse(apiTokenErrorMessages.unknown);
+    const { row, user, organization, serviceAccount } = presented;
+    const now = clock();
+    if (row.revokedAt) throw refuse(apiTokenErrorMessages.revoked);
+    if (row.expiresAt.getTime() <= now.getTime()) throw refuse(apiTokenErrorMessages.expired);
+    const allowed = allow(row.id);
+    if (!allowed.allowed) {
+      throw new HttpError(
+        429,
+        {
+          message: apiTokenErrorMessages.rateLimited(allowed.retryAfterSeconds),
+          code: API_TOKEN_RATE_LIMITED_CODE,
+        },
+        { "Retry-After": String(allowed.retryAfterSeconds) },
+      );
+    }
+    await recordTokenUse(db, row, { at: now, address: addressOf(c, config.trustProxyHops ?? 0) });
+    return {
+      tokenId: row.id,
+      tokenName: row.name,
+      user,
+      tenantId: organization.tenantId,
+      permissions: row.permissions as Permission[] | null,
+      serviceAccount,
+    };
+  };
+}
+
+function addressOf(c: Context, trustedHops: number): string {
+  let peer: string | undefined;
+  try {
+    peer = getConnInfo(c).remote.address;
+  } catch {
+    // Not served by the Node server (tests call the app directly): there is no socket.
+  }
+  return clientAddressOf(peer, c.req.header("X-Forwarded-For"), trustedHops);
+}
+
+/** The API token a call was made with, if any. */
+export function apiTokenOf<Env extends AuthenticatedEnv>(c: Context<Env>): ApiTokenCaller | undefined {
+  return c.get("apiToken") as ApiTokenCaller | undefined;
+}
+
+/** Refuses a route to API tokens: minting and revoking tokens takes a signed-in person. */
+export function assertSignedInPerson<Env extends AuthenticatedEnv>(c: Context<Env>): void {
+  if (apiTokenOf(c)) {
+    throw new HttpError(403, { message: apiTokenErrorMessages.personOnly, code: apiErrorCodes.forbidden });
+  }
 }
 
 /**
@@ -122,6 +218,10 @@ export function authenticate(deps: {
  */
 export function requireUser(db: Database): MiddlewareHandler<AuthenticatedEnv> {
   return async (c, next) => {
+    // The organization guard checked a token under its tenant; anywhere else a token has no business.
+    if (apiTokenOf(c) && !c.get("user")) {
+      throw unauthorized(apiTokenErrorMessages.outsideOrganization, { tokenPresented: true });
+    }
     if (!c.get("user")) {
       const claims = verifiedClaims(c);
       const [row] = await db

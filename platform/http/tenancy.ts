@@ -1,17 +1,21 @@
 import { and, eq, isNull, lt, or, sql, type SQL } from "drizzle-orm";
 import type { Context, MiddlewareHandler } from "hono";
 import * as z from "zod";
-import { builtInRoles, type ResolvedGrant, type RoleName } from "#contract/permissions";
+import { apiTokenErrorMessages } from "#contract/api-tokens";
+import { apiErrorCodes } from "#contract/errors";
+import { builtInRoles, type Permission, type ResolvedGrant, type RoleName } from "#contract/permissions";
 import type { Database } from "../db/index";
 import { customRoles, memberships, oidcPayloads, organizations, roleGrants, users } from "../db/schema";
 import {
+  apiTokenOf,
   assertLiveCaller,
   liveGrantCondition,
   verifiedClaims,
   type AccessTokenClaims,
+  type ApiTokenCaller,
   type AuthenticatedEnv,
 } from "./auth";
-import { forbiddenOrganization, tenantApprovalRequired } from "./errors";
+import { forbiddenOrganization, HttpError, tenantApprovalRequired, unauthorized } from "./errors";
 
 /** The organization a request is about, with the roles the caller holds in it. */
 export type OrganizationAccess = {
@@ -89,6 +93,12 @@ export async function resolveOrganizationAccess(
  */
 export function requireOrganizationAccess(db: Database): MiddlewareHandler<OrganizationEnv> {
   return async (c, next) => {
+    const token = apiTokenOf(c);
+    if (token) {
+      c.set("user", token.user);
+      c.set("organization", await tokenAccess(db, token, c.req.param("tenantId") ?? ""));
+      return next();
+    }
     const { user, access } = await resolveCallerAndAccess(
       db,
       verifiedClaims(c),
@@ -97,6 +107,39 @@ export function requireOrganizationAccess(db: Database): MiddlewareHandler<Organ
     c.set("user", user);
     c.set("organization", access);
     await next();
+  };
+}
+
+/**
+ * An API token's access (decision 070): only in its own organization (elsewhere 401, saying so), as its user's
+ * membership grants, narrowed to a personal token's permissions. A member removed from the organization takes
+ * their tokens' access with them.
+ */
+async function tokenAccess(
+  db: Database,
+  token: ApiTokenCaller,
+  tenantId: string,
+): Promise<OrganizationAccess> {
+  if (token.tenantId !== tenantId) {
+    throw unauthorized(apiTokenErrorMessages.foreignOrganization, { tokenPresented: true });
+  }
+  let access: OrganizationAccess;
+  try {
+    access = await resolveOrganizationAccess(db, token.user.id, tenantId);
+  } catch (error) {
+    if (error instanceof HttpError && error.body.code === apiErrorCodes.forbidden) {
+      throw unauthorized(apiTokenErrorMessages.ownerGone, { tokenPresented: true });
+    }
+    throw error;
+  }
+  const narrowed = token.permissions;
+  if (!narrowed) return access;
+  return {
+    ...access,
+    grants: access.grants.map((grant) => ({
+      ...grant,
+      permissions: grant.permissions.filter((permission) => narrowed.includes(permission as Permission)),
+    })),
   };
 }
 

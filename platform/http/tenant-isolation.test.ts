@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { apiTokenErrorMessages, apiTokenPaths, type CreatedApiToken } from "#contract/api-tokens";
 import { apiErrorCodes, apiErrorMessages, errorMessages } from "#contract/errors";
 import { openTestApi, type TestMember } from "../testing/http-harness";
 
@@ -44,13 +45,17 @@ const plausibleBody = {
 };
 
 const tenantRoutes = casesOf(api.app.routes.filter((route) => route.path.includes("/:tenantId")));
-/** The routes that write (estimating a cost is not a write: any member may). */
+/**
+ * The routes that write (estimating a cost is not a write: any member may; nor are a member's own API tokens
+ * another's to refuse: a read-only member makes and revokes their own, api-tokens.test.ts).
+ */
 const tenantWriteEndpoints = casesOf(
   api.app.routes.filter(
     (route) =>
       route.path.includes("/:tenantId") &&
       writeMethods.includes(route.method) &&
-      !route.path.endsWith("/estimate-cost"),
+      !route.path.endsWith("/estimate-cost") &&
+      !route.path.includes("/:tenantId/api-tokens"),
   ),
 );
 // The health check, GitHub's webhook, which signatures authenticate (deploy-on-push.test.ts), an invitation's
@@ -64,6 +69,8 @@ const authenticatedRoutes = casesOf(
 );
 
 let attacker: TestMember;
+/** An API token of the attacker's organization, made by its admin (decision 070). */
+let attackerApiToken: string;
 let approvedVictim: TestMember;
 let unapprovedVictim: TestMember;
 let readOnlyMember: TestMember;
@@ -74,6 +81,11 @@ beforeAll(async () => {
   unapprovedVictim = await api.createMember({ role: "admin", approved: false });
   victimEnvironmentId = (await api.createEnvironment(approvedVictim.organization.tenantId, "production")).id;
   await api.createEnvironment(unapprovedVictim.organization.tenantId, "production");
+  const created = await api.call("POST", apiTokenPaths.personal(attacker.organization.tenantId), {
+    token: attacker.user.token,
+    json: { name: "attacker" },
+  });
+  attackerApiToken = ((await created.json()) as CreatedApiToken).value;
   readOnlyMember = { user: await api.createUser(), organization: approvedVictim.organization };
   await api.addMember(readOnlyMember.user.id, approvedVictim.organization.organizationId, "read-only");
 });
@@ -126,6 +138,22 @@ describe.each([
     });
     expect(await api.countRows()).toEqual(before);
     expect(await api.environmentsOf(victim().organization.tenantId)).toHaveLength(1);
+  });
+});
+
+describe("an API token of another tenant calling an approved tenant's routes", () => {
+  it.each(tenantRoutes)("%s answers 401 and writes nothing", async (_title, { method, pattern }) => {
+    const before = await api.countRows();
+    const response = await api.call(method, concretePath(pattern, approvedVictim.organization.tenantId), {
+      token: attackerApiToken,
+      json: method === "GET" ? undefined : plausibleBody,
+    });
+    expect(response.status).toBe(401);
+    expect(await response.json()).toEqual({
+      message: apiTokenErrorMessages.foreignOrganization,
+      code: apiErrorCodes.unauthorized,
+    });
+    expect(await api.countRows()).toEqual(before);
   });
 });
 

@@ -22,6 +22,8 @@ import { telemetryOf } from "../deployments/cloud-steps";
 import { finalSnapshotsOf } from "../deployments/final-snapshots";
 import { simulatedTelemetry } from "../deployments/telemetry";
 import type { EnvironmentRow } from "../environments/records";
+import { createPreviewReports } from "../previews/github-reports";
+import { createPreviews } from "../previews/previews";
 
 /**
  * The platform's operations: the engine's job runner (platform/engine/, which knows no domain) with every job kind
@@ -95,6 +97,30 @@ export function createOperations({
   const pushes = createPushDeploys({ deploys, settings: config.engine });
   // Fastboots launch a starter stack's drafts in order, looking again whenever a deployment in their environment ends.
   const fastboots = createFastboots({ deploys });
+  // Preview environments: pull requests' clones, their removal, and what GitHub is told of them (decision 069).
+  const previewReports = createPreviewReports({ secrets });
+  const previews = createPreviews({
+    deploys,
+    cloning,
+    environmentTeardowns,
+    pushes,
+    reports: previewReports,
+    settings: config.engine,
+  });
+  const cloneKind: JobKind = {
+    ...cloning.kind,
+    async ended(job, tx, at) {
+      await previews.cloneEnded(job, tx, at);
+      const announce = cloning.kind.ended;
+      if (!announce) return;
+      // A savepoint of its own: an announcement that cannot be queued must not undo the preview's deployments.
+      try {
+        await tx.transaction((hook) => announce(job, hook, at));
+      } catch (error) {
+        console.error(`engine: announcing the end of clone ${job.id} failed`, error);
+      }
+    },
+  };
   const deployKind: JobKind = {
     ...deploys.kind,
     // A canceled deployment ends without `ended` (no announcement): its fastboot looks again all the same.
@@ -107,6 +133,7 @@ export function createOperations({
     },
     async ended(job, tx, at) {
       await fastboots.deploymentEnded(tx, job.environmentId, at);
+      await previews.deploymentEnded(tx, job.environmentId, at);
       const announce = deploys.kind.ended;
       if (!announce) return;
       // A savepoint of its own: a notification that cannot be queued must not stop the fastboot going on.
@@ -120,13 +147,15 @@ export function createOperations({
   const runner = createJobRunner({
     db,
     kinds: [
-      cloning.kind,
+      cloneKind,
       deployKind,
       teardowns.kind,
       environmentTeardowns.kind,
       terraformExports.kind,
       pushes.kind,
       fastboots.kind,
+      previews.kind,
+      previewReports.kind,
     ],
     pollIntervalMs: config.engine.pollIntervalMs,
     now,
@@ -145,6 +174,7 @@ export function createOperations({
     terraformExports,
     pushes,
     fastboots,
+    previews,
     driver,
     /** Where the logs and monitoring tabs of the environment's services read from. */
     telemetryOf: (environment: EnvironmentRow) =>

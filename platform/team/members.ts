@@ -1,8 +1,16 @@
-import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, notExists, sql, type SQL } from "drizzle-orm";
 import type { RoleGrant, RoleName } from "#contract/permissions";
 import { lastAdminMessage, type Member, type MemberGrant } from "#contract/users";
 import type { Database } from "../db/index";
-import { customRoles, environments, memberships, organizations, roleGrants, users } from "../db/schema";
+import {
+  customRoles,
+  environments,
+  memberships,
+  organizations,
+  roleGrants,
+  serviceAccounts,
+  users,
+} from "../db/schema";
 
 /** A grant as stored: a built-in role or a custom one, on the organization or on listed environments. */
 export type GrantInput = Pick<RoleGrant, "role" | "customRoleId"> & { environmentIds?: string[] | null };
@@ -54,11 +62,7 @@ const memberColumns = {
 };
 
 /** The members (all, or those matching `where`), sorted by name, with their grants. */
-async function selectMembers(
-  db: Database,
-  organizationId: string,
-  where?: ReturnType<typeof eq>,
-): Promise<Member[]> {
+async function selectMembers(db: Database, organizationId: string, where?: SQL): Promise<Member[]> {
   const rows = await db
     .select(memberColumns)
     .from(memberships)
@@ -114,9 +118,13 @@ async function selectMembers(
   }));
 }
 
-/** GET users/v2: every member, sorted by name. */
+/** GET users/v2: every member, sorted by name; service accounts (decision 070) are listed apart. */
 export function listMembers(db: Database, organizationId: string): Promise<Member[]> {
-  return selectMembers(db, organizationId);
+  return selectMembers(
+    db,
+    organizationId,
+    notExists(db.select().from(serviceAccounts).where(eq(serviceAccounts.userId, users.id))),
+  );
 }
 
 /** One member, or null when the user is not a member of this organization (whatever else they belong to). */
@@ -165,6 +173,8 @@ async function changeMember(
           eq(roleGrants.organizationId, organizationId),
           eq(roleGrants.role, "admin" satisfies RoleName),
           isNull(roleGrants.environmentIds),
+          // A service account holding admin does not count: a person must be left to manage the organization.
+          notExists(tx.select().from(serviceAccounts).where(eq(serviceAccounts.userId, roleGrants.userId))),
         ),
       )
       .limit(1);
@@ -177,7 +187,7 @@ async function changeMember(
  * Refuses grants naming environments or custom roles of another organization (or none), as field errors on the
  * request's `roles.{n}` entries.
  */
-async function checkGrants(db: Database, team: Team, grants: GrantInput[], field = "roles") {
+export async function checkGrants(db: Database, team: Team, grants: GrantInput[], field = "roles") {
   const environmentIds = [...new Set(grants.flatMap((grant) => grant.environmentIds ?? []))];
   const customRoleIds = [
     ...new Set(grants.flatMap((grant) => (grant.customRoleId ? [grant.customRoleId] : []))),

@@ -400,7 +400,24 @@ export type FakeGitHubOptions = {
   codeloadOrigin?: string;
 };
 
-export async function startFakeGitHub(options: FakeGitHubOptions): Promise<TestServer> {
+/** What the test GitHub holds of pull requests: their comments and deployments with their statuses. */
+export type FakeGitHubPullRequests = {
+  comments: { id: number; repository: string; number: number; body: string; edits: number }[];
+  deployments: {
+    id: number;
+    repository: string;
+    ref: string;
+    environment: string;
+    statuses: { state: string; environment_url?: string; description?: string }[];
+  }[];
+};
+export type FakeGitHub = TestServer & FakeGitHubPullRequests;
+
+const deploymentStates = ["error", "failure", "inactive", "in_progress", "queued", "pending", "success"];
+
+export async function startFakeGitHub(options: FakeGitHubOptions): Promise<FakeGitHub> {
+  const held: FakeGitHubPullRequests = { comments: [], deployments: [] };
+  let nextId = 1000;
   const documentation = "https://docs.github.com/rest";
   const notFound: TestReply = {
     status: 404,
@@ -466,7 +483,90 @@ export async function startFakeGitHub(options: FakeGitHubOptions): Promise<TestS
     options.organizations[request.params.owner ?? ""]?.repositories.find(
       (candidate) => candidate.name === request.params.repo,
     );
-  return startTestServer({
+  /** GitHub's 422 for a body that misses what it requires. */
+  const unprocessable = (message: string): TestReply => ({
+    status: 422,
+    body: { message: "Validation Failed", errors: [{ message }], documentation_url: documentation },
+  });
+  const jsonBody = (request: TestRequest): Record<string, unknown> => {
+    try {
+      return JSON.parse(request.body) as Record<string, unknown>;
+    } catch {
+      return {};
+    }
+  };
+  const fullName = (request: TestRequest) => `${request.params.owner}/${request.params.repo}`;
+  const server = await startTestServer({
+    "POST /repos/:owner/:repo/issues/:number/comments": (request) => {
+      const refused = guard(request);
+      if (refused) return refused;
+      if (!repositoryOf(request)) return notFound;
+      const { body } = jsonBody(request);
+      if (typeof body !== "string" || !body) return unprocessable("body is missing");
+      const comment = {
+        id: nextId++,
+        repository: fullName(request),
+        number: Number(request.params.number),
+        body,
+        edits: 0,
+      };
+      held.comments.push(comment);
+      return { status: 201, body: { id: comment.id, body } };
+    },
+    "PATCH /repos/:owner/:repo/issues/comments/:id": (request) => {
+      const refused = guard(request);
+      if (refused) return refused;
+      const comment = held.comments.find(
+        (candidate) =>
+          candidate.id === Number(request.params.id) && candidate.repository === fullName(request),
+      );
+      if (!comment) return notFound;
+      const { body } = jsonBody(request);
+      if (typeof body !== "string" || !body) return unprocessable("body is missing");
+      comment.body = body;
+      comment.edits += 1;
+      return { body: { id: comment.id, body } };
+    },
+    "POST /repos/:owner/:repo/deployments": (request) => {
+      const refused = guard(request);
+      if (refused) return refused;
+      if (!repositoryOf(request)) return notFound;
+      const { ref, environment } = jsonBody(request);
+      if (typeof ref !== "string" || !ref) return unprocessable("ref is missing");
+      const deployment = {
+        id: nextId++,
+        repository: fullName(request),
+        ref,
+        environment: typeof environment === "string" ? environment : "production",
+        statuses: [],
+      };
+      held.deployments.push(deployment);
+      return { status: 201, body: { id: deployment.id, ref, environment: deployment.environment } };
+    },
+    "POST /repos/:owner/:repo/deployments/:id/statuses": (request) => {
+      const refused = guard(request);
+      if (refused) return refused;
+      const deployment = held.deployments.find(
+        (candidate) =>
+          candidate.id === Number(request.params.id) && candidate.repository === fullName(request),
+      );
+      if (!deployment) return notFound;
+      const { state, environment_url, description } = jsonBody(request);
+      if (typeof state !== "string" || !deploymentStates.includes(state))
+        return unprocessable("state is not valid");
+      if (
+        environment_url !== undefined &&
+        (typeof environment_url !== "string" || !/^https?:\/\//.test(environment_url))
+      ) {
+        return unprocessable("environment_url must be a URL");
+      }
+      deployment.statuses.push({
+        state,
+        ...(typeof environment_url === "string" ? { environment_url } : {}),
+        ...(typeof description === "string" ? { description } : {}),
+      });
+      return { status: 201, body: { id: nextId++, state } };
+    },
     "GET /orgs/:org": (request) => {
       const org = request.params.org ?? "";
       const organization = options.organizations[org];
@@ -604,6 +704,7 @@ export async function startFakeGitHub(options: FakeGitHubOptions): Promise<TestS
       );
     },
   });
+  return Object.assign(server, held);
 }
 
 // ---------------------------------------------------------------------------------------------------------------

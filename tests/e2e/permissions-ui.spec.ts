@@ -60,9 +60,12 @@ test("a read-only member sees no enabled change button, cannot reveal a secret, 
   await expect(page.getByTestId("value-DB_PASSWORD")).toHaveText("••••••••");
 
   await open(page, "/env/production/config");
-  await expect(page.getByTestId("restricted-note")).toHaveText(RESTRICTED);
+  // The configuration and the preview setting are two forms, each saying why it is read-only.
+  await expect(page.locator("#environment-config").getByTestId("restricted-note")).toHaveText(RESTRICTED);
   await expect(page.getByLabel("Description")).toBeDisabled();
   await expectRestricted(page.getByRole("button", { name: "Save configuration" }));
+  await expect(page.locator("#preview-settings").getByTestId("restricted-note")).toHaveText(RESTRICTED);
+  await expectRestricted(page.getByRole("button", { name: "Save preview setting" }));
 
   await open(page, "/env/production/addons");
   await expectRestricted(page.getByRole("button", { name: "Save add-ons" }));
@@ -114,6 +117,7 @@ test("an admin finds every change button enabled and the writers' pages open", a
   await open(page, "/env/production/config");
   await expect(page.getByTestId("restricted-note")).toHaveCount(0);
   await expectUsable(page.getByRole("button", { name: "Save configuration" }));
+  await expectUsable(page.getByRole("button", { name: "Save preview setting" }));
 
   await open(page, "/env/production/services");
   await expectUsable(page.getByRole("button", { name: "Create service" }));

@@ -13,6 +13,22 @@ function Outcome({ status }: { status: number }) {
   );
 }
 
+/** Who made the call: a person, or a service account, and the API token it was made with (decision 070). */
+function Who({ event }: { event: AuditEvent }) {
+  const who = event.serviceAccount
+    ? `Service account ${event.serviceAccount}`
+    : (event.userEmail ?? event.userId ?? "—");
+  if (!event.tokenName) return <>{who}</>;
+  return (
+    <>
+      {who}
+      <Text size="xs" c="dimmed">
+        with API token {event.tokenName}
+      </Text>
+    </>
+  );
+}
+
 /** The audit log's events, newest first: when, who, what, where, on what and how it ended. */
 export function AuditTable({ events }: { events: AuditEvent[] }) {
   return (
@@ -36,7 +52,9 @@ export function AuditTable({ events }: { events: AuditEvent[] }) {
                   {formatDateTime(event.at)}
                 </Text>
               </Table.Td>
-              <Table.Td>{event.userEmail ?? event.userId ?? "—"}</Table.Td>
+              <Table.Td>
+                <Who event={event} />
+              </Table.Td>
               <Table.Td>
                 <Code>{event.action}</Code>
               </Table.Td>

@@ -8,12 +8,13 @@ const everywhere = (permissions: readonly (typeof builtInRoles.admin.permissions
 });
 
 describe("the settings nav", () => {
-  it("shows a read-only member the members, roles, organization, connections and API reference, not the invitations or the audit log", () => {
+  it("shows a read-only member the members, roles, organization, connections, their API tokens and the API reference, not the invitations or the audit log", () => {
     expect(visibleSettingsItems(everywhere(builtInRoles["read-only"].permissions))).toEqual([
       { label: "Members", to: "/settings/users", permission: "organization.view" },
       { label: "Roles", to: "/settings/users/roles", permission: "organization.view" },
       { label: "Organization", to: "/settings/users/organization-overview", permission: "organization.view" },
       { label: "Connections", to: "/settings/connections", permission: "organization.view" },
+      { label: "API tokens", to: "/settings/api-tokens", permission: "organization.view" },
       { label: "API reference", to: "/settings/api-reference", permission: "organization.view" },
     ]);
   });
@@ -28,14 +29,23 @@ describe("the settings nav", () => {
       "Organization",
       "Connections",
       "Audit log",
+      "API tokens",
       "API reference",
     ]);
     expect(
       visibleSettingsItems(everywhere(["organization.view", "audit.view"])).map((item) => item.label),
-    ).toEqual(["Members", "Roles", "Organization", "Connections", "Audit log", "API reference"]);
+    ).toEqual([
+      "Members",
+      "Roles",
+      "Organization",
+      "Connections",
+      "Audit log",
+      "API tokens",
+      "API reference",
+    ]);
   });
 
   it("shows every page while permissions are not in use", () => {
-    expect(visibleSettingsItems(null)).toHaveLength(7);
+    expect(visibleSettingsItems(null)).toHaveLength(8);
   });
 });

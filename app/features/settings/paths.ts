@@ -8,6 +8,8 @@ export const settingsPaths = {
   roles: "/settings/users/roles",
   organizationOverview: "/settings/users/organization-overview",
   auditLog: "/settings/audit-log",
+  /** A member's own API tokens (decision 070). */
+  apiTokens: "/settings/api-tokens",
   /** The connections' cards; contract/connections.ts's connectionPages has every connections page. */
   connections: "/settings/connections",
   /** The platform API's reference, from its OpenAPI document (decision 071). */
@@ -24,6 +26,7 @@ export const settingsNavigation: readonly SettingsNavItem[] = [
   { label: "Organization", to: settingsPaths.organizationOverview, permission: "organization.view" },
   { label: "Connections", to: settingsPaths.connections, permission: "organization.view" },
   { label: "Audit log", to: settingsPaths.auditLog, permission: "audit.view" },
+  { label: "API tokens", to: settingsPaths.apiTokens, permission: "organization.view" },
   { label: "API reference", to: settingsPaths.apiReference, permission: "organization.view" },
 ];
 

@@ -10,6 +10,8 @@ export const teamPagePaths = {
   /** The roles, built-in and custom. */
   roles: "/settings/users/roles",
   newRole: "/settings/users/roles/new",
+  /** The organization's service accounts and their API tokens (decision 070). */
+  serviceAccounts: "/settings/users/service-accounts",
   editRole: (roleId: string) => `/settings/users/roles/${encodeURIComponent(roleId)}/edit`,
 };
 

@@ -39,6 +39,26 @@ export function githubGet(
   );
 }
 
+/** POST or PATCH a JSON body to a path of GitHub's API with the connection's token (previews' comments and deployments). */
+export function githubWrite(
+  credentials: Credentials,
+  method: "POST" | "PATCH",
+  path: string,
+  body: unknown,
+): Promise<Response> {
+  return providerFetch(endpoint(credentials.fields.BASE_URL ?? DEFAULT_API_URL, path), {
+    method,
+    headers: {
+      Accept: "application/vnd.github+json",
+      "Content-Type": "application/json",
+      "X-GitHub-Api-Version": "2022-11-28",
+      Authorization: `Bearer ${credentials.secrets.TOKEN ?? ""}`,
+      "User-Agent": "cloud-deploy-platform",
+    },
+    body: JSON.stringify(body),
+  });
+}
+
 function apiHost(credentials: Credentials) {
   return new URL(credentials.fields.BASE_URL ?? DEFAULT_API_URL).host;
 }

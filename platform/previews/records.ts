@@ -1,0 +1,71 @@
+import { and, asc, eq, inArray } from "drizzle-orm";
+import type { Preview } from "#contract/previews";
+import type { Database } from "../db/index";
+import type { previews } from "../db/schema";
+import { environments, previewSettings, resources } from "../db/schema";
+
+export type PreviewRow = typeof previews.$inferSelect;
+
+/** A service's endpoint as a browser opens it. */
+const urlOfEndpoint = (endpoint: string) => (/^https?:\/\//.test(endpoint) ? endpoint : `http://${endpoint}`);
+
+/**
+ * The preview's applications built from the pull request: the preview environment's applications named like the
+ * source's chosen ones (a clone keeps its services' names).
+ */
+export async function chosenApplicationsOf(
+  tx: Database,
+  preview: Pick<PreviewRow, "sourceEnvironmentId" | "environmentId">,
+) {
+  if (!preview.environmentId) return [];
+  const [setting] = await tx
+    .select({ applicationIds: previewSettings.applicationIds })
+    .from(previewSettings)
+    .where(eq(previewSettings.environmentId, preview.sourceEnvironmentId));
+  const ids = setting?.applicationIds ?? [];
+  const names = ids.length
+    ? (
+        await tx
+          .select({ name: resources.name })
+          .from(resources)
+          .where(and(eq(resources.environmentId, preview.sourceEnvironmentId), inArray(resources.id, ids)))
+      ).map((row) => row.name)
+    : [];
+  if (!names.length) return [];
+  return tx
+    .select()
+    .from(resources)
+    .where(
+      and(
+        eq(resources.environmentId, preview.environmentId),
+        eq(resources.serviceType, "application"),
+        inArray(resources.name, names),
+      ),
+    )
+    .orderBy(asc(resources.name));
+}
+
+/** Where the preview answers: its first chosen application's address, once it has one. */
+export async function previewUrlOf(tx: Database, preview: PreviewRow): Promise<string | null> {
+  const endpoint = (await chosenApplicationsOf(tx, preview)).find((row) => row.endpoint)?.endpoint;
+  return endpoint ? urlOfEndpoint(endpoint) : null;
+}
+
+export async function toPreview(tx: Database, row: PreviewRow): Promise<Preview> {
+  const [source] = await tx
+    .select({ id: environments.id, name: environments.name })
+    .from(environments)
+    .where(eq(environments.id, row.sourceEnvironmentId));
+  return {
+    id: row.id,
+    environmentId: row.environmentId,
+    environmentName: row.environmentName,
+    source: source ?? { id: row.sourceEnvironmentId, name: "" },
+    pullRequest: { number: row.number, title: row.title, author: row.author, url: row.url },
+    headSha: row.headSha,
+    state: row.state as Preview["state"],
+    message: row.message,
+    url: row.state === "READY" ? await previewUrlOf(tx, row) : null,
+    lastActivityAt: row.lastActivityAt.toISOString(),
+  };
+}

@@ -1,0 +1,150 @@
+import { and, asc, desc, eq, isNull } from "drizzle-orm";
+import type { ApiToken, CreatedApiToken } from "#contract/api-tokens";
+import { permissionSchema, type Permission } from "#contract/permissions";
+import type { Database } from "../db/index";
+import { apiTokens, organizations, serviceAccounts, users } from "../db/schema";
+import { newTokenValue, tokenHashOf, tokenHintOf } from "./token-values";
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** Last use is kept to the minute (and on every change of address): at most one write per token and minute. */
+export const LAST_USE_RESOLUTION_MS = 60_000;
+
+type TokenRow = typeof apiTokens.$inferSelect;
+
+export function tokenView(row: TokenRow): ApiToken {
+  return {
+    id: row.id,
+    name: row.name,
+    hint: row.hint,
+    permissions: row.permissions
+      ? row.permissions.filter((p) => permissionSchema.safeParse(p).success)
+      : null,
+    createdAt: row.createdAt.toISOString(),
+    expiresAt: row.expiresAt.toISOString(),
+    lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
+    lastUsedAddress: row.lastUsedAddress,
+  } as ApiToken;
+}
+
+/** Issues a token for `userId` (a member, or a service account's user); the value is in the answer only. */
+export async function issueToken(
+  db: Database,
+  {
+    organizationId,
+    userId,
+    name,
+    expiresInDays,
+    permissions,
+    createdBy,
+    now,
+  }: {
+    organizationId: string;
+    userId: string;
+    name: string;
+    expiresInDays: number;
+    permissions: Permission[] | null;
+    createdBy: string;
+    now: Date;
+  },
+): Promise<CreatedApiToken> {
+  const value = newTokenValue();
+  const [row] = await db
+    .insert(apiTokens)
+    .values({
+      organizationId,
+      userId,
+      name,
+      tokenHash: tokenHashOf(value),
+      hint: tokenHintOf(value),
+      permissions: permissions ? [...new Set(permissions)] : null,
+      createdBy,
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + expiresInDays * DAY_MS),
+    })
+    .returning();
+  if (!row) throw new Error("api token was not created");
+  return { token: tokenView(row), value };
+}
+
+/** The live (unrevoked) tokens of one holder in the organization, newest first; expired ones stay listed. */
+export async function listTokens(db: Database, organizationId: string, userId: string): Promise<ApiToken[]> {
+  const rows = await db
+    .select()
+    .from(apiTokens)
+    .where(
+      and(
+        eq(apiTokens.organizationId, organizationId),
+        eq(apiTokens.userId, userId),
+        isNull(apiTokens.revokedAt),
+      ),
+    )
+    .orderBy(desc(apiTokens.createdAt), asc(apiTokens.name));
+  return rows.map(tokenView);
+}
+
+/** Revokes one of a holder's tokens; resolves false when it has no such live token. */
+export async function revokeToken(
+  db: Database,
+  {
+    organizationId,
+    userId,
+    tokenId,
+    now,
+  }: { organizationId: string; userId: string; tokenId: string; now: Date },
+): Promise<boolean> {
+  const revoked = await db
+    .update(apiTokens)
+    .set({ revokedAt: now })
+    .where(
+      and(
+        eq(apiTokens.id, tokenId),
+        eq(apiTokens.organizationId, organizationId),
+        eq(apiTokens.userId, userId),
+        isNull(apiTokens.revokedAt),
+      ),
+    )
+    .returning({ id: apiTokens.id });
+  return revoked.length > 0;
+}
+
+/** A presented token as stored, with its holder and organization; null when no token has that hash. */
+export type PresentedToken = {
+  row: TokenRow;
+  user: { id: string; email: string; name: string };
+  organization: { tenantId: string; name: string };
+  serviceAccount: boolean;
+};
+
+export async function findPresentedToken(db: Database, value: string): Promise<PresentedToken | null> {
+  const [found] = await db
+    .select({
+      row: apiTokens,
+      user: { id: users.id, email: users.email, name: users.name },
+      organization: { tenantId: organizations.tenantId, name: organizations.name },
+      serviceAccount: serviceAccounts.userId,
+    })
+    .from(apiTokens)
+    .innerJoin(users, eq(users.id, apiTokens.userId))
+    .innerJoin(organizations, eq(organizations.id, apiTokens.organizationId))
+    .leftJoin(serviceAccounts, eq(serviceAccounts.userId, apiTokens.userId))
+    .where(eq(apiTokens.tokenHash, tokenHashOf(value)));
+  if (!found) return null;
+  return { ...found, serviceAccount: found.serviceAccount !== null };
+}
+
+/** Notes when and from where a token was used, unless the stored note is under a minute old and from there. */
+export async function recordTokenUse(
+  db: Database,
+  row: Pick<TokenRow, "id" | "lastUsedAt" | "lastUsedAddress">,
+  { at, address }: { at: Date; address: string },
+): Promise<void> {
+  const fresh =
+    row.lastUsedAt !== null &&
+    at.getTime() - row.lastUsedAt.getTime() < LAST_USE_RESOLUTION_MS &&
+    row.lastUsedAddress === address;
+  if (fresh) return;
+  await db
+    .update(apiTokens)
+    .set({ lastUsedAt: at, lastUsedAddress: address })
+    .where(eq(apiTokens.id, row.id));
+}
