@@ -141,6 +141,20 @@ export const applicationVariableSchema = z.discriminatedUnion("kind", [
 ]);
 export type ApplicationVariable = z.infer<typeof applicationVariableSchema>;
 
+/**
+ * A variable as the service's settings hold it (`{ name, value }`): `${NAME}` alone references the environment
+ * variable, `${{service.attribute}}` alone another service's attribute, anything else is a value.
+ */
+export function applicationVariableOf(entry: { name: string; value: string }): ApplicationVariable {
+  const reference = /^\$\{([A-Za-z_][A-Za-z0-9_]*)\}$/.exec(entry.value);
+  if (reference?.[1]) return { kind: "variable", name: entry.name, variable: reference[1] };
+  const attribute = /^\$\{\{([a-z0-9-]+)\.([A-Za-z][A-Za-z0-9]*)\}\}$/.exec(entry.value);
+  if (attribute?.[1] && attribute[2]) {
+    return { kind: "attribute", name: entry.name, service: attribute[1], attribute: attribute[2] };
+  }
+  return { kind: "value", name: entry.name, value: entry.value };
+}
+
 /** vCPU and memory as Fargate and GKE Autopilot sell them: each CPU size allows a range of memory. */
 export const applicationCpuChoices = ["0.25", "0.5", "1", "2", "4"] as const;
 export const applicationMemoryChoicesMb = [512, 1024, 2048, 3072, 4096, 8192, 16_384, 30_720] as const;

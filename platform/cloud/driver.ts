@@ -121,6 +121,12 @@ export type DeployContext = {
   sources?: ApplicationSources;
   /** The pods the deployment replaces, in order (a rolling update stops one per new pod). */
   previousPodNames?: string[];
+  /**
+   * Another service of the environment's attributes by its name (its outputs and its sealed secrets, opened), for
+   * the `${{service.attribute}}` variables of an application: null when the environment has no service of that
+   * name, {} (or without the attribute) while it has not answered them yet.
+   */
+  attributes?: (service: string) => Promise<Readonly<Record<string, string>> | null>;
   /** The pushed commit a GitHub application's deployment builds (deploy on push); absent: the branch's head. */
   pushedCommit?: { sha: string; message: string };
   /**
@@ -194,6 +200,12 @@ export interface DeployDriver {
    * outlives the service's row (the simulated cloud).
    */
   destroy?(context: DeployContext): Promise<TeardownStep>;
+  /**
+   * The environment's teardown's last call, once its services are gone: removes what the environment itself
+   * still holds (a container host's network, which concurrent teardowns of its last services can each leave to
+   * the other). Idempotent; absent when the environment holds nothing of its own.
+   */
+  teardownEnvironment?(environment: { organizationId: string; environmentId: string }): Promise<void>;
   /** Which configuration changes land in place and which replace the service; absent when the cloud cannot say. */
   plan?(before: DriverResource, after: DriverResource): ChangePlan;
   /**

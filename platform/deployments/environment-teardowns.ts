@@ -2,16 +2,18 @@ import { and, eq, inArray } from "drizzle-orm";
 import * as z from "zod";
 import type { ServiceType } from "#contract/service-catalogue";
 import type { Database } from "../db/index";
-import { engineJobs, environments, resources } from "../db/schema";
+import { engineJobs, environments, organizations, resources } from "../db/schema";
 import type { EnvironmentRow } from "../environments/records";
 import type { ResourceRow } from "../services/records";
 import type { Deploys } from "./deploys";
 import {
   enqueueJob,
   moveJob,
+  outside,
   unfinishedJobStatuses,
   type Job,
   type JobKind,
+  type OutsideWork,
   type Transition,
 } from "../engine/jobs";
 import { TEARDOWN_JOB_KIND, type Teardowns } from "./teardowns";
@@ -38,6 +40,8 @@ export const ENVIRONMENT_TEARDOWN_JOB_KIND = "environment-teardown";
 const payloadSchema = z.object({
   /** The services whose teardown this job queued: one still there once its teardown ended could not be deleted. */
   started: z.array(z.string()),
+  /** The cloud removed what the environment itself held (a container host's network), once its services were gone. */
+  cleared: z.boolean().optional(),
 });
 type Payload = z.infer<typeof payloadSchema>;
 
@@ -112,7 +116,7 @@ export function createEnvironmentTeardowns({
     await tx.delete(environments).where(eq(environments.id, environmentId));
   }
 
-  async function step(job: Job, tx: Database, now: Date): Promise<Transition> {
+  async function step(job: Job, tx: Database, now: Date): Promise<Transition | OutsideWork> {
     const payload = payloadSchema.parse(job.payload);
     const environmentId = job.environmentId;
     const [environment] = environmentId
@@ -121,6 +125,26 @@ export function createEnvironmentTeardowns({
     if (!environment) return { state: "DELETED", status: "succeeded" };
     const services = await servicesOf(tx, environment.id);
     if (services.length === 0) {
+      // A platform without the environment's driver (no container driver) has nothing of it to clear.
+      const cloud = await deploys.driverOf(tx, environment).catch(() => null);
+      if (cloud?.teardownEnvironment && !payload.cleared) {
+        const teardownEnvironment = cloud.teardownEnvironment;
+        const [organization] = await tx
+          .select({ id: organizations.id })
+          .from(organizations)
+          .where(eq(organizations.tenantId, environment.tenantId));
+        const environmentOf = { organizationId: organization?.id ?? "", environmentId: environment.id };
+        // Outside any transaction; a failure is retried by the runner, then fails the deletion in its words.
+        return outside(async () => {
+          await teardownEnvironment(environmentOf);
+          return async () => ({
+            state: "TEARING_DOWN",
+            status: "queued",
+            delayMs: 0,
+            payload: { ...payload, cleared: true },
+          });
+        });
+      }
       await deleteEnvironment(tx, job, environment.id);
       return { state: "DELETED", status: "succeeded" };
     }

@@ -6,6 +6,7 @@ import {
   deployOnPushPaths,
   webhookAnswerSchema,
 } from "#contract/deploy-on-push";
+import { environmentPaths } from "#contract/environments";
 import { resourceResponseSchema, servicePaths } from "#contract/services";
 import { imagesLabelled } from "../cloud/container/build";
 import { LABEL_ENVIRONMENT, LABEL_SERVICE, labelFilter } from "../cloud/container/labels";
@@ -19,7 +20,7 @@ import { startFakeGitHub, type TestServer } from "../testing/provider-servers";
 /*
  * Issue 26 through the API: an application built from a GitHub repository on a container host. The launch builds
  * the branch's head on the run's podman; a signed push then deploys the pushed commit, built on the engine too
- * (deploy on push); deleting the service removes its container and the image it built.
+ * (deploy on push); deleting the environment removes its container, the images it built and its network.
  */
 
 const engine = setUpContainerEngine();
@@ -64,7 +65,7 @@ async function logsOf(resourceId: string) {
 
 const pageOf = async (endpoint: string | null) => (await fetch(endpoint ?? "")).text();
 
-it("builds a GitHub application on a container host, deploys a pushed commit built there, and its deletion leaves nothing", async () => {
+it("builds a GitHub application on a container host, deploys a pushed commit built there, and deleting its environment leaves nothing labelled with it", async () => {
   // The GitHub connection, as deploy on push's tests make it (its check has its own tests).
   const githubConnectionId = randomUUID();
   await platform.api.db.insert(connections).values({
@@ -155,16 +156,23 @@ it("builds a GitHub application on a container host, deploys a pushed commit bui
   expect(await engine.engine.listContainers({ all: true, filters })).toHaveLength(1);
   expect(await imagesLabelled(engine.engine, { [LABEL_SERVICE]: id })).toHaveLength(2);
 
-  const path = servicePaths.one(platform.tenantId, environmentId, id);
+  // Deleting the environment removes its containers, the images it built and its network: nothing labelled
+  // with it is left on the engine.
+  const byEnvironment = labelFilter({ [LABEL_ENVIRONMENT]: environmentId });
+  expect(await engine.engine.listNetworks({ filters: byEnvironment })).toHaveLength(1);
+  const path = environmentPaths.one(platform.tenantId, environmentId);
   const deleted = await platform.call("DELETE", path);
   expect([202, 204], await deleted.clone().text()).toContain(deleted.status);
-  const byEnvironment = labelFilter({ [LABEL_ENVIRONMENT]: environmentId });
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + 60_000;
   while (Date.now() < deadline && (await platform.call("GET", path)).status !== 404) {
     await platform.api.engine.runner.runUntilIdle();
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   expect((await platform.call("GET", path)).status).toBe(404);
-  expect(await engine.engine.listContainers({ all: true, filters: byEnvironment })).toEqual([]);
-  expect(await imagesLabelled(engine.engine, { [LABEL_ENVIRONMENT]: environmentId })).toEqual([]);
+  expect({
+    containers: await engine.engine.listContainers({ all: true, filters: byEnvironment }),
+    volumes: (await engine.engine.listVolumes({ filters: byEnvironment })).Volumes ?? [],
+    networks: await engine.engine.listNetworks({ filters: byEnvironment }),
+    images: await imagesLabelled(engine.engine, { [LABEL_ENVIRONMENT]: environmentId }),
+  }).toEqual({ containers: [], volumes: [], networks: [], images: [] });
 }, 180_000);

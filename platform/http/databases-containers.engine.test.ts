@@ -49,11 +49,11 @@ it("keeps a MySQL database's data and connection string when its container was r
   const id = resourceResponseSchema.parse(await created.json()).resource.id;
   const deployed = await platform.settled(environmentId, id, { timeoutMs: 120_000 });
   expect(deployed.stage, deployed.message ?? "").toBe("STAGE_COMPLETED");
-  expect(deployed.secretAttributes).toEqual(["password", "connectionString"]);
+  expect(deployed.secretAttributes).toEqual(["password", "connectionString", "hostConnectionString"]);
 
   const revealed = await platform.call(
     "GET",
-    servicePaths.attribute(platform.tenantId, environmentId, id, "connectionString"),
+    servicePaths.attribute(platform.tenantId, environmentId, id, "hostConnectionString"),
   );
   expect(revealed.status).toBe(200);
   const connection = attributeResponseSchema.parse(await revealed.json()).value;

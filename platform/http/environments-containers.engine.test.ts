@@ -98,7 +98,7 @@ it("runs official images and data services on a container host; deleting the env
   const db = await platform.settled(environmentId, database, { timeoutMs: 120_000 });
   expect(db.stage, db.message ?? "").toBe("STAGE_COMPLETED");
   expect(db.endpoint).toMatch(/^127\.0\.0\.1:\d+$/);
-  const client = new pg.Client({ connectionString: await attribute(database, "connectionString") });
+  const client = new pg.Client({ connectionString: await attribute(database, "hostConnectionString") });
   await client.connect();
   const { rows } = await client.query<{ who: string; db: string }>(
     "SELECT current_user AS who, current_database() AS db",
@@ -108,13 +108,14 @@ it("runs official images and data services on a container host; deleting the env
 
   const redis = await platform.settled(environmentId, cache, { timeoutMs: 120_000 });
   expect(redis.stage, redis.message ?? "").toBe("STAGE_COMPLETED");
-  expect(await redisAnswer(await attribute(cache, "connectionString"), "PING")).toBe(
+  expect(await redisAnswer(await attribute(cache, "hostConnectionString"), "PING")).toBe(
     "+OK\r\n+PONG\r\n+OK\r\n",
   );
 
   const running = await labelledWithEnvironment();
   expect(running.containers).toHaveLength(3);
   expect(running.volumes).toHaveLength(2);
+  expect(running.networks).toHaveLength(1);
 
   const path = environmentPaths.one(platform.tenantId, environmentId);
   const deleted = await platform.call("DELETE", path);

@@ -1,5 +1,6 @@
 import {
   applicationMemoryChoicesMb,
+  applicationVariableOf,
   defaultApplicationConfig,
   type ApplicationConfig,
   type ApplicationVariable,
@@ -16,17 +17,6 @@ import { defaultServiceSettings, type ServiceSettings } from "#contract/services
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
-
-/** A settings variable's value as the application's: `${NAME}` alone references the environment variable. */
-function variableOf(entry: { name: string; value: string }): ApplicationVariable {
-  const reference = /^\$\{([A-Za-z_][A-Za-z0-9_]*)\}$/.exec(entry.value);
-  if (reference?.[1]) return { kind: "variable", name: entry.name, variable: reference[1] };
-  const attribute = /^\$\{\{([a-z0-9-]+)\.([A-Za-z][A-Za-z0-9]*)\}\}$/.exec(entry.value);
-  if (attribute?.[1] && attribute[2]) {
-    return { kind: "attribute", name: entry.name, service: attribute[1], attribute: attribute[2] };
-  }
-  return { kind: "value", name: entry.name, value: entry.value };
-}
 
 /** How a variable reads in the settings: a value, `${NAME}`, or `${{service.attribute}}`. */
 export function settingsValueOf(variable: ApplicationVariable): string {
@@ -53,7 +43,7 @@ function fromSettings(config: ApplicationConfig, settings: ServiceSettings): App
       { port: networking.port, protocol: primary?.protocol ?? "HTTP", public: networking.public },
       ...otherPorts,
     ],
-    envvars: envvars.map(variableOf),
+    envvars: envvars.map(applicationVariableOf),
     cpu: hardware.cpu,
     memoryMb: nearestMemory(hardware.memoryMb),
     scaling:

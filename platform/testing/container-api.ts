@@ -69,6 +69,10 @@ export function setUpContainerApi(
       for (const image of await imagesLabelled(engine.engine, { [LABEL_ENVIRONMENT]: environmentId })) {
         await engine.engine.getImage(image.Id).remove({ force: true });
       }
+      // The environment's network (decision 066), once its containers are gone.
+      for (const network of await engine.engine.listNetworks({ filters })) {
+        await engine.engine.getNetwork(network.Id).remove();
+      }
     }
     await opened?.api.close();
   });

@@ -401,6 +401,18 @@ export function containerEngine({ privateRegistry = false, officialImages = [] }
         filters: labelFilter({ [LABEL_ORGANIZATION]: testOrganizationId }),
       });
       for (const volume of volumes ?? []) await engine.getVolume(volume.Name).remove({ force: true });
+      const networks = await engine.listNetworks({
+        filters: labelFilter({ [LABEL_ORGANIZATION]: testOrganizationId }),
+      });
+      // 404: removed meanwhile by the test still running when its time-out ended it.
+      for (const network of networks) {
+        await engine
+          .getNetwork(network.Id)
+          .remove()
+          .catch((error: { statusCode?: number }) => {
+            if (error.statusCode !== 404) throw error;
+          });
+      }
       await forgetNames(engine, imageIds, hosts);
       // This file's stand-ins are its own (its label): they go with whatever official name they still carry.
       for (const id of new Set(officialIds)) {

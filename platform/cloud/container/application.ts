@@ -3,6 +3,7 @@ import type { ContainerInfo } from "dockerode";
 import {
   applicationConfigFieldsSchema,
   applicationSourceLabels,
+  applicationVariableOf,
   type ApplicationConfig,
 } from "#contract/application-config";
 import type { ServiceUnit } from "#contract/services";
@@ -22,6 +23,7 @@ import { buildContextOf, buildImage, dockerfileInRepository, imagesLabelled } fr
 import { outboundFetch } from "../../lib/egress";
 import { engineStepError, type Engine } from "./engine";
 import { LABEL_DEPLOYMENT, LABEL_SERVICE, labelFilter, labelsOf } from "./labels";
+import { endpointsOf, environmentNetwork, removeNetworkIfUnused } from "./network";
 import type { ContainerProxy } from "./proxy";
 import { pulled } from "./pull";
 import { lastLinesOf } from "./telemetry";
@@ -52,6 +54,8 @@ const UNHEALTHY_THRESHOLD = 3;
 const MIN_WAIT_MS = 200;
 /** How many of a failed container's last lines its deployment's logs show. */
 const FAILED_LOG_LINES = 20;
+/** How long a deployment waits before asking again for a referenced service's attributes (scaled). */
+const REFERENCE_WAIT_MS = 5000;
 /** A build's output is written to the deployment's logs at most this often while it runs. */
 const BUILD_FLUSH_MS = 1000;
 /** The build's lines kept in the deployment's logs (a long build writes thousands). */
@@ -194,6 +198,7 @@ export function containerApplication({
         }
         // Always looked for: a build stopped by its time-out may still land its image after the step failed.
         await removeBuiltImages(engine, context.resource.id, [], log);
+        await removeNetworkIfUnused(engine, context, log);
       });
       return { done: true, lines };
     },
@@ -366,10 +371,14 @@ export function containerApplication({
   }
 
   /** Step 2: the new container, created (or found again by its labels) and started beside the running one. */
-  async function start(engine: Engine, context: DeployContext, log: (message: string) => void) {
+  async function start(
+    engine: Engine,
+    context: DeployContext,
+    log: (message: string) => void,
+  ): Promise<DeployStep> {
     const { resource, state } = context;
     const rollout = state.rollout ?? "";
-    const { envvars, hardware, networking, healthCheck } = resource.settings;
+    const { hardware, networking, healthCheck } = resource.settings;
     const ports = [...new Set([networking.port, healthCheck.port])].map((port) => `${port}/tcp`);
     const [found] = await engine.listContainers({
       all: true,
@@ -377,15 +386,22 @@ export function containerApplication({
     });
     let id = found?.Id;
     if (!id) {
+      const variables = await variablesOf(context);
+      if ("waitingFor" in variables) {
+        return pending(state, scaled(REFERENCE_WAIT_MS), `Waiting for ${variables.waitingFor}`);
+      }
+      const network = await environmentNetwork(engine, context, log);
       const name = `${resource.name}-${resource.id.slice(0, 8)}-${rollout}`;
       const created = await engine
         .createContainer({
           name,
           Image: state.imageId ?? state.image,
-          Env: envvars.map((variable) => `${variable.name}=${variable.value}`),
+          Env: variables.env,
           Labels: labelsOf(context, rollout),
           ExposedPorts: Object.fromEntries(ports.map((port) => [port, {}])),
+          NetworkingConfig: endpointsOf(network, resource.name),
           HostConfig: {
+            ...network.hostConfig,
             // At a port the engine picks; on this machine's loopback only, nothing reachable from outside.
             PortBindings: Object.fromEntries(
               ports.map((port) => [port, [{ HostIp: publishedOn, HostPort: "" }]]),
@@ -401,7 +417,7 @@ export function containerApplication({
           throw engineStepError("Creating the container", error);
         });
       id = created.id;
-      log(`Created container ${name} from ${state.image}`);
+      log(`Created container ${name} from ${state.image} on network ${network} as ${resource.name}`);
     }
     const container = engine.getContainer(id);
     const inspected = await container.inspect();
@@ -578,6 +594,35 @@ function sourcesOf(context: DeployContext): ApplicationSources {
     });
   }
   return context.sources;
+}
+
+/**
+ * The container's variables, each `${{service.attribute}}` replaced by the attribute the environment's service
+ * answered (its address on the environment's network); `waitingFor` while one has not answered it yet (the
+ * services of a stack deploy together). A service the environment lacks fails the deployment in words.
+ */
+async function variablesOf(context: DeployContext): Promise<{ env: string[] } | { waitingFor: string }> {
+  const env: string[] = [];
+  for (const entry of context.resource.settings.envvars) {
+    const variable = applicationVariableOf(entry);
+    if (variable.kind !== "attribute") {
+      env.push(`${entry.name}=${entry.value}`);
+      continue;
+    }
+    const attributes = context.attributes ? await context.attributes(variable.service) : null;
+    if (!attributes) {
+      throw new CloudStepError(
+        `${entry.name} references ${variable.service}.${variable.attribute}, but this environment has no service ` +
+          `named ${variable.service}.`,
+        { transient: false },
+      );
+    }
+    const value = attributes[variable.attribute];
+    if (value === undefined)
+      return { waitingFor: `${variable.service}'s ${variable.attribute} (${entry.name})` };
+    env.push(`${entry.name}=${value}`);
+  }
+  return { env };
 }
 
 const rolledBack = (context: DeployContext) =>

@@ -64,20 +64,27 @@ describe("Redis, Valkey and Memcached caches on the container engine", () => {
     expect(first.lines[0]?.message).toBe('Pulling image "redis:7"');
     const port = first.endpoint?.split(":")[1];
     expect(first.endpoint).toBe(`127.0.0.1:${port}`);
-    expect(first.outputs).toMatchObject({ host: "127.0.0.1", port });
+    // Its address on the environment's network for the environment's applications, the published port for this
+    // machine (decision 066).
+    expect(first.outputs).toMatchObject({ host: "sessions", port: "6379" });
     expect(first.secrets.authToken).toMatch(/^[A-Za-z0-9]{32}$/);
-    expect(first.secrets.connectionString).toBe(`redis://:${first.secrets.authToken}@127.0.0.1:${port}`);
+    expect(first.secrets.connectionString).toBe(`redis://:${first.secrets.authToken}@sessions:6379`);
+    expect(first.secrets.hostConnectionString).toBe(`redis://:${first.secrets.authToken}@127.0.0.1:${port}`);
     expect(JSON.stringify([first.state, first.lines])).not.toContain(first.secrets.authToken);
-    expect(driverOf().secretAttributeNames(resource)).toEqual(["authToken", "connectionString"]);
+    expect(driverOf().secretAttributeNames(resource)).toEqual([
+      "authToken",
+      "connectionString",
+      "hostConnectionString",
+    ]);
 
-    const connection = first.secrets.connectionString ?? "";
+    const connection = first.secrets.hostConnectionString ?? "";
     expect(await redis(connection, ["PING", "SET greeting hello"])).toBe("+OK\r\n+PONG\r\n+OK\r\n+OK\r\n");
     // Without the password, Redis refuses.
     expect(await redis(connection.replace(/:[^:@]+@/, ":wrong@"), ["GET greeting"])).toMatch(/^-WRONGPASS/);
 
     const second = await deployed(resource, first.state);
     expect(second.state.container).not.toBe(first.state.container);
-    expect(second.secrets.connectionString).toBe(connection);
+    expect(second.secrets.hostConnectionString).toBe(connection);
     expect(await redis(connection, ["GET greeting"])).toBe("+OK\r\n$5\r\nhello\r\n+OK\r\n");
 
     await destroyUntilDone(driverOf(), containerContext(resource, second.state));
@@ -93,13 +100,13 @@ describe("Redis, Valkey and Memcached caches on the container engine", () => {
     const [container] = await engine.engine.listContainers(labelled(resource.id));
     const started = await engine.engine.getContainer(container?.Id ?? "").inspect();
     expect(started.Config.Cmd?.[0]).toBe("valkey-server");
-    const connection = first.secrets.connectionString ?? "";
+    const connection = first.secrets.hostConnectionString ?? "";
     expect(connection).toMatch(/^redis:\/\/:[A-Za-z0-9]{32}@127\.0\.0\.1:\d+$/);
     expect(await redis(connection, ["SET greeting hello"])).toBe("+OK\r\n+OK\r\n+OK\r\n");
     expect(await redis(connection.replace(/:[^:@]+@/, ":wrong@"), ["GET greeting"])).toMatch(/^-WRONGPASS/);
 
     const second = await deployed(resource, first.state);
-    expect(second.secrets.connectionString).toBe(connection);
+    expect(second.secrets.hostConnectionString).toBe(connection);
     expect(await redis(connection, ["GET greeting"])).toBe("+OK\r\n$5\r\nhello\r\n+OK\r\n");
 
     await destroyUntilDone(driverOf(), containerContext(resource, second.state));
@@ -114,9 +121,12 @@ describe("Redis, Valkey and Memcached caches on the container engine", () => {
     expect(first.lines[0]?.message).toBe('Pulling image "memcached:1.6"');
     const port = first.endpoint?.split(":")[1];
     expect(first.endpoint).toBe(`127.0.0.1:${port}`);
-    expect(first.secrets).toEqual({ connectionString: `memcached://127.0.0.1:${port}` });
-    expect(first.outputs).toMatchObject({ host: "127.0.0.1", port });
-    expect(driverOf().secretAttributeNames(resource)).toEqual(["connectionString"]);
+    expect(first.secrets).toEqual({
+      connectionString: "memcached://sessions:11211",
+      hostConnectionString: `memcached://127.0.0.1:${port}`,
+    });
+    expect(first.outputs).toMatchObject({ host: "sessions", port: "11211" });
+    expect(driverOf().secretAttributeNames(resource)).toEqual(["connectionString", "hostConnectionString"]);
     expect(first.lines).toContainEqual(
       expect.objectContaining({
         level: "warn",
@@ -127,7 +137,7 @@ describe("Redis, Valkey and Memcached caches on the container engine", () => {
     );
     // Three quarters of the container's 1024 MB for items.
     expect(
-      await memcached(first.secrets.connectionString ?? "", [
+      await memcached(first.secrets.hostConnectionString ?? "", [
         "set greeting 0 0 5",
         "hello",
         "get greeting",
@@ -138,8 +148,8 @@ describe("Redis, Valkey and Memcached caches on the container engine", () => {
 
     // A redeploy starts another server: Memcached's items were in the old one's memory only.
     const second = await deployed(resource, first.state);
-    expect(second.secrets.connectionString).toBe(first.secrets.connectionString);
-    expect(await memcached(second.secrets.connectionString ?? "", ["get greeting"])).toBe("END\r\n");
+    expect(second.secrets.hostConnectionString).toBe(first.secrets.hostConnectionString);
+    expect(await memcached(second.secrets.hostConnectionString ?? "", ["get greeting"])).toBe("END\r\n");
 
     await destroyUntilDone(driverOf(), containerContext(resource, second.state));
     expect(await engine.engine.listContainers({ all: true, ...labelled(resource.id) })).toEqual([]);

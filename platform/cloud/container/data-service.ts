@@ -29,6 +29,7 @@ import {
   labelFilter,
   labelsOf,
 } from "./labels";
+import { endpointsOf, environmentNetwork, removeNetworkIfUnused } from "./network";
 import { execIn, readinessOf, type ReadinessCheck } from "./probe";
 import { pullImage } from "./pull";
 import { lastLinesOf } from "./telemetry";
@@ -197,6 +198,7 @@ export function containerDataService(
             });
           log(`Removed volume ${volume.Name} and the data on it`);
         }
+        await removeNetworkIfUnused(engine, context, log);
       });
       return { done: true, lines };
     },
@@ -211,7 +213,11 @@ export function containerDataService(
       return result;
     },
 
-    secretAttributeNames: (resource: DriverResource) => kindOf(resource).secretAttributeNames,
+    // And the connection string through the published port, for a client on this machine (decision 066).
+    secretAttributeNames: (resource: DriverResource) => [
+      ...kindOf(resource).secretAttributeNames,
+      "hostConnectionString",
+    ],
   };
 
   /** The service's volume, created once (found again by its name), labelled with the service. */
@@ -305,6 +311,7 @@ export function containerDataService(
             (volume ? `; its data stays on volume ${volume}` : ""),
         );
       }
+      const network = await environmentNetwork(engine, context, log);
       const name = `${resource.name}-${resource.id.slice(0, 8)}-${rollout}`;
       const port = `${kind.port}/tcp`;
       const { hardware } = resource.settings;
@@ -315,7 +322,9 @@ export function containerDataService(
           ...kind.container(resource, password),
           Labels: labelsOf(context, rollout),
           ExposedPorts: { [port]: {} },
+          NetworkingConfig: endpointsOf(network, resource.name),
           HostConfig: {
+            ...network.hostConfig,
             // The port clients were given, again (loopback only); the engine picks one the first time.
             PortBindings: { [port]: [{ HostIp: HOST, HostPort: hostPort }] },
             Binds: volume ? [`${volume}:${kind.dataPath}`] : [],
@@ -332,7 +341,10 @@ export function containerDataService(
         return create("");
       });
       id = created.id;
-      log(`Created container ${name} from ${state.image}${volume ? ` on volume ${volume}` : ""}`);
+      log(
+        `Created container ${name} from ${state.image}${volume ? ` on volume ${volume}` : ""}, ` +
+          `on network ${network.name} as ${resource.name}`,
+      );
       const container = engine.getContainer(id);
       await container.start().catch((error: unknown) => {
         throw engineStepError("Starting the container", error);
@@ -401,7 +413,14 @@ export function containerDataService(
     }
     const address = { host: HOST, port: hostPort, password };
     for (const line of (await kind.prepare?.(resource, address)) ?? []) log(line);
-    const { secrets, outputs } = kind.attributes(resource, address);
+    // The attributes are its address on the environment's network, which the environment's applications
+    // reference; `hostConnectionString` is the published port's, for a client on the engine's host.
+    const { secrets, outputs } = kind.attributes(resource, {
+      host: resource.name,
+      port: String(kind.port),
+      password,
+    });
+    const onHost = kind.attributes(resource, address).secrets;
     const { newContainer: _new, startedAt: _started, ...kept } = withoutRollout(state);
     return {
       done: true,
@@ -411,7 +430,10 @@ export function containerDataService(
       endpoint:
         (kind.endpoint?.(resource, address) ?? `${HOST}:${hostPort}`) +
         (host === HOST ? "" : ` on the Docker host ${host}`),
-      secrets,
+      secrets: {
+        ...secrets,
+        ...(onHost.connectionString ? { hostConnectionString: onHost.connectionString } : {}),
+      },
       outputs,
       lines: [],
     };

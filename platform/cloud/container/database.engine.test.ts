@@ -61,9 +61,19 @@ describe("a PostgreSQL database on the container engine", () => {
     expect(first.lines[0]?.message).toBe('Pulling image "postgres:16"');
     expect(first.endpoint).toMatch(/^127\.0\.0\.1:\d+$/);
     const port = first.endpoint?.split(":")[1];
-    expect(first.outputs).toMatchObject({ host: "127.0.0.1", port, username: "shop", database: "orders" });
+    // Its address on the environment's network for the environment's applications, the published port for this
+    // machine (decision 066).
+    expect(first.outputs).toMatchObject({
+      host: "orders",
+      port: "5432",
+      username: "shop",
+      database: "orders",
+    });
     expect(first.secrets.password).toMatch(/^[A-Za-z0-9]{32}$/);
     expect(first.secrets.connectionString).toBe(
+      `postgres://shop:${first.secrets.password}@orders:5432/orders`,
+    );
+    expect(first.secrets.hostConnectionString).toBe(
       `postgres://shop:${first.secrets.password}@127.0.0.1:${port}/orders`,
     );
     // The password is sealed by the engine: never in the state it keeps, nor in the deployment's logs.
@@ -72,9 +82,10 @@ describe("a PostgreSQL database on the container engine", () => {
     expect(createContainerDriver({ dockerHost: engine.dockerHost }).secretAttributeNames(resource)).toEqual([
       "password",
       "connectionString",
+      "hostConnectionString",
     ]);
 
-    const connection = first.secrets.connectionString ?? "";
+    const connection = first.secrets.hostConnectionString ?? "";
     await query(connection, "CREATE TABLE orders (id int PRIMARY KEY, item text)");
     await query(connection, "INSERT INTO orders VALUES (1, 'a teapot')");
     const { Volumes: volumes } = await engine.engine.listVolumes(labelled(resource.id));
@@ -85,7 +96,7 @@ describe("a PostgreSQL database on the container engine", () => {
     const second = await deployed(resource, first.state);
     expect(second.state.container).not.toBe(first.state.container);
     // The same address and password: clients keep their connection string, and the row is still there.
-    expect(second.secrets.connectionString).toBe(connection);
+    expect(second.secrets.hostConnectionString).toBe(connection);
     expect(await query(connection, "SELECT item FROM orders")).toEqual([{ item: "a teapot" }]);
     expect(await engine.engine.listContainers({ all: true, ...labelled(resource.id) })).toHaveLength(1);
 
@@ -110,7 +121,7 @@ describe("a PostgreSQL database on the container engine", () => {
     });
     const third = await deployed(resource, second.state);
     expect(third.secrets.password).not.toBe(first.secrets.password);
-    expect(await query(third.secrets.connectionString ?? "", "SELECT item FROM orders")).toEqual([
+    expect(await query(third.secrets.hostConnectionString ?? "", "SELECT item FROM orders")).toEqual([
       { item: "a teapot" },
     ]);
     expect(JSON.stringify([third.state, third.lines])).not.toContain(third.secrets.password);

@@ -4,8 +4,9 @@ import { containerApplication } from "./application";
 import { containerCache } from "./cache";
 import { containerDataService } from "./data-service";
 import { containerDatabase } from "./database";
-import { connectEngine, hostAddressOf, type EngineTls } from "./engine";
+import { connectEngine, engineStepError, hostAddressOf, type EngineTls } from "./engine";
 import { containerFileStorage } from "./file-storage";
+import { removeNetworkIfUnused } from "./network";
 import { containerProxy, type ContainerProxyConfig } from "./proxy";
 import { containerQueue } from "./queue";
 
@@ -82,6 +83,14 @@ export function createContainerDriver({
     destroy: (context) => runnerOf(context)?.destroy(context) ?? Promise.resolve({ done: true, lines: [] }),
     observe: (context) => runnerOf(context)?.observe(context) ?? Promise.resolve({ state: "ok" }),
     units: (context) => runnerOf(context)?.units(context) ?? Promise.resolve([]),
+    // Concurrent teardowns of the environment's last services can each leave the network to the other.
+    teardownEnvironment: async (environment) => {
+      try {
+        await removeNetworkIfUnused(await options.engine(), environment);
+      } catch (error) {
+        throw engineStepError("Removing the environment's network", error);
+      }
+    },
     // The connection attributes each data service seals, as its AWS counterpart names them (by its engine).
     secretAttributeNames: (resource) => runnerOf({ resource })?.secretAttributeNames?.(resource) ?? [],
     timeoutMinutes: () => timeoutMinutes,

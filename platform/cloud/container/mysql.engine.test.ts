@@ -63,16 +63,27 @@ describe("MySQL and MariaDB databases on the container engine", () => {
     expect(first.lines[0]?.message).toBe('Pulling image "mysql:8.4"');
     const port = first.endpoint?.split(":")[1];
     expect(first.endpoint).toBe(`127.0.0.1:${port}`);
-    expect(first.outputs).toMatchObject({ host: "127.0.0.1", port, username: "shop", database: "orders" });
+    // Applications reference its address on the environment's network; this machine's clients the published port.
+    expect(first.outputs).toMatchObject({
+      host: "orders",
+      port: "3306",
+      username: "shop",
+      database: "orders",
+    });
     expect(first.secrets.password).toMatch(/^[A-Za-z0-9]{32}$/);
-    expect(first.secrets.connectionString).toBe(
+    expect(first.secrets.connectionString).toBe(`mysql://shop:${first.secrets.password}@orders:3306/orders`);
+    expect(first.secrets.hostConnectionString).toBe(
       `mysql://shop:${first.secrets.password}@127.0.0.1:${port}/orders`,
     );
     expect(JSON.stringify([first.state, first.lines])).not.toContain(first.secrets.password);
-    expect(driverOf().secretAttributeNames(resource)).toEqual(["password", "connectionString"]);
+    expect(driverOf().secretAttributeNames(resource)).toEqual([
+      "password",
+      "connectionString",
+      "hostConnectionString",
+    ]);
 
     // A real login with the sealed password: the user owns its database; a wrong password is refused.
-    const connection = first.secrets.connectionString ?? "";
+    const connection = first.secrets.hostConnectionString ?? "";
     mysql(connection, "CREATE TABLE orders (id int PRIMARY KEY, item text)");
     mysql(connection, "INSERT INTO orders VALUES (1, 'a teapot')");
     expect(mysql(connection, "SELECT CURRENT_USER()")).toBe("shop@%");
@@ -86,7 +97,7 @@ describe("MySQL and MariaDB databases on the container engine", () => {
 
     const second = await deployed(resource, first.state);
     expect(second.state.container).not.toBe(first.state.container);
-    expect(second.secrets.connectionString).toBe(connection);
+    expect(second.secrets.hostConnectionString).toBe(connection);
     expect(mysql(connection, "SELECT item FROM orders")).toBe("a teapot");
     expect(await engine.engine.listContainers({ all: true, ...labelled(resource.id) })).toHaveLength(1);
 
@@ -98,7 +109,7 @@ describe("MySQL and MariaDB databases on the container engine", () => {
       containerContext(resource, second.state, { sealedSecrets: () => second.secrets }),
       200,
     );
-    expect(third.secrets.connectionString).toBe(connection);
+    expect(third.secrets.hostConnectionString).toBe(connection);
     expect(mysql(connection, "SELECT item FROM orders")).toBe("a teapot");
     expect(JSON.stringify([third.state, third.lines])).not.toContain(third.secrets.password);
 
@@ -121,7 +132,7 @@ describe("MySQL and MariaDB databases on the container engine", () => {
     const first = await deployed(resource);
 
     expect(first.lines[0]?.message).toBe('Pulling image "mariadb:11.4"');
-    const connection = first.secrets.connectionString ?? "";
+    const connection = first.secrets.hostConnectionString ?? "";
     expect(connection).toMatch(/^mysql:\/\/shop:[A-Za-z0-9]{32}@127\.0\.0\.1:\d+\/orders$/);
     const [container] = await engine.engine.listContainers(labelled(resource.id));
     const variables = (await engine.engine.getContainer(container?.Id ?? "").inspect()).Config.Env ?? [];
