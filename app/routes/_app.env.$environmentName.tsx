@@ -51,8 +51,8 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
         )
       : null,
   ]);
-  // Said in the delete dialog: what goes from the cloud account, which snapshots are kept.
-  const deletion = withStage.cloudConnectionId !== null ? environmentDeletionConsequences : null;
+  // Said in the delete dialog: what goes from the container host or the cloud account, which snapshots are kept.
+  const deletion = environmentDeletionConsequences(withStage);
   return data({ environment: withStage, cloneState, deletion, preview }, { headers });
 }
 

@@ -158,7 +158,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   return data(
     {
       environmentName: environment.name,
-      deletion: deletionConsequences(service, { inCloudAccount: environment.cloudConnectionId !== null }),
+      deletion: deletionConsequences(service, environment),
       service,
       view,
       units,
