@@ -334,12 +334,12 @@ describe("a pipeline with a service account's token", () => {
     const { token, value } = createdApiTokenSchema.parse(await minted.json());
     expect(value).toMatch(/^ccp_[A-Za-z0-9]{36}$/);
 
-    // The pipeline's step: the token in its variables, no login, nothing saved.
+    // The pipeline's step: the address and the token in its variables, no login, nothing saved; the token says
+    // which organization it is for.
     const env = {
       XDG_CONFIG_HOME: await mkdtemp(path.join(tmpdir(), "cloud-console-")),
       CLOUD_CONSOLE_URL: platformUrl,
       CLOUD_CONSOLE_TOKEN: value,
-      CLOUD_CONSOLE_ORGANIZATION: tenantId,
     };
     const deployed = await cli(["deploy", "web", "--image", "nginx:1.28", "--environment", "staging"], env);
     expect(deployed.stderr).not.toContain("Error");
