@@ -120,7 +120,10 @@ export const applicationErrorMessages = {
   githubConnection: "Choose a GitHub connection",
   chartRepositoryNotFound: "Choose a chart repository of this environment",
   serviceNotFound: "No service of this environment has this name",
-  attributeNotFound: "That service has no such attribute",
+  attributeNotFound: (service: string, attribute: string, names: readonly string[]) =>
+    names.length
+      ? `${service} has no attribute ${attribute}; it has ${names.join(", ")}`
+      : `${service} has no attribute ${attribute}; it has none to reference`,
   variableNotFound: "No environment variable of this environment has this name",
   certificateNotFound: "Choose a certificate of this environment",
   certificateMismatch: "The certificate does not cover the domain",

@@ -8,8 +8,10 @@ import type { Database } from "../db/index";
 import { chartRepositories, environmentVariables, resources } from "../db/schema";
 import { certificateOf } from "../services/certificates";
 import type { EnvironmentRow } from "../environments/records";
+import type { DeployDriver } from "../cloud/driver";
 import { secretAttributeNamesByType } from "../cloud/simulated/attributes";
 import type { ServiceType } from "#contract/service-catalogue";
+import { driverResourceOf } from "../services/records";
 
 /** The connection kinds an image can be pulled with (SPEC §3's container registries). */
 export const registryConnectionKinds: readonly ConnectionKind[] = [
@@ -23,7 +25,8 @@ export const registryConnectionKinds: readonly ConnectionKind[] = [
  * What an application's configuration names outside itself, checked where it lives: its connection in the
  * organization, its chart repository, variables, services and certificate in the environment, and the feature flags
  * its sidecars and Helm chart need. Another organization's or environment's id is never found, so it is refused
- * like an unknown one. Returns the field errors keyed like the request's (`config.source.connectionId`).
+ * like an unknown one. A service's attributes are the ones `driverOf` (the environment's driver) gives it: a queue on a
+ * container host has RabbitMQ's. Returns the field errors keyed like the request's (`config.source.connectionId`).
  */
 export async function applicationReferenceErrors(
   tx: Database,
@@ -32,7 +35,14 @@ export async function applicationReferenceErrors(
     environment,
     config,
     serviceName,
-  }: { organizationId: string; environment: EnvironmentRow; config: ApplicationConfig; serviceName?: string },
+    driverOf,
+  }: {
+    organizationId: string;
+    environment: EnvironmentRow;
+    config: ApplicationConfig;
+    serviceName?: string;
+    driverOf: () => Promise<DeployDriver>;
+  },
 ): Promise<Record<string, string[]>> {
   const errors: Record<string, string[]> = {};
   const add = (path: string, message: string) => (errors[path] ??= []).push(message);
@@ -70,7 +80,9 @@ export async function applicationReferenceErrors(
     if (!repository) add("config.source.chartRepositoryId", applicationErrorMessages.chartRepositoryNotFound);
   }
 
-  const needsServices = config.envvars.some((entry) => entry.kind === "attribute") || config.domain.host;
+  const needsAttributes = config.envvars.some((entry) => entry.kind === "attribute");
+  const driver = needsAttributes ? await driverOf() : null;
+  const needsServices = needsAttributes || config.domain.host;
   const services = needsServices
     ? await tx.select().from(resources).where(eq(resources.environmentId, environment.id))
     : [];
@@ -92,8 +104,16 @@ export async function applicationReferenceErrors(
     if (entry.kind === "attribute") {
       const service = services.find((row) => row.name === entry.service && row.name !== serviceName);
       if (!service) add(`config.envvars.${index}.service`, applicationErrorMessages.serviceNotFound);
-      else if (!secretAttributeNamesByType[service.serviceType as ServiceType].includes(entry.attribute)) {
-        add(`config.envvars.${index}.attribute`, applicationErrorMessages.attributeNotFound);
+      else {
+        const names =
+          driver?.attributeNames?.(driverResourceOf(service, environment)) ??
+          secretAttributeNamesByType[service.serviceType as ServiceType];
+        if (!names.includes(entry.attribute)) {
+          add(
+            `config.envvars.${index}.attribute`,
+            applicationErrorMessages.attributeNotFound(service.name, entry.attribute, names),
+          );
+        }
       }
     }
   });

@@ -220,6 +220,11 @@ export interface DeployDriver {
   units?(context: DeployContext): Promise<ServiceUnit[]>;
   /** The names of the secret attributes a deployment of `resource` answers (what GET attributes lists). */
   secretAttributeNames(resource: DriverResource): readonly string[];
+  /**
+   * The names an application's `${{service.attribute}}` may reference of `resource`: every attribute a deployment
+   * answers (its secret ones and its outputs). Absent: the simulated cloud's secret attribute names stand for them.
+   */
+  attributeNames?(resource: DriverResource): readonly string[];
   /** How long a deployment or teardown of the type may take before it fails; null: its steps always end. */
   timeoutMinutes(serviceType: ServiceType): number | null;
 }

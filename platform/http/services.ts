@@ -288,6 +288,7 @@ export function serviceRoutes({
       environment,
       config,
       serviceName,
+      driverOf: () => deploys.driverOf(tx, environment),
     });
     if (Object.keys(errors).length) throw invalidFields(errors);
   }

@@ -213,12 +213,32 @@ export function containerDataService(
       return result;
     },
 
-    // And the connection string through the published port, for a client on this machine (decision 066).
-    secretAttributeNames: (resource: DriverResource) => [
-      ...kindOf(resource).secretAttributeNames,
-      "hostConnectionString",
+    secretAttributeNames,
+    attributeNames: (resource: DriverResource) => [
+      ...secretAttributeNames(resource),
+      ...outputNames(resource),
     ],
   };
+
+  /**
+   * Its kind's outputs' names, and `hostEndpointUrl` beside a bucket's URL: they do not depend on where the server
+   * answers, so they are asked of an address of nothing.
+   */
+  function outputNames(resource: DriverResource): string[] {
+    const names = Object.keys(
+      kindOf(resource).attributes(resource, { host: "", port: "", password: "" }).outputs,
+    );
+    return [...names, ...(names.includes("endpointUrl") ? ["hostEndpointUrl"] : [])];
+  }
+
+  /**
+   * Its kind's, and beside a connection string `hostConnectionString`: the one through the published port, for a
+   * client on this machine (decision 066).
+   */
+  function secretAttributeNames(resource: DriverResource): string[] {
+    const names = kindOf(resource).secretAttributeNames;
+    return [...names, ...(names.includes("connectionString") ? ["hostConnectionString"] : [])];
+  }
 
   /** The service's volume, created once (found again by its name), labelled with the service. */
   async function volumeOf(

@@ -63,6 +63,7 @@ export function createContainerDriver({
   };
   type Runner = (typeof runners)[keyof typeof runners] & {
     secretAttributeNames?: (resource: DriverResource) => readonly string[];
+    attributeNames?: (resource: DriverResource) => readonly string[];
   };
   const runnerOf = ({ resource }: { resource: DriverResource }): Runner | undefined =>
     (runners as Partial<Record<ServiceType, Runner>>)[resource.serviceType];
@@ -93,6 +94,8 @@ export function createContainerDriver({
     },
     // The connection attributes each data service seals, as its AWS counterpart names them (by its engine).
     secretAttributeNames: (resource) => runnerOf({ resource })?.secretAttributeNames?.(resource) ?? [],
+    // What an application may reference: a data service's connection attributes; the other types answer none.
+    attributeNames: (resource) => runnerOf({ resource })?.attributeNames?.(resource) ?? [],
     timeoutMinutes: () => timeoutMinutes,
   };
 }
