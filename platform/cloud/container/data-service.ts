@@ -213,11 +213,12 @@ export function containerDataService(
       return result;
     },
 
-    // And the connection string through the published port, for a client on this machine (decision 066).
-    secretAttributeNames: (resource: DriverResource) => [
-      ...kindOf(resource).secretAttributeNames,
-      "hostConnectionString",
-    ],
+    // And, for a server with a connection string, the one through the published port, for a client on the
+    // engine's host (decision 066).
+    secretAttributeNames: (resource: DriverResource) => {
+      const names = kindOf(resource).secretAttributeNames;
+      return names.includes("connectionString") ? [...names, "hostConnectionString"] : names;
+    },
   };
 
   /** The service's volume, created once (found again by its name), labelled with the service. */
