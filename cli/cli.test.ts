@@ -6,7 +6,14 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { serve, type ServerType } from "@hono/node-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  apiTokenErrorMessages,
+  apiTokenPaths,
+  createdApiTokenSchema,
+  serviceAccountSchema,
+} from "#contract/api-tokens";
 import { defaultApplicationConfig, type ApplicationConfig } from "#contract/application-config";
+import { auditPaths } from "#contract/audit";
 import { resourceResponseSchema, servicePaths } from "#contract/services";
 import { sealSecrets } from "../platform/connections/records";
 import { connections } from "../platform/db/schema";
@@ -296,6 +303,107 @@ describe("cloud-console deploy", () => {
     });
     expect(missing.stderr).toContain("Deployment of 9.9.9 to web failed and was rolled back");
     expect(missing.stderr).toMatch(/Version 2 \(.*acme\/web:1\.1\.0.*\) still runs/);
+  });
+});
+
+describe("a pipeline with a service account's token", () => {
+  it("deploys where its role reaches, is refused elsewhere, and stops working once revoked", async () => {
+    // An admin sets the pipeline up through the API: a service account deploying to staging only, and its token.
+    const admin = await api.createMember({ role: "admin" });
+    const tenantId = admin.organization.tenantId;
+    const staging = await api.createEnvironment(tenantId, "staging");
+    const production = await api.createEnvironment(tenantId, "production");
+    await createApplication(admin, staging.id, "web", app({ kind: "image", image: "nginx:1.27" }));
+    const productionWeb = await createApplication(
+      admin,
+      production.id,
+      "web",
+      app({ kind: "image", image: "nginx:1.27" }),
+    );
+    const created = await api.call("POST", apiTokenPaths.serviceAccounts(tenantId), {
+      token: admin.user.token,
+      json: { name: "ci deployer", roles: [{ role: "developer", environmentIds: [staging.id] }] },
+    });
+    expect(created.status).toBe(201);
+    const account = serviceAccountSchema.parse(await created.json());
+    const minted = await api.call("POST", apiTokenPaths.serviceAccountTokens(tenantId, account.id), {
+      token: admin.user.token,
+      json: { name: "github actions" },
+    });
+    expect(minted.status).toBe(201);
+    const { token, value } = createdApiTokenSchema.parse(await minted.json());
+    expect(value).toMatch(/^ccp_[A-Za-z0-9]{36}$/);
+
+    // The pipeline's step: the address and the token in its variables, no login, nothing saved; the token says
+    // which organization it is for.
+    const env = {
+      XDG_CONFIG_HOME: await mkdtemp(path.join(tmpdir(), "cloud-console-")),
+      CLOUD_CONSOLE_URL: platformUrl,
+      CLOUD_CONSOLE_TOKEN: value,
+    };
+    const deployed = await cli(["deploy", "web", "--image", "nginx:1.28", "--environment", "staging"], env);
+    expect(deployed.stderr).not.toContain("Error");
+    expect(deployed.stdout).toBe("Deployed nginx:1.28 to web in staging.\n");
+    expect(deployed.code).toBe(0);
+
+    const audit = await api.call("GET", auditPaths.events(tenantId, { action: "services.update" }), {
+      token: admin.user.token,
+    });
+    expect(audit.status).toBe(200);
+    const { events } = (await audit.json()) as { events: Record<string, unknown>[] };
+    expect(
+      events.map(({ userId, userEmail, serviceAccount, tokenName, environmentId, status }) => ({
+        userId,
+        userEmail,
+        serviceAccount,
+        tokenName,
+        environmentId,
+        status,
+      })),
+    ).toEqual([
+      {
+        userId: account.id,
+        userEmail: null,
+        serviceAccount: "ci deployer",
+        tokenName: "github actions",
+        environmentId: staging.id,
+        status: 200,
+      },
+    ]);
+
+    // Production is not the account's: the platform's refusal, in words, and production's web unchanged.
+    const refused = await cli(["deploy", "web", "--image", "nginx:1.28", "--environment", "production"], env);
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).toBe("");
+    expect(refused.stderr).toBe(
+      "Error: Not allowed: the token lacks the permission services.configure here. Ask an administrator of " +
+        "the organization for a role that holds it.\n",
+    );
+    const unchanged = await api.call("GET", servicePaths.one(tenantId, production.id, productionWeb.id), {
+      token: admin.user.token,
+    });
+    expect(resourceResponseSchema.parse(await unchanged.json()).resource.config.source).toEqual({
+      kind: "image",
+      image: "nginx:1.27",
+    });
+
+    // Revoked (as an admin would when it leaks): the next deploy exits 1 saying what to do.
+    const revoked = await api.call(
+      "DELETE",
+      apiTokenPaths.serviceAccountToken(tenantId, account.id, token.id),
+      { token: admin.user.token },
+    );
+    expect(revoked.status).toBe(204);
+    const afterRevoke = await cli(
+      ["deploy", "web", "--image", "nginx:1.29", "--environment", "staging"],
+      env,
+    );
+    expect(afterRevoke.code).toBe(1);
+    expect(afterRevoke.stdout).toBe("");
+    expect(afterRevoke.stderr).toBe(
+      `Error: The platform refused the token: ${apiTokenErrorMessages.revoked}. Run \`cloud-console login ` +
+        "--token <token>` with a valid token or set CLOUD_CONSOLE_TOKEN; tokens expire and can be revoked.\n",
+    );
   });
 });
 

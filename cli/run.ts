@@ -1,4 +1,5 @@
 import { parseArgs } from "node:util";
+import { API_TOKEN_PREFIX, apiTokenPaths, currentApiTokenSchema } from "#contract/api-tokens";
 import {
   environmentListSchema,
   environmentPaths,
@@ -26,7 +27,7 @@ Usage:
 Options and their variables (a flag wins over its variable, which wins over the saved login):
   --url <url>            the platform's address (CLOUD_CONSOLE_URL; default http://localhost:4000)
   --token <token>        an API token (CLOUD_CONSOLE_TOKEN)
-  --organization <id>    the organization's identifier (CLOUD_CONSOLE_ORGANIZATION)
+  --organization <id>    the organization's identifier (CLOUD_CONSOLE_ORGANIZATION; an API token's own if not given)
   --environment <name>   an environment's name or id (CLOUD_CONSOLE_ENVIRONMENT)
   --json                 the platform's objects as JSON instead of text
 
@@ -91,14 +92,16 @@ async function run(argv: string[], context: CliContext, output: Output): Promise
   const json = flags.json ?? false;
   const environment = flags.environment ?? context.env.CLOUD_CONSOLE_ENVIRONMENT;
   const pollMs = context.pollMs ?? 2000;
-  const organization = () => {
-    if (!connection.organization) {
-      throw new CliError(
-        "Name the organization with --organization <id> (or CLOUD_CONSOLE_ORGANIZATION), or save it with " +
-          "`cloud-console login`: it is the id the platform API names it by (/api/v2/organizations/<id>/…).",
-      );
+  const organization = async () => {
+    if (connection.organization) return connection.organization;
+    // An API token is for one organization and says which, so a pipeline needs only the address and the token.
+    if (connection.token?.startsWith(API_TOKEN_PREFIX)) {
+      return (await call("GET", apiTokenPaths.current, currentApiTokenSchema)).tenantId;
     }
-    return connection.organization;
+    throw new CliError(
+      "Name the organization with --organization <id> (or CLOUD_CONSOLE_ORGANIZATION), or save it with " +
+        "`cloud-console login`: it is the id the platform API names it by (/api/v2/organizations/<id>/…).",
+    );
   };
 
   switch (`${command} ${subcommand ?? ""}`.trim()) {
@@ -107,12 +110,12 @@ async function run(argv: string[], context: CliContext, output: Output): Promise
         file: configFile,
         url: connection.url,
         token: flags.token,
-        organization: organization(),
+        organization: await organization(),
       });
     case "environments list": {
       const { environments } = await call(
         "GET",
-        environmentPaths.list(organization()),
+        environmentPaths.list(await organization()),
         environmentListSchema,
       );
       if (json) return printJson(output, environments);
@@ -130,7 +133,7 @@ async function run(argv: string[], context: CliContext, output: Output): Promise
       return 0;
     }
     case "services list": {
-      const tenantId = organization();
+      const tenantId = await organization();
       const found = await findEnvironment(call, tenantId, environment);
       const services = await servicesOf(call, tenantId, found.id);
       if (json) return printJson(output, services);
@@ -141,7 +144,7 @@ async function run(argv: string[], context: CliContext, output: Output): Promise
       return 0;
     }
     case "variables list": {
-      const tenantId = organization();
+      const tenantId = await organization();
       const found = await findEnvironment(call, tenantId, environment);
       const { envVariables } = await call(
         "GET",
@@ -156,7 +159,7 @@ async function run(argv: string[], context: CliContext, output: Output): Promise
       return 0;
     }
     case "variables set": {
-      const tenantId = organization();
+      const tenantId = await organization();
       const assignments = rest.map((text) => {
         const at = text.indexOf("=");
         if (at < 1) throw new CliError(`Give each variable as NAME=value (got ${text}).`);
@@ -187,7 +190,7 @@ async function run(argv: string[], context: CliContext, output: Output): Promise
     return deploy({
       call,
       output,
-      tenantId: organization(),
+      tenantId: await organization(),
       environment,
       application: subcommand,
       image: flags.image,
@@ -200,7 +203,7 @@ async function run(argv: string[], context: CliContext, output: Output): Promise
     return logs({
       call,
       output,
-      tenantId: organization(),
+      tenantId: await organization(),
       environment,
       service: subcommand,
       json,

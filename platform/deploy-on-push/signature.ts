@@ -29,3 +29,7 @@ export function decoySignatureCheck(body: Uint8Array, header: string): false {
 export function newHookSecret(): string {
   return randomBytes(32).toString("hex");
 }
+
+/** A delivery's header value (its id, its event) as it may appear in a log line: GitHub's delivery ids are UUIDs. */
+export const loggable = (value: string | undefined) =>
+  (value ?? "").replace(/[^\w-]/g, "").slice(0, 64) || "none";

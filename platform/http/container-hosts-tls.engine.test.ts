@@ -133,10 +133,11 @@ it("deploys a PostgreSQL database through the TLS host, its readiness checked by
   const inspected = await engine.engine.getContainer(running[0]?.Id ?? "").inspect();
   expect(inspected.HostConfig.PortBindings).toMatchObject({ "5432/tcp": [{ HostIp: "127.0.0.1" }] });
 
-  // The host's loopback is this machine's here: the sealed connection string logs in there.
+  // The host's loopback is this machine's here: the sealed host-side connection string logs in there (the
+  // connection string names the database on the environment's network, for its applications).
   const revealed = await platform.call(
     "GET",
-    servicePaths.attribute(platform.tenantId, created.environmentId, id, "connectionString"),
+    servicePaths.attribute(platform.tenantId, created.environmentId, id, "hostConnectionString"),
   );
   const { value } = attributeResponseSchema.parse(await revealed.json());
   expect(value).toMatch(/^postgres:\/\/shop:[A-Za-z0-9]{32}@127\.0\.0\.1:\d+\/orders$/);

@@ -61,8 +61,9 @@ it("runs a queue and a file storage on a container host, their sealed attributes
   const jobs = await platform.settled(environmentId, queue, { timeoutMs: 180_000 });
   expect(jobs.stage, jobs.message ?? "").toBe("STAGE_COMPLETED");
   expect(jobs.endpoint).toMatch(/^127\.0\.0\.1:\d+$/);
-  expect(jobs.secretAttributes).toEqual(["password", "connectionString"]);
-  const connection = await amqp.connect(await attribute(queue, "connectionString"));
+  expect(jobs.secretAttributes).toEqual(["password", "connectionString", "hostConnectionString"]);
+  // From this machine (the engine's host); the environment's applications use connectionString on its network.
+  const connection = await amqp.connect(await attribute(queue, "hostConnectionString"));
   try {
     const channel = await connection.createConfirmChannel();
     await channel.assertQueue("emails", { durable: true });

@@ -24,7 +24,12 @@ import {
 } from "../deploy-on-push/hooks";
 import { staleCommitReason } from "../deploy-on-push/commit-order";
 import { pushEventSchema, type PushEvent } from "../deploy-on-push/pushes";
-import { decoySignatureCheck, SIGNATURE_HEADER, signatureMatches } from "../deploy-on-push/signature";
+import {
+  decoySignatureCheck,
+  loggable,
+  SIGNATURE_HEADER,
+  signatureMatches,
+} from "../deploy-on-push/signature";
 import { pushSourceOf, type PushSource } from "../deploy-on-push/source";
 import type { Operations } from "../operations/operations";
 import type { SecretCipher } from "../lib/cipher";
@@ -162,9 +167,6 @@ export function deployOnPushRoutes({
   });
   return routes;
 }
-
-/** A header value as it may appear in a log line: GitHub's delivery ids are UUIDs. */
-const loggable = (value: string | undefined) => (value ?? "").replace(/[^\w-]/g, "").slice(0, 64) || "none";
 
 function unauthorizedPayload(message: string): HttpError {
   return new HttpError(401, { message, code: apiErrorCodes.unauthorized });

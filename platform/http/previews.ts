@@ -15,7 +15,12 @@ import {
 } from "#contract/previews";
 import type { Database } from "../db/index";
 import { previews, previewSettings } from "../db/schema";
-import { decoySignatureCheck, SIGNATURE_HEADER, signatureMatches } from "../deploy-on-push/signature";
+import {
+  decoySignatureCheck,
+  loggable,
+  SIGNATURE_HEADER,
+  signatureMatches,
+} from "../deploy-on-push/signature";
 import type { SecretCipher } from "../lib/cipher";
 import type { Operations } from "../operations/operations";
 import { pullRequestEventSchema, type PullRequestEvent } from "../previews/pull-requests";
@@ -125,9 +130,6 @@ export function previewRoutes({
   });
   return routes;
 }
-
-/** A header value as it may appear in a log line: GitHub's delivery ids are UUIDs. */
-const loggable = (value: string | undefined) => (value ?? "").replace(/[^\w-]/g, "").slice(0, 64) || "none";
 
 function pullRequestOf(body: Uint8Array): PullRequestEvent {
   let value: unknown;

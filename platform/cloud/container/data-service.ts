@@ -420,7 +420,7 @@ export function containerDataService(
       port: String(kind.port),
       password,
     });
-    const onHost = kind.attributes(resource, address).secrets;
+    const onHost = kind.attributes(resource, address);
     const { newContainer: _new, startedAt: _started, ...kept } = withoutRollout(state);
     return {
       done: true,
@@ -432,9 +432,13 @@ export function containerDataService(
         (host === HOST ? "" : ` on the Docker host ${host}`),
       secrets: {
         ...secrets,
-        ...(onHost.connectionString ? { hostConnectionString: onHost.connectionString } : {}),
+        ...(onHost.secrets.connectionString ? { hostConnectionString: onHost.secrets.connectionString } : {}),
       },
-      outputs,
+      // A bucket's URL from the engine's host, as hostConnectionString is a server's.
+      outputs: {
+        ...outputs,
+        ...(onHost.outputs.endpointUrl ? { hostEndpointUrl: onHost.outputs.endpointUrl } : {}),
+      },
       lines: [],
     };
   }

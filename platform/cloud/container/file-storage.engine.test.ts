@@ -31,7 +31,8 @@ const deployed = (resource: DriverResource, state: Record<string, string> = {}) 
 /** An S3 client as an application makes one from the service's attributes. */
 function s3Of(attributes: { secrets: Record<string, string>; outputs: Record<string, string> }) {
   return new S3Client({
-    endpoint: attributes.outputs.endpointUrl,
+    // From the engine's host (the test's); an application on the environment's network uses endpointUrl.
+    endpoint: attributes.outputs.hostEndpointUrl,
     region: attributes.outputs.region,
     forcePathStyle: true,
     credentials: {
@@ -54,13 +55,14 @@ describe("an S3-compatible file storage on the container engine", () => {
     const first = await deployed(resource);
 
     expect(first.lines[0]?.message).toBe('Pulling image "rustfs/rustfs:1.0.0-alpha.85"');
-    const port = first.outputs.port ?? "";
+    const port = first.state.hostPort ?? "";
     expect(first.outputs).toEqual({
-      endpointUrl: `http://127.0.0.1:${port}`,
+      endpointUrl: `http://${resource.name}:9000`,
       bucketName: "shop-uploads",
       region: "us-east-1",
-      host: "127.0.0.1",
-      port,
+      host: resource.name,
+      port: "9000",
+      hostEndpointUrl: `http://127.0.0.1:${port}`,
     });
     expect(first.endpoint).toBe(`http://127.0.0.1:${port}/shop-uploads`);
     expect(first.secrets.accessKeyId).toMatch(/^[A-Z0-9]{20}$/);

@@ -64,15 +64,21 @@ describe("a RabbitMQ queue on the container engine", () => {
     expect(first.lines[0]?.message).toBe('Pulling image "rabbitmq:3"');
     const port = first.endpoint?.split(":")[1];
     expect(first.endpoint).toBe(`127.0.0.1:${port}`);
-    expect(first.outputs).toEqual({ host: "127.0.0.1", port, username: "jobs", vhost: "jobs" });
+    // Its attributes name it on the environment's network; the host's connection string, the published port.
+    expect(first.outputs).toEqual({ host: "jobs", port: "5672", username: "jobs", vhost: "jobs" });
     expect(first.secrets.password).toMatch(/^[A-Za-z0-9]{32}$/);
-    expect(first.secrets.connectionString).toBe(
+    expect(first.secrets.connectionString).toBe(`amqp://jobs:${first.secrets.password}@jobs:5672/jobs`);
+    expect(first.secrets.hostConnectionString).toBe(
       `amqp://jobs:${first.secrets.password}@127.0.0.1:${port}/jobs`,
     );
     expect(JSON.stringify([first.state, first.lines])).not.toContain(first.secrets.password);
-    expect(driverOf().secretAttributeNames(resource)).toEqual(["password", "connectionString"]);
+    expect(driverOf().secretAttributeNames(resource)).toEqual([
+      "password",
+      "connectionString",
+      "hostConnectionString",
+    ]);
 
-    const connection = first.secrets.connectionString ?? "";
+    const connection = first.secrets.hostConnectionString ?? "";
     await send(connection, "welcome, ada");
     // A wrong password is refused by the broker.
     await expect(amqp.connect(connection.replace(/:[^:@]+@/, ":wrong@"))).rejects.toThrow(
@@ -81,7 +87,7 @@ describe("a RabbitMQ queue on the container engine", () => {
 
     const second = await deployed(resource, first.state);
     expect(second.state.container).not.toBe(first.state.container);
-    expect(second.secrets.connectionString).toBe(connection);
+    expect(second.secrets.hostConnectionString).toBe(connection);
     expect(await receive(connection)).toBe("welcome, ada");
 
     // Its container removed outside the console: the next deployment sets a new password on the kept data.
@@ -89,7 +95,7 @@ describe("a RabbitMQ queue on the container engine", () => {
     await engine.engine.getContainer(second.state.container ?? "").remove({ force: true });
     const third = await deployed(resource, second.state);
     expect(third.secrets.password).not.toBe(first.secrets.password);
-    expect(await receive(third.secrets.connectionString ?? "")).toBe("welcome back");
+    expect(await receive(third.secrets.hostConnectionString ?? "")).toBe("welcome back");
     await expect(amqp.connect(connection)).rejects.toThrow(/ACCESS_REFUSED|403/);
 
     await destroyUntilDone(driverOf(), containerContext(resource, third.state));
