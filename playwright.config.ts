@@ -34,8 +34,8 @@ export default defineConfig({
   // Each container podman starts or stops adds or removes a network interface, and Chromium aborts the loads then in
   // flight (ERR_NETWORK_CHANGED): the specs that deploy on the run's engine run after all the others, by themselves.
   projects: [
-    { name: "simulated", testIgnore: /containers\.spec\.ts$/ },
-    { name: "containers", testMatch: /containers\.spec\.ts$/, dependencies: ["simulated"] },
+    { name: "simulated", testIgnore: /(containers|previews)\.spec\.ts$/ },
+    { name: "containers", testMatch: /(containers|previews)\.spec\.ts$/, dependencies: ["simulated"] },
   ],
   use: {
     baseURL: appUrl,

@@ -3,6 +3,7 @@ import { connectionPages } from "../../contract/connections";
 import { appUrl, platformUrl } from "../../playwright.config";
 import { e2eEngine } from "../setup/container-engine";
 import { uniqueEnvironmentName } from "../setup/environments";
+import { openHydrated } from "../setup/hydration";
 
 /*
  * Issue 26 end to end in Chromium: a new user's organization connects "This machine" (the run's podman,
@@ -11,26 +12,6 @@ import { uniqueEnvironmentName } from "../setup/environments";
  */
 
 test.setTimeout(180_000);
-
-/**
- * Opens `path` hydrated. Each container the machine's podman starts or stops (this run's, or another test's on the
- * same machine) adds or removes a network interface, and Chromium then aborts the loads in flight
- * (ERR_NETWORK_CHANGED): a page whose script was cut off never hydrates, so it is opened again.
- */
-async function openHydrated(page: Page, path: string) {
-  for (let attempt = 1; ; attempt++) {
-    await page.goto(path);
-    const hydrated = await page
-      .locator("html[data-hydrated]")
-      .waitFor({ state: "attached", timeout: 15_000 })
-      .then(
-        () => true,
-        () => false,
-      );
-    if (hydrated) return;
-    if (attempt === 3) throw new Error(`${path} did not hydrate after ${attempt} loads`);
-  }
-}
 
 /** A visitor signs up at the identity provider and creates an organization of their own through the forms. */
 async function signUpWithOrganization(page: Page) {
