@@ -277,9 +277,12 @@ describe("an application on the container engine", () => {
 
   it("says which types cannot run on a container engine yet", async () => {
     const driver = driverOf();
-    const queue = { ...containerApplicationResource(engine.images.web), serviceType: "queue" as const };
-    await expect(driver.apply(containerContext(queue))).rejects.toThrow(
-      "Queue services cannot be deployed to a container engine yet.",
+    const nosql = {
+      ...containerApplicationResource(engine.images.web),
+      serviceType: "nosql-database" as const,
+    };
+    await expect(driver.apply(containerContext(nosql))).rejects.toThrow(
+      "NoSQL database services cannot be deployed to a container engine yet.",
     );
   });
 });

@@ -47,7 +47,7 @@ export function containerProxy({ adminUrl, host }: ContainerProxyConfig): Contai
   const hostPort = (port: number) => `${host.includes(":") ? `[${host}]` : host}:${port}`;
   const addressOf = (port: number) => `http://${hostPort(port)}`;
 
-  async function call(method: string, path: string, body?: unknown): Promise<Response> {
+  async function call(method: string, path: string, body?: unknown, attempt = 1): Promise<Response> {
     try {
       return await fetch(`${base}${path}`, {
         method,
@@ -57,6 +57,11 @@ export function containerProxy({ adminUrl, host }: ContainerProxyConfig): Contai
       });
     } catch (error) {
       const { cause } = error as { cause?: { code?: string; message?: string } };
+      // A kept-alive connection Caddy closed as it was reused (its admin server closes idle ones): asked again
+      // once on a new one. Every call here sets, reads or deletes a key, so a second one changes nothing more.
+      if (attempt === 1 && (cause?.code === "UND_ERR_SOCKET" || cause?.code === "ECONNRESET")) {
+        return call(method, path, body, 2);
+      }
       const said = cause?.code ?? cause?.message ?? String(error);
       throw new CloudStepError(`The reverse proxy's admin API at ${base} did not answer (${said}).`, {
         transient: true,
