@@ -71,12 +71,12 @@ test("a change and a refused change in staging show in the audit log with their 
   const csv = await readFile(await download.path(), "utf8");
   const lines = csv.split("\r\n");
   expect(lines[0]).toBe(
-    "at,userId,userEmail,environmentId,environmentName,action,target,summary,requestId,address,userAgent,status",
+    "at,userId,userEmail,environmentId,environmentName,action,target,summary,requestId,address,userAgent,status,tokenName,serviceAccount",
   );
   const adaLine = lines.find((line) => line.includes(adaVariable));
   const bobLine = lines.find((line) => line.includes(bobVariable));
-  expect(adaLine).toMatch(/,ada@example\.com,.*,staging,environment-variables\.create,.*,201$/);
-  expect(bobLine).toMatch(/,bob@example\.com,.*,staging,environment-variables\.create,.*,403$/);
+  expect(adaLine).toMatch(/,ada@example\.com,.*,staging,environment-variables\.create,.*,201,,$/);
+  expect(bobLine).toMatch(/,bob@example\.com,.*,staging,environment-variables\.create,.*,403,,$/);
   expect(adaLine).toContain(`""secret"":true`);
   expect(csv).not.toContain("ada-secret-value");
   expect(lines.filter((line) => line && !line.includes("environment-variables.create"))).toHaveLength(1);
