@@ -199,8 +199,21 @@ async function forgetNames(engine: Engine, ids: string[], hosts: string[]) {
   }
 }
 
-/** A docker-registry on a free loopback port, storing in `dir`; with `htpasswd`, it asks for credentials. */
+/**
+ * A docker-registry on a free loopback port, storing in `dir`; with `htpasswd`, it asks for credentials. One that
+ * does not answer in time is stopped and started again on another port, once: on a loaded shared machine one did
+ * not answer for 30 s (the port taken between its choice and the registry's bind is one suspect).
+ */
 async function startRegistry(dir: string, name: string, htpasswd?: string) {
+  try {
+    return await startRegistryOnce(dir, name, htpasswd);
+  } catch (error) {
+    console.warn(`container engine tests: ${error instanceof Error ? error.message : error}; trying again`);
+    return startRegistryOnce(dir, name, htpasswd);
+  }
+}
+
+async function startRegistryOnce(dir: string, name: string, htpasswd?: string) {
   const host = `127.0.0.1:${await freePort()}`;
   const config = [
     "version: 0.1",
@@ -215,12 +228,20 @@ async function startRegistry(dir: string, name: string, htpasswd?: string) {
   writeFileSync(path.join(dir, `${name}.yml`), `${config.join("\n")}\n`);
   const { child, log } = started(REQUIRED["docker-registry"], ["serve", path.join(dir, `${name}.yml`)], {});
   // /v2/ answers 401 when it asks for credentials: either way it is up.
-  await waitFor(
-    "docker-registry",
-    async () => [200, 401].includes((await fetch(`http://${host}/v2/`)).status),
-    child,
-    log,
-  );
+  try {
+    await waitFor(
+      "docker-registry",
+      async () =>
+        [200, 401].includes(
+          (await fetch(`http://${host}/v2/`, { signal: AbortSignal.timeout(5000) })).status,
+        ),
+      child,
+      log,
+    );
+  } catch (error) {
+    child.kill("SIGKILL");
+    throw error;
+  }
   return { host, child };
 }
 
