@@ -1,54 +1,34 @@
 import { http, HttpResponse } from "msw";
 import { describe, expect, it } from "vitest";
 import { apiErrorMessages } from "#contract/errors";
-import type { OrganizationClaim } from "#contract/identity";
 import { anEnvironment } from "~/features/environments/test-factories";
 import { FAKE_PLATFORM_URL, fakePlatform } from "~/platform/fake-platform.test-support";
+import { signedInCookie } from "~/platform/signed-in.test-support";
 
 // Decision 065: every page of an environment (its overview, configuration, add-ons, variables, clone) loads the
 // environment's own loader, which looks again every few seconds while a clone runs. With the environment
 // remembered by the session it asks for the environment by id at once, never for the names first, and an
 // unchanged environment is answered from what the platform sent this user last.
 const platform = FAKE_PLATFORM_URL;
-process.env.SESSION_SECRET = "s".repeat(40);
-process.env.AUTH0_DOMAIN = "id.example";
-process.env.AUTH0_CLIENT_SECRET = "client-secret";
-process.env.PLATFORM_API_URL = platform;
-process.env.APP_URL = "https://console.example";
 
 const { loader } = await import("~/routes/_app.env.$environmentName");
-const { commitSession, getSession } = await import("~/auth/session.server");
 
 const { server } = fakePlatform();
 
-const acme: OrganizationClaim = {
-  id: "org_acme",
-  name: "acme",
-  display_name: "Acme Corp",
-  metadata: { tenant_id: "tenant-1" },
-};
 const prod = anEnvironment({ name: "prod", id: "env-prod", organizationId: "tenant-1", serviceCount: 3 });
 
 /** A user who opened "prod" before (the shell remembered what never changes about it), loading a page of it. */
 async function load(userId: string) {
-  const session = await getSession(new Request("https://console.example/"));
-  session.set("user", { sub: userId, name: "Ada Lovelace", email: "ada@example.com" });
-  session.set("organizations", [acme]);
-  session.set("organizationId", acme.id);
-  session.set("tokens", {
-    accessToken: "access",
-    refreshToken: "refresh",
-    expiresAt: Date.now() + 3_600_000,
+  const cookie = await signedInCookie({
+    userId,
+    environment: {
+      name: "prod",
+      id: prod.id,
+      cloudConnectionId: null,
+      cloudProvider: prod.cloudProvider,
+      region: prod.region,
+    },
   });
-  session.set("environment", {
-    tenantId: "tenant-1",
-    name: "prod",
-    id: prod.id,
-    cloudConnectionId: null,
-    cloudProvider: prod.cloudProvider,
-    region: prod.region,
-  });
-  const cookie = (await commitSession(session)).split(";")[0] ?? "";
   const request = new Request("https://console.example/env/prod", { headers: { Cookie: cookie } });
   const response = await loader({ request, params: { environmentName: "prod" }, context: {} });
   return response.data;
@@ -113,6 +93,7 @@ describe("a page of the environment the session remembers", () => {
     expect((gone as Response).headers.get("Location")).toBe("/");
     const cookie = (gone as Response).headers.get("Set-Cookie")?.split(";")[0] ?? "";
     expect(cookie).toMatch(/^__session=/);
+    const { getSession } = await import("~/auth/session.server");
     const forgotten = await getSession(
       new Request("https://console.example/", { headers: { Cookie: cookie } }),
     );

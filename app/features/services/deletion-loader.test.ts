@@ -1,31 +1,19 @@
 import { http, HttpResponse } from "msw";
 import { describe, expect, it } from "vitest";
 import type { CloudProvider } from "#contract/cloud-providers";
-import type { OrganizationClaim } from "#contract/identity";
 import { defaultServiceConfigs } from "#contract/service-configs";
 import { defaultServiceSettings, type Resource } from "#contract/services";
 import { FAKE_PLATFORM_URL, fakePlatform } from "~/platform/fake-platform.test-support";
+import { signedInCookie } from "~/platform/signed-in.test-support";
 
 // The service page's loader hands its delete dialog the words of the place the environment deploys to: the
 // environment's cloud provider and connection, as the session remembers them (requireEnvironmentIdentity).
 const platform = FAKE_PLATFORM_URL;
-process.env.SESSION_SECRET = "s".repeat(40);
-process.env.AUTH0_DOMAIN = "id.example";
-process.env.AUTH0_CLIENT_SECRET = "client-secret";
-process.env.PLATFORM_API_URL = platform;
-process.env.APP_URL = "https://console.example";
 
 const { loader } = await import("~/routes/_app.env.$environmentName_.services.$serviceId._index");
-const { commitSession, getSession } = await import("~/auth/session.server");
 
 const { server } = fakePlatform();
 
-const acme: OrganizationClaim = {
-  id: "org_acme",
-  name: "acme",
-  display_name: "Acme Corp",
-  metadata: { tenant_id: "tenant-1" },
-};
 const ordersDb: Resource = {
   id: "r1",
   environmentId: "env-prod",
@@ -61,23 +49,14 @@ async function deletionShown(place: { cloudProvider: CloudProvider; cloudConnect
     http.get(`${environment}/infrastructure/r1`, () => HttpResponse.json({ resource: ordersDb })),
     http.get(`${environment}/snapshots`, () => HttpResponse.json({ snapshots: [] })),
   );
-  const session = await getSession(new Request("https://console.example/"));
-  session.set("user", { sub: "user_ada", name: "Ada Lovelace", email: "ada@example.com" });
-  session.set("organizations", [acme]);
-  session.set("organizationId", acme.id);
-  session.set("tokens", {
-    accessToken: "access",
-    refreshToken: "refresh",
-    expiresAt: Date.now() + 3_600_000,
+  const cookie = await signedInCookie({
+    environment: {
+      name: "prod",
+      id: "env-prod",
+      region: "local",
+      ...place,
+    },
   });
-  session.set("environment", {
-    tenantId: "tenant-1",
-    name: "prod",
-    id: "env-prod",
-    region: "local",
-    ...place,
-  });
-  const cookie = (await commitSession(session)).split(";")[0] ?? "";
   const response = await loader({
     request: new Request("https://console.example/env/prod/services/r1?tab=history", {
       headers: { Cookie: cookie },

@@ -2,32 +2,20 @@ import { http, HttpResponse, type JsonBodyType } from "msw";
 import { describe, expect, it } from "vitest";
 import { defaultServiceConfigs } from "#contract/service-configs";
 import { apiErrorMessages, errorMessages } from "#contract/errors";
-import type { OrganizationClaim } from "#contract/identity";
 import { defaultServiceSettings, type Resource } from "#contract/services";
 import { FAKE_PLATFORM_URL, fakePlatform } from "~/platform/fake-platform.test-support";
+import { signedInCookie } from "~/platform/signed-in.test-support";
 
 // Decision 065: a service's details page polls every 5 seconds while the service is busy; through its loader as
 // Remix calls it: the environment's id comes from the session and every call behind the page's overview (the
 // service, its units) is answered from what the platform sent this user last while it says nothing changed. A
 // removed member, a narrowed grant or a deleted environment shows at the next poll, never what was held.
 const platform = FAKE_PLATFORM_URL;
-process.env.SESSION_SECRET = "s".repeat(40);
-process.env.AUTH0_DOMAIN = "id.example";
-process.env.AUTH0_CLIENT_SECRET = "client-secret";
-process.env.PLATFORM_API_URL = platform;
-process.env.APP_URL = "https://console.example";
 
 const { loader } = await import("~/routes/_app.env.$environmentName_.services.$serviceId._index");
-const { commitSession, getSession } = await import("~/auth/session.server");
 
 const { server } = fakePlatform();
 
-const acme: OrganizationClaim = {
-  id: "org_acme",
-  name: "acme",
-  display_name: "Acme Corp",
-  metadata: { tenant_id: "tenant-1" },
-};
 const ordersDb: Resource = {
   id: "r1",
   environmentId: "env-prod",
@@ -58,24 +46,16 @@ const ordersDb: Resource = {
 
 /** A user who opened "prod" (its id remembered by the shell), polling orders-db's overview. */
 async function poll(userId: string) {
-  const session = await getSession(new Request("https://console.example/"));
-  session.set("user", { sub: userId, name: "Ada Lovelace", email: "ada@example.com" });
-  session.set("organizations", [acme]);
-  session.set("organizationId", acme.id);
-  session.set("tokens", {
-    accessToken: "access",
-    refreshToken: "refresh",
-    expiresAt: Date.now() + 3_600_000,
+  const cookie = await signedInCookie({
+    userId,
+    environment: {
+      name: "prod",
+      id: "env-prod",
+      cloudConnectionId: null,
+      cloudProvider: "AWS",
+      region: "us-east-1",
+    },
   });
-  session.set("environment", {
-    tenantId: "tenant-1",
-    name: "prod",
-    id: "env-prod",
-    cloudConnectionId: null,
-    cloudProvider: "AWS",
-    region: "us-east-1",
-  });
-  const cookie = (await commitSession(session)).split(";")[0] ?? "";
   const request = new Request("https://console.example/env/prod/services/r1", {
     headers: { Cookie: cookie },
   });
