@@ -37,8 +37,8 @@ import { lastLinesOf } from "./telemetry";
  * 2. create and start the new container beside the running one, found again by its labels when a crash
  *    interrupted the step;
  * 3. check its health (HTTP GET on the published port) every interval: `healthyThreshold` passes in a row go on,
- *    UNHEALTHY_THRESHOLD failures in a row (or the container exiting) remove it and fail the deployment with
- *    RolloutFailedError, the running container untouched: the rollback is simply keeping it;
+ *    UNHEALTHY_THRESHOLD failures in a row after its START_PERIOD_MS (or the container exiting) remove it and fail
+ *    the deployment with RolloutFailedError, the running container untouched: the rollback is simply keeping it;
  * 4. remove the container that ran before (and any left by an interrupted rollout); the endpoint is the new one's.
  *    Behind a reverse proxy (`proxy`, docs/decisions/063), the service's stable address is first pointed at the
  *    new container: its port is allocated at the first switch and kept in state (`proxyPort`), and the endpoint
@@ -52,6 +52,12 @@ import { lastLinesOf } from "./telemetry";
 const UNHEALTHY_THRESHOLD = 3;
 /** The engine is asked again at most this often while it starts a container. */
 const MIN_WAIT_MS = 200;
+/**
+ * A new container's first moments, in real time (not scaled): a health check that got no answer does not count
+ * yet, as Docker's `--health-start-period`. At the configured pace the first check comes later than this anyway;
+ * at a fast test pace it keeps a busy machine's slow start from reading as an unhealthy version.
+ */
+const START_PERIOD_MS = 3000;
 /** How many of a failed container's last lines its deployment's logs show. */
 const FAILED_LOG_LINES = 20;
 /** How long a deployment waits before asking again for a referenced service's attributes (scaled). */
@@ -429,7 +435,14 @@ export function containerApplication({
       log(`Started container ${inspected.Name.replace(/^\//, "")}`);
     }
     return pending(
-      { ...state, phase: "health", newContainer: id, passes: "0", failures: "0" },
+      {
+        ...state,
+        phase: "health",
+        newContainer: id,
+        passes: "0",
+        failures: "0",
+        startedAt: String(Date.now()),
+      },
       scaled(healthCheck.intervalSeconds * 1000),
       "Waiting for the health check",
     );
@@ -466,12 +479,15 @@ export function containerApplication({
     const outcome = await probe(`http://${reach(hostPort)}${check.path}`, check.timeoutSeconds * 1000, {
       checked: host !== LOOPBACK,
     });
+    // Nothing answering yet in its first moments is a container still starting; an answer is its application's.
+    const starting = !outcome.answered && Date.now() - Number(state.startedAt ?? 0) < START_PERIOD_MS;
     const passes = outcome.healthy ? Number(state.passes ?? 0) + 1 : 0;
-    const failures = outcome.healthy ? 0 : Number(state.failures ?? 0) + 1;
+    const failures = outcome.healthy || starting ? 0 : Number(state.failures ?? 0) + 1;
     if (outcome.healthy) {
       log(`Health check passed: GET ${check.path} on port ${check.port} answered ${outcome.said}`);
     } else {
-      log(`Health check failed: GET ${check.path} on port ${check.port} ${outcome.said}`, "warn");
+      const during = starting ? " (still starting: not counted)" : "";
+      log(`Health check failed: GET ${check.path} on port ${check.port} ${outcome.said}${during}`, "warn");
     }
     if (failures >= UNHEALTHY_THRESHOLD) {
       await rollBack(engine, context, log);
@@ -756,13 +772,14 @@ async function probe(
   timeoutMs: number,
   /** A Docker host on a network is an address a tenant typed: called under the egress policy. */
   { checked }: { checked: boolean },
-): Promise<{ healthy: boolean; said: string }> {
+): Promise<{ healthy: boolean; answered: boolean; said: string }> {
   try {
     const call = checked ? outboundFetch : fetch;
     const response = await call(url, { redirect: "manual", signal: AbortSignal.timeout(timeoutMs) });
     await response.body?.cancel();
     return {
       healthy: response.status >= 200 && response.status < 400,
+      answered: true,
       said:
         response.status >= 200 && response.status < 400
           ? String(response.status)
@@ -772,6 +789,7 @@ async function probe(
     const cause = (error as { cause?: { code?: string } }).cause?.code;
     return {
       healthy: false,
+      answered: false,
       said: cause ? `got no answer (${cause})` : `got no answer within ${timeoutMs} ms`,
     };
   }
