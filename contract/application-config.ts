@@ -69,6 +69,9 @@ export const registryImageSourceSchema = z.object({
   tag: tagSchema,
 });
 
+/** A name git accepts for a branch or tag (git check-ref-format), or a commit's SHA. */
+export const gitRefPattern = /^(?![-/.])(?!.*(?:\.\.|\/\/|@\{|\.lock$|[/.]$))[^\s~^:?*[\\]+$/;
+
 export const githubSourceSchema = z.object({
   kind: z.literal("github"),
   /** A GitHub connection (VERSION_CONTROL_TYPE_GITHUB) of the organization. */
@@ -79,7 +82,7 @@ export const githubSourceSchema = z.object({
     'Repository must be a GitHub repository: "name" or "owner/name"',
   ),
   branch: requiredText("Branch", { max: 255 }).regex(
-    /^(?![-/.])(?!.*(?:\.\.|\/\/|@\{|\.lock$|[/.]$))[^\s~^:?*[\\]+$/,
+    gitRefPattern,
     "Branch must be a branch name such as main or release/1.4",
   ),
   dockerfilePath: repositoryPath("Dockerfile path"),

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import * as z from "zod";
 import type { WebhookAnswer } from "#contract/deploy-on-push";
@@ -28,6 +29,8 @@ const WAITING_STATE = "WAITING_FOR_DEPLOYMENT";
 const notStartedStates = ["QUEUED", "INFRASTRUCTURE_NOT_READY"];
 /** The history message's first line for a pushed commit starts with this. */
 const COMMIT_LINE_PREFIX = "Commit ";
+/** The delivery id of a commit someone asked for through the API rather than GitHub pushed. */
+const REQUESTED_DELIVERY_PREFIX = "requested:";
 
 /** What a push event says, as much as deploying needs (https://docs.github.com/webhooks/webhook-events-and-payloads#push). */
 export const pushEventSchema = z.object({
@@ -52,9 +55,10 @@ export type PushEvent = z.infer<typeof pushEventSchema>;
 const jobPayloadSchema = z.object({ resourceId: z.string(), pushId: z.string() });
 const deployPayloadSchema = z.object({ historyId: z.string() });
 
-/** "Commit 1a2b3c4 on main: Fix the header" */
+/** "Commit 1a2b3c4 on main: Fix the header" (without "on" for a commit asked for by its SHA) */
 export function commitLineOf(push: Pick<PushRow, "sha" | "branch" | "message">): string {
-  return `${COMMIT_LINE_PREFIX}${push.sha.slice(0, 7)} on ${push.branch}: ${push.message}`;
+  const on = push.sha.startsWith(push.branch) ? "" : ` on ${push.branch}`;
+  return `${COMMIT_LINE_PREFIX}${push.sha.slice(0, 7)}${on}: ${push.message}`;
 }
 
 /** The history message with the commit line first, in place of an earlier push's line. */
@@ -103,7 +107,15 @@ export function createPushDeploys({
     if (!saved) throw new Error("the locked service was not updated");
     const { job } = await deploys.launch(
       tx,
-      { resource: saved, environment, action: "Relaunch", actor: `${push.author} (GitHub push)`, diff: [] },
+      {
+        resource: saved,
+        environment,
+        action: "Relaunch",
+        actor: push.deliveryId.startsWith(REQUESTED_DELIVERY_PREFIX)
+          ? push.author
+          : `${push.author} (GitHub push)`,
+        diff: [],
+      },
       now,
     );
     const { historyId } = deployPayloadSchema.parse(job.payload);
@@ -188,6 +200,35 @@ export function createPushDeploys({
     return { outcome: "deployment-queued", message: `${line}. Deployment queued.`, historyId };
   }
 
+  /**
+   * A commit someone asked for by name (POST .../deploy-commit, the CLI's `deploy --ref`), already resolved by
+   * GitHub: recorded as a push of theirs (`ref` as its branch, no commit time: never compared for staleness, so an
+   * older commit can be deployed on purpose) and deployed by the burst rule. Requests for one application are taken
+   * one at a time.
+   */
+  async function requested(
+    tx: Database,
+    commit: { resourceId: string; ref: string; sha: string; message: string; actor: string },
+    now: Date,
+  ): Promise<WebhookAnswer> {
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`deploy-commit:${commit.resourceId}`}))`);
+    const [push] = await tx
+      .insert(deployPushes)
+      .values({
+        resourceId: commit.resourceId,
+        deliveryId: `${REQUESTED_DELIVERY_PREFIX}${randomUUID()}`,
+        branch: commit.ref,
+        sha: commit.sha,
+        committedAt: null,
+        message: commit.message,
+        author: commit.actor,
+        receivedAt: now,
+      })
+      .returning();
+    if (!push) throw new Error("the requested commit was not recorded");
+    return receive(tx, push, now);
+  }
+
   /** WAITING_FOR_DEPLOYMENT: once the service has no deployment running, deploys the newest push. */
   async function step(job: Job, tx: Database, now: Date): Promise<Transition> {
     const { resourceId, pushId } = jobPayloadSchema.parse(job.payload);
@@ -219,7 +260,7 @@ export function createPushDeploys({
     }),
   };
 
-  return { kind, receive };
+  return { kind, receive, requested };
 }
 
 export type PushDeploys = ReturnType<typeof createPushDeploys>;

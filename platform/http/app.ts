@@ -113,7 +113,7 @@ export function createApiApp(given: ApiDependencies): Hono {
   );
   app.route(
     "/v2/organizations/:tenantId/environments/:environmentId/infrastructure",
-    deployOnPushRoutes({ db: deps.db, secrets, publicUrl: deps.config.publicUrl, now: engine.now }),
+    deployOnPushRoutes({ db: deps.db, secrets, publicUrl: deps.config.publicUrl, engine }),
   );
   app.route(
     "/v2/organizations/:tenantId/environments/:environmentId",

@@ -1,8 +1,9 @@
-import { defaultApplicationConfig } from "#contract/application-config";
+import { defaultApplicationConfig, type ApplicationConfig } from "#contract/application-config";
 import { randomUUID } from "node:crypto";
 import { and, asc, count, eq, inArray } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import {
+  deployCommitResponseSchema,
   deployOnPushChangeResponseSchema,
   deployOnPushMessages,
   deployOnPushPaths,
@@ -29,6 +30,8 @@ import { DEPLOY_JOB_KIND } from "../deployments/deploys";
 import { fakeDriver } from "../testing/driver";
 import { openTestApi, uniqueName, type TestApi, type TestMember } from "../testing/http-harness";
 
+/** A commit of acme/web before the branch's head, for a deployment asked for by its SHA. */
+const OLDER_COMMIT = "5e6f7a8b9c0d1e2f3a4b5c6d7e8f9a0b1c2d3e4f";
 let api: TestApi;
 let member: TestMember;
 let environmentId: string;
@@ -42,7 +45,16 @@ beforeAll(async () => {
   github = await startFakeGitHub({
     token: "github-token-5678",
     organizations: {
-      acme: { repositories: [{ name: "web", branches: ["main"], files: { Dockerfile: "FROM nginx:1.27" } }] },
+      acme: {
+        repositories: [
+          {
+            name: "web",
+            branches: ["main"],
+            files: { Dockerfile: "FROM nginx:1.27" },
+            commits: { [OLDER_COMMIT]: { Dockerfile: "FROM nginx:1.26" } },
+          },
+        ],
+      },
     },
   });
   githubConnectionId = randomUUID();
@@ -608,3 +620,157 @@ describe("the burst rule", () => {
     expect(waiting).toEqual([]);
   });
 });
+
+describe("a commit asked for by name (the CLI's deploy --ref)", () => {
+  const deployCommit = (resourceId: string, ref: unknown, as: TestMember = member) =>
+    call("POST", deployOnPushPaths.deployCommit(t(), environmentId, resourceId), { ref }, as);
+
+  it("deploys an older commit by its abbreviated SHA, as the caller, with deploy on push off", async () => {
+    const application = await githubApplication();
+    const response = await deployCommit(application.id, OLDER_COMMIT.slice(0, 7));
+    expect(response.status, await response.clone().text()).toBe(202);
+    const answer = deployCommitResponseSchema.parse(await response.json());
+    expect(answer).toMatchObject({
+      outcome: "deployment-queued",
+      commit: { sha: OLDER_COMMIT, message: "Change 5e6f7a8 of web" },
+      message: "Commit 5e6f7a8: Change 5e6f7a8 of web. Deployment queued.",
+    });
+    const [deployment] = await deploymentsOf(application.id);
+    expect(deployment).toMatchObject({
+      id: answer.historyId,
+      message: "Commit 5e6f7a8: Change 5e6f7a8 of web",
+    });
+    expect(deployment?.actor).not.toContain("GitHub push");
+    expect(deployment?.actor).toBe(`Test ${member.user.id}`);
+    expect(await hookOfResourceRows(application.id)).toEqual([]);
+
+    await api.engine.runner.runUntilIdle();
+    const [deployed] = await api.db.select().from(resources).where(eq(resources.id, application.id));
+    expect(deployed?.stage).toBe("STAGE_COMPLETED");
+    const built = await api.db
+      .select({ message: resourceLogs.message })
+      .from(resourceLogs)
+      .where(eq(resourceLogs.resourceId, application.id));
+    expect(built.map((line) => line.message)).toContain(
+      "Cloning acme/web at main (5e6f7a8 Change 5e6f7a8 of web)",
+    );
+  });
+
+  it("deploys a branch's head, and waits for a running deployment like a push", async () => {
+    const application = await githubApplication();
+    const first = deployCommitResponseSchema.parse(await (await deployCommit(application.id, "main")).json());
+    expect(first.outcome).toBe("deployment-queued");
+    expect(first.commit.sha).toMatch(/^[0-9a-f]{40}$/);
+    expect(first.message).toBe(
+      `Commit ${first.commit.sha.slice(0, 7)} on main: Update web on main. Deployment queued.`,
+    );
+    const [running] = await deployJobsOf(application.id);
+    await api.db
+      .update(engineJobs)
+      .set({ state: "PHASE_0", payload: { ...running?.payload, steps: 1 } })
+      .where(eq(engineJobs.id, running?.id ?? ""));
+    const second = deployCommitResponseSchema.parse(
+      await (await deployCommit(application.id, OLDER_COMMIT)).json(),
+    );
+    expect(second).toMatchObject({
+      outcome: "waiting-for-running-deployment",
+      message: "Commit 5e6f7a8: Change 5e6f7a8 of web. It deploys once the running deployment ends.",
+    });
+    await api.engine.runner.runUntilIdle();
+    expect((await deploymentsOf(application.id)).map((deployment) => deployment.outcome)).toEqual([
+      "STAGE_COMPLETED",
+      "STAGE_COMPLETED",
+    ]);
+  });
+
+  it("refuses what it cannot deploy in words, recording nothing: unknown refs, images, first deployments, readers, strangers", async () => {
+    const application = await githubApplication();
+    const recorded = async () =>
+      (await api.db.select().from(deployPushes).where(eq(deployPushes.resourceId, application.id))).length;
+
+    const unknown = await deployCommit(application.id, "0badc0de");
+    expect(unknown.status).toBe(400);
+    expect(await unknown.json()).toMatchObject({
+      fieldErrors: {
+        ref: ['GitHub has no commit, branch or tag "0badc0de" in acme/web, or the token cannot see it.'],
+      },
+    });
+    const malformed = await deployCommit(application.id, "two words");
+    expect(malformed.status).toBe(400);
+    expect(await malformed.json()).toMatchObject({
+      fieldErrors: { ref: ["Give a commit SHA (e.g. 1a2b3c4), a branch or a tag"] },
+    });
+
+    const [image] = await api.db
+      .insert(resources)
+      .values({
+        environmentId,
+        name: uniqueName("img"),
+        serviceType: "application",
+        stage: "STAGE_COMPLETED",
+        config: { ...defaultApplicationConfig, source: { kind: "image", image: "nginx:1.27" } },
+        settings: defaultServiceSettings,
+      })
+      .returning();
+    const ofImage = await deployCommit(image?.id ?? "", "main");
+    expect(ofImage.status).toBe(400);
+    expect(await ofImage.json()).toMatchObject({
+      fieldErrors: { ref: [deployOnPushMessages.commitNeedsGitHub] },
+    });
+
+    const draft = await githubApplication({ deployed: false });
+    const first = await deployCommit(draft.id, "main");
+    expect(first.status).toBe(409);
+    expect(await first.json()).toMatchObject({ message: deployOnPushMessages.neverDeployed });
+
+    const reader = await api.createUser();
+    await api.addMember(reader.id, member.organization.organizationId, "read-only");
+    expect(
+      (
+        await api.call("POST", deployOnPushPaths.deployCommit(t(), environmentId, application.id), {
+          token: reader.token,
+          json: { ref: "main" },
+        })
+      ).status,
+    ).toBe(403);
+    const stranger = await api.createMember();
+    const foreign = await call(
+      "POST",
+      deployOnPushPaths.deployCommit(stranger.organization.tenantId, environmentId, application.id),
+      { ref: "main" },
+      stranger,
+    );
+    expect(foreign.status).toBe(404);
+    expect(await recorded()).toBe(0);
+    expect(await deploymentsOf(application.id)).toEqual([]);
+  });
+
+  it("says GitHub refused the connection's token, as a 502 naming GitHub", async () => {
+    const connectionId = randomUUID();
+    await api.db.insert(connections).values({
+      id: connectionId,
+      organizationId: member.organization.organizationId,
+      kind: "VERSION_CONTROL_TYPE_GITHUB",
+      name: uniqueName("github-expired"),
+      method: "token",
+      fields: { BASE_URL: github.url, ORGANIZATION: "acme" },
+      ...sealSecrets(api.secrets, connectionId, { TOKEN: "revoked-token" }),
+      status: "VERIFIED",
+    });
+    const application = await githubApplication();
+    const config = application.config as ApplicationConfig;
+    await api.db
+      .update(resources)
+      .set({ config: { ...config, source: { ...config.source, connectionId } } })
+      .where(eq(resources.id, application.id));
+    const response = await deployCommit(application.id, "main");
+    expect(response.status).toBe(502);
+    expect(((await response.json()) as { message: string }).message).toMatch(
+      /^GitHub \(.+\) refused the token/,
+    );
+  });
+});
+
+async function hookOfResourceRows(resourceId: string) {
+  return api.db.select().from(deployHooks).where(eq(deployHooks.resourceId, resourceId));
+}

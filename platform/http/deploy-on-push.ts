@@ -3,6 +3,8 @@ import { Hono, type Context } from "hono";
 import * as z from "zod";
 import { apiErrorCodes } from "#contract/errors";
 import {
+  deployCommitRequestSchema,
+  deployCommitResponseSchema,
   deployOnPushChangeResponseSchema,
   deployOnPushMessages,
   deployOnPushPaths,
@@ -14,7 +16,7 @@ import {
 } from "#contract/deploy-on-push";
 import { serviceErrorMessages } from "#contract/services";
 import type { Database } from "../db/index";
-import { connections, deployHooks, deployPushes, resources } from "../db/schema";
+import { deployHooks, deployPushes, resources } from "../db/schema";
 import {
   createHook,
   hookOfResource,
@@ -30,14 +32,17 @@ import {
   SIGNATURE_HEADER,
   signatureMatches,
 } from "../deploy-on-push/signature";
-import { pushSourceOf, type PushSource } from "../deploy-on-push/source";
+import { pushSourceOf, repositoryFullName } from "../deploy-on-push/source";
 import type { Operations } from "../operations/operations";
+import { ProviderRequestError } from "../connections/providers";
+import { commitOfRef } from "../deploy-on-push/requested-commits";
 import type { SecretCipher } from "../lib/cipher";
 import type { ResourceRow } from "../services/records";
 import { HttpError } from "./errors";
-import { invalidFields, notFound } from "../lib/errors";
+import { conflict, invalidFields, notFound } from "../lib/errors";
 import { findEnvironment } from "./environments";
 import { permit } from "./permissions";
+import { currentUser } from "./auth";
 import { currentOrganization, type OrganizationEnv } from "./tenancy";
 import { readJsonBody, sendJson } from "./validation";
 import { documentRoutes } from "./documented";
@@ -54,14 +59,15 @@ export function deployOnPushRoutes({
   db,
   secrets,
   publicUrl,
-  now = () => new Date(),
+  engine,
 }: {
   db: Database;
   secrets: SecretCipher;
   /** The platform's public origin, where GitHub posts to. */
   publicUrl: string;
-  now?: () => Date;
+  engine: Pick<Operations, "pushes" | "runner" | "now">;
 }) {
+  const now = engine.now;
   const routes = new Hono<OrganizationEnv>();
 
   async function applicationOf(c: Context<OrganizationEnv>, tx: Database = db): Promise<ResourceRow> {
@@ -157,7 +163,54 @@ export function deployOnPushRoutes({
     return sendJson(c, deployOnPushChangeResponseSchema, answer);
   });
 
+  /**
+   * Deploys the commit a SHA, branch or tag names (the CLI's `deploy --ref`), resolved by GitHub before anything is
+   * recorded (no transaction waits for it), then taken as a push of the caller's: queued, joining the queued
+   * deployment, or waiting for the running one.
+   */
+  routes.post("/:resourceId/deploy-commit", permit("services.deploy"), async (c) => {
+    const { ref } = await readJsonBody(c, deployCommitRequestSchema);
+    const application = await applicationOf(c);
+    const source = pushSourceOf(application.config);
+    if (!source) throw invalidFields({ ref: [deployOnPushMessages.commitNeedsGitHub] });
+    if (!application.deployedAt) throw conflict(deployOnPushMessages.neverDeployed);
+    let commit: Awaited<ReturnType<typeof commitOfRef>>;
+    try {
+      commit = await commitOfRef(db, secrets, {
+        organizationId: currentOrganization(c).organizationId,
+        source,
+        ref,
+      });
+    } catch (error) {
+      if (error instanceof ProviderRequestError) throw new HttpError(502, { message: error.message });
+      throw error;
+    }
+    if ("unknown" in commit) throw invalidFields({ ref: [commit.unknown] });
+    const answer = await db.transaction(async (tx) => {
+      // Deleted meanwhile, or its source changed: as if it had been so before.
+      const current = await applicationOf(c, tx);
+      if (!pushSourceOf(current.config))
+        throw invalidFields({ ref: [deployOnPushMessages.commitNeedsGitHub] });
+      return engine.pushes.requested(
+        tx,
+        { resourceId: current.id, ref, sha: commit.sha, message: commit.message, actor: currentUser(c).name },
+        now(),
+      );
+    });
+    engine.runner.wake();
+    return sendJson(
+      c,
+      deployCommitResponseSchema,
+      { ...answer, commit: { sha: commit.sha, message: commit.message } },
+      202,
+    );
+  });
+
   documentRoutes(routes, {
+    "POST /:resourceId/deploy-commit": {
+      body: deployCommitRequestSchema,
+      responses: { 202: deployCommitResponseSchema },
+    },
     "GET /:resourceId/deploy-on-push": { responses: { 200: deployOnPushResponseSchema } },
     "PUT /:resourceId/deploy-on-push": {
       body: updateDeployOnPushRequestSchema,
@@ -303,18 +356,4 @@ export function webhookRoutes({
   });
 
   return routes;
-}
-
-/**
- * The repository an application builds as GitHub names it in a push (`owner/name`): a source may name it alone,
- * in its GitHub connection's organization, as the create form's repository list does.
- */
-async function repositoryFullName(db: Database, source: PushSource): Promise<string> {
-  if (source.repository.includes("/")) return source.repository;
-  const [connection] = await db
-    .select({ fields: connections.fields })
-    .from(connections)
-    .where(eq(connections.id, source.connectionId));
-  const organization = connection?.fields.ORGANIZATION;
-  return organization ? `${organization}/${source.repository}` : source.repository;
 }

@@ -634,6 +634,34 @@ export async function startFakeGitHub(options: FakeGitHubOptions): Promise<FakeG
         },
       };
     },
+    // A branch's head, a commit of `commits` by its SHA or a prefix of at least 7; GitHub's 422 for others.
+    "GET /repos/:owner/:repo/commits/:ref": (request) => {
+      const refused = guard(request);
+      if (refused) return refused;
+      const repository = repositoryOf(request);
+      if (!repository) return notFound;
+      const ref = request.params.ref ?? "";
+      if (branchesOf(repository).includes(ref)) {
+        const message = `Update ${repository.name} on ${ref}`;
+        return { body: { sha: headOf(repository, ref), commit: { message } } };
+      }
+      const sha = Object.keys(repository.commits ?? {}).find(
+        (candidate) => candidate === ref || (ref.length >= 7 && candidate.startsWith(ref)),
+      );
+      if (!sha) {
+        return {
+          status: 422,
+          body: {
+            message: `No commit found for SHA: ${ref}`,
+            documentation_url: documentation,
+            status: "422",
+          },
+        };
+      }
+      return {
+        body: { sha, commit: { message: `Change ${sha.slice(0, 7)} of ${repository.name}\n\nIts body.` } },
+      };
+    },
     "GET /repos/:owner/:repo/contents/:path+": (request) => {
       const refused = guard(request);
       if (refused) return refused;

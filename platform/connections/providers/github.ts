@@ -150,6 +150,48 @@ function organizationOf(credentials: Credentials) {
   return credentials.fields.ORGANIZATION ?? "";
 }
 
+/** "name" is a repository of the connection's organization; "owner/name" names its owner. */
+function ownerAndName(credentials: Credentials, repository: string): { owner: string; name: string } {
+  const parts = repository.split("/");
+  const [owner, name] = parts.length === 1 ? [organizationOf(credentials), parts[0]] : parts;
+  if (parts.length > 2 || !owner || !name || !nameSegment.test(owner) || !nameSegment.test(name)) {
+    throw new ProviderRefusal(`"${repository}" is not a GitHub repository: give "name" or "owner/name".`);
+  }
+  return { owner, name };
+}
+
+/**
+ * The commit a SHA (full or abbreviated), branch or tag names in the repository (GET /repos/{owner}/{repo}/commits/
+ * {ref}): its full SHA and its message's first line; null when GitHub knows no such ref there (404, or 422 for a
+ * SHA it cannot find). Any other refusal, or an unreachable host, throws ProviderRequestError.
+ */
+export function githubCommit(
+  credentials: Credentials,
+  repository: string,
+  ref: string,
+): Promise<{ sha: string; message: string } | null> {
+  return asProviderRequest([credentials], async () => {
+    const { owner, name } = ownerAndName(credentials, repository);
+    const response = await githubGet(
+      credentials,
+      `/repos/${encodeURIComponent(owner)}/${encodeURIComponent(name)}/commits/${encodeURIComponent(ref)}`,
+    );
+    if (response.status === 404 || response.status === 422) {
+      await response.body?.cancel();
+      return null;
+    }
+    if (!response.ok) {
+      throw await githubRefusal(credentials, response, {
+        notFound: `GitHub has no repository "${owner}/${name}", or the token cannot see it.`,
+      });
+    }
+    const commit = (await jsonOf(response)) as { sha?: string; commit?: { message?: string } } | undefined;
+    if (!commit?.sha)
+      throw new ProviderRefusal(`GitHub answered no commit for "${ref}" in ${owner}/${name}.`);
+    return { sha: commit.sha, message: commit.commit?.message?.split("\n")[0] ?? "" };
+  });
+}
+
 const unknownOrganization = (organization: string) =>
   `GitHub has no organization "${organization}", or the token cannot see it.`;
 
@@ -215,12 +257,7 @@ export const github = {
 
   branches: (credentials: Credentials, _context: ProviderContext, repository: string) =>
     asProviderRequest([credentials], async () => {
-      // "name" is a repository of the connection's organization; "owner/name" names its owner.
-      const parts = repository.split("/");
-      const [owner, name] = parts.length === 1 ? [organizationOf(credentials), parts[0]] : parts;
-      if (parts.length > 2 || !owner || !name || !nameSegment.test(owner) || !nameSegment.test(name)) {
-        throw new ProviderRefusal(`"${repository}" is not a GitHub repository: give "name" or "owner/name".`);
-      }
+      const { owner, name } = ownerAndName(credentials, repository);
       const branches = await allPages<{ name: string; commit?: { sha?: string } }>(
         credentials,
         `/repos/${encodeURIComponent(owner)}/${encodeURIComponent(name)}/branches?per_page=${PER_PAGE}`,
