@@ -18,7 +18,12 @@ import { resourceResponseSchema, servicePaths } from "#contract/services";
 import { sealSecrets } from "../platform/connections/records";
 import { connections } from "../platform/db/schema";
 import { openTestApi, type TestMember } from "../platform/testing/http-harness";
-import { startFakeRegistry, type FakeRegistry } from "../platform/testing/provider-servers";
+import {
+  startFakeGitHub,
+  startFakeRegistry,
+  type FakeGitHub,
+  type FakeRegistry,
+} from "../platform/testing/provider-servers";
 import type { Environment } from "./config";
 import { runCli } from "./run";
 
@@ -27,7 +32,25 @@ const api = await openTestApi();
 let server: ServerType;
 let platformUrl: string;
 let registry: FakeRegistry;
+/** acme/api on GitHub: its branch's head, an older commit, and a commit whose Dockerfile was deleted. */
+let github: FakeGitHub;
+const OLDER_COMMIT = "5e6f7a8b9c0d1e2f3a4b5c6d7e8f9a0b1c2d3e4f";
+const BROKEN_COMMIT = "bad0bad1bad2bad3bad4bad5bad6bad7bad8bad9";
 beforeAll(async () => {
+  github = await startFakeGitHub({
+    token: "github-token-5678",
+    organizations: {
+      acme: {
+        repositories: [
+          {
+            name: "api",
+            files: { Dockerfile: "FROM node:22" },
+            commits: { [OLDER_COMMIT]: { Dockerfile: "FROM node:20" }, [BROKEN_COMMIT]: {} },
+          },
+        ],
+      },
+    },
+  });
   server = serve({ fetch: api.app.fetch, port: 0, hostname: "127.0.0.1" });
   await new Promise((resolve) => server.once("listening", resolve));
   platformUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -41,6 +64,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await new Promise((resolve) => server?.close(resolve));
   await registry?.close();
+  await github?.close();
   await api.close();
 });
 
@@ -122,6 +146,21 @@ async function registryConnection(member: TestMember) {
     method: "token",
     fields: { BASE_URL: registry.url, USERNAME: "deployer" },
     ...sealSecrets(api.secrets, id, { TOKEN: "registry-token-1234" }),
+    status: "VERIFIED",
+  });
+  return id;
+}
+
+async function githubConnection(member: TestMember) {
+  const id = crypto.randomUUID();
+  await api.db.insert(connections).values({
+    id,
+    organizationId: member.organization.organizationId,
+    kind: "VERSION_CONTROL_TYPE_GITHUB",
+    name: `github-${id.slice(0, 6)}`,
+    method: "token",
+    fields: { BASE_URL: github.url, ORGANIZATION: "acme" },
+    ...sealSecrets(api.secrets, id, { TOKEN: "github-token-5678" }),
     status: "VERIFIED",
   });
   return id;
@@ -303,6 +342,69 @@ describe("cloud-console deploy", () => {
     });
     expect(missing.stderr).toContain("Deployment of 9.9.9 to web failed and was rolled back");
     expect(missing.stderr).toMatch(/Version 2 \(.*acme\/web:1\.1\.0.*\) still runs/);
+  });
+});
+
+describe("cloud-console deploy --ref", () => {
+  const githubApp = (connectionId: string) =>
+    app({
+      kind: "github",
+      connectionId,
+      repository: "api",
+      branch: "main",
+      dockerfilePath: "Dockerfile",
+      buildContext: ".",
+    });
+
+  it("builds a commit of a GitHub application by its SHA or a branch, and says which it deployed", async () => {
+    const { member, env, environmentId } = await pipeline();
+    await createApplication(member, environmentId, "api", githubApp(await githubConnection(member)));
+    const deployed = await cli(["deploy", "api", "--ref", OLDER_COMMIT.slice(0, 7)], env);
+    expect(deployed.code, deployed.stderr).toBe(0);
+    expect(deployed.stderr.split("\n")[0]).toBe("Deploying api at 5e6f7a8 to api in staging…");
+    expect(deployed.stdout).toBe("Deployed api at 5e6f7a8 to api in staging.\n");
+
+    const head = await cli(["deploy", "api", "--ref", "main", "--json"], env);
+    expect(head.code, head.stderr).toBe(0);
+    expect(JSON.parse(head.stdout)).toEqual({
+      outcome: "deployed",
+      service: "api",
+      environment: "staging",
+      commit: expect.stringMatching(/^[0-9a-f]{40}$/),
+    });
+
+    const unknown = await cli(["deploy", "api", "--ref", "nope"], env);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('ref: GitHub has no commit, branch or tag "nope" in acme/api');
+    const image = await cli(["deploy", "api", "--image", "nginx:1.28"], env);
+    expect(image.code).toBe(1);
+    expect(image.stderr).toBe(
+      "Error: api is built from a GitHub repository: deploy a commit of it with --ref <commit>.\n",
+    );
+    const both = await cli(["deploy", "api", "--image", "nginx:1.28", "--ref", "main"], env);
+    expect(both.code).toBe(1);
+    expect(both.stderr).toContain("Give what to deploy, one of: --image <ref>");
+
+    await createApplication(member, environmentId, "web", app({ kind: "image", image: "nginx:1.27" }));
+    const ofImage = await cli(["deploy", "web", "--ref", "main"], env);
+    expect(ofImage.code).toBe(1);
+    expect(ofImage.stderr).toBe(
+      "Error: web runs an image, not a GitHub repository's build: deploy it with --image <ref>.\n",
+    );
+  });
+
+  it("exits 3 when the commit cannot be built and the version before it still runs", async () => {
+    const { member, env, environmentId } = await pipeline();
+    await createApplication(member, environmentId, "api", githubApp(await githubConnection(member)));
+    const broken = await cli(["deploy", "api", "--ref", BROKEN_COMMIT, "--json"], env);
+    expect(broken.code, broken.stderr).toBe(3);
+    expect(JSON.parse(broken.stdout)).toMatchObject({
+      outcome: "rolled-back",
+      commit: BROKEN_COMMIT,
+      runningVersion: 1,
+      message: expect.stringContaining("Dockerfile"),
+    });
+    expect(broken.stderr).toContain("Deployment of api at bad0bad to api failed and was rolled back");
   });
 });
 

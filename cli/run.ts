@@ -20,6 +20,7 @@ Usage:
   cloud-console environments list [--json]
   cloud-console services list --environment <name> [--json]
   cloud-console deploy <application> --image <ref> --environment <name> [--timeout <seconds>] [--json]
+  cloud-console deploy <application> --ref <commit> --environment <name> [--timeout <seconds>] [--json]
   cloud-console logs <service> --environment <name> [--follow] [--lines <n>] [--json]
   cloud-console variables list --environment <name> [--json]
   cloud-console variables set NAME=value [NAME=value...] --environment <name> [--secret]
@@ -31,7 +32,8 @@ Options and their variables (a flag wins over its variable, which wins over the 
   --environment <name>   an environment's name or id (CLOUD_CONSOLE_ENVIRONMENT)
   --json                 the platform's objects as JSON instead of text
 
-deploy exits 0 once the new version runs, 2 when the deployment failed, 3 when it failed and was rolled back
+deploy --image deploys an image (or a registry source's tag); deploy --ref builds a commit, branch or tag of an
+application's GitHub repository. It exits 0 once the new version runs, 2 when the deployment failed, 3 when it failed and was rolled back
 (the previous version still runs), 1 on any other error.`;
 
 export type CliContext = Streams & {
@@ -69,6 +71,7 @@ async function run(argv: string[], context: CliContext, output: Output): Promise
         organization: { type: "string" },
         environment: { type: "string", short: "e" },
         image: { type: "string" },
+        ref: { type: "string" },
         timeout: { type: "string" },
         follow: { type: "boolean", short: "f" },
         lines: { type: "string" },
@@ -185,15 +188,19 @@ async function run(argv: string[], context: CliContext, output: Output): Promise
   if (command === "deploy" && subcommand) {
     if (rest.length)
       throw new CliError(`deploy takes one application, not ${[subcommand, ...rest].join(" ")}.`);
-    if (!flags.image)
-      throw new CliError("Give the image to deploy: --image <ref>, e.g. ghcr.io/acme/web:1.4.2.");
+    if (Boolean(flags.image) === Boolean(flags.ref)) {
+      throw new CliError(
+        "Give what to deploy, one of: --image <ref> (e.g. ghcr.io/acme/web:1.4.2) for an application that runs " +
+          "an image, --ref <commit> (a SHA, branch or tag) for one built from a GitHub repository.",
+      );
+    }
     return deploy({
       call,
       output,
       tenantId: await organization(),
       environment,
       application: subcommand,
-      image: flags.image,
+      target: flags.ref ? { ref: flags.ref } : { image: flags.image ?? "" },
       json,
       pollMs,
       timeoutMs: secondsOf(flags.timeout, 1800) * 1000,
