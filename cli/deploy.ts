@@ -2,12 +2,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { applicationPaths, applicationVersionListSchema } from "#contract/applications";
 import { deployCommitResponseSchema, deployOnPushPaths } from "#contract/deploy-on-push";
 import { isBusyStage } from "#contract/service-catalogue";
-import {
-  resourceResponseSchema,
-  servicePaths,
-  type HistoryEntry,
-  type Resource,
-} from "#contract/services";
+import { resourceResponseSchema, servicePaths, type HistoryEntry, type Resource } from "#contract/services";
 import type { Stage } from "#contract/stages";
 import { CliError, type PlatformCall } from "./client";
 import type { Output } from "./output";
@@ -129,7 +124,11 @@ async function deployImage(
   const changed = await call("PUT", path, resourceResponseSchema, { version: resource.version, config });
   // The same image again changes nothing: launching redeploys it, which pulls the tag anew.
   if (changed.resource.version === resource.version) {
-    await call("POST", servicePaths.launchDraft(tenantId, environmentId, resource.id), resourceResponseSchema);
+    await call(
+      "POST",
+      servicePaths.launchDraft(tenantId, environmentId, resource.id),
+      resourceResponseSchema,
+    );
   }
   return {
     label: image,
@@ -206,7 +205,7 @@ function sourceFor(source: unknown, image: string, name: string): Record<string,
     current.kind === "github"
       ? `${name} is built from a GitHub repository: deploy a commit of it with --ref <commit>.`
       : `${name} is built from ${String(current.kind)}, not from an image: change its source to an image in ` +
-          "the console.",
+        "the console.",
   );
 }
 
