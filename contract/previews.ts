@@ -31,6 +31,8 @@ export const previewMessages = {
   unsigned: "The delivery is not signed: GitHub signs it with the webhook's secret (X-Hub-Signature-256).",
   badSignature: "The signature does not match the webhook's secret.",
   notJson: "The body is not a pull_request event GitHub sends.",
+  /** Why a preview went with its source environment, said on the pull request and in the product. */
+  sourceDeleted: (sourceName: string) => `Its source environment ${sourceName} was deleted.`,
 } as const;
 
 const repositorySchema = z
@@ -105,7 +107,8 @@ export const previewSchema = z.object({
   /** The preview's environment; null before it is made and once it is removed. */
   environmentId: z.string().nullable(),
   environmentName: z.string(),
-  source: z.object({ id: z.string(), name: z.string() }),
+  /** The environment it previews; `id` null once that environment was deleted (its name is kept). */
+  source: z.object({ id: z.string().nullable(), name: z.string() }),
   pullRequest: pullRequestSchema,
   headSha: z.string(),
   state: previewStateSchema,
@@ -140,6 +143,8 @@ export const previewPaths = {
   ofEnvironment: (t: string, e: string) => `${environmentPaths.one(t, e)}/preview`,
   /** The organization's previews that still have (or had) an environment, newest first. */
   list: (t: string) => `/v2/organizations/${encodeURIComponent(t)}/previews`,
+  /** The environment's live previews (with an environment, not already being removed): what deleting it removes. */
+  ofSource: (t: string, e: string) => `${environmentPaths.one(t, e)}/previews`,
   /** Under the API's base path (/api), like every other path. */
   webhook: (webhookId: string) => `/webhooks/github/previews/${encodeURIComponent(webhookId)}`,
 };
@@ -151,6 +156,8 @@ export const previewPaths = {
  *   applications not in the environment or not built from the repository, a preview environment.
  * - GET /v2/organizations/{t}/previews → previewListSchema (organization.view).
  * - GET .../environments/{id}/preview → previewResponseSchema (organization.view).
+ * - GET .../environments/{id}/previews → previewListSchema (organization.view): the live previews of that source,
+ *   which DELETE of the environment tears down with it (as closed pull requests, saying why on GitHub).
  * - POST /webhooks/github/previews/{webhookId} (GitHub, no token): 401 unless X-Hub-Signature-256 is the HMAC-SHA256
  *   of the body with the setting's secret (the same answer for a webhook that does not exist); then
  *   previewWebhookAnswerSchema, 202.

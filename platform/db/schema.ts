@@ -1027,7 +1027,9 @@ export const previewSettings = pgTable("preview_settings", {
 
 /**
  * One pull request's preview of a source environment, across its life: the row outlives its environment
- * (`environment_id` null once removed), so a reopened pull request updates the same GitHub comment.
+ * (`environment_id` null once removed), so a reopened pull request updates the same GitHub comment, and its source
+ * (`source_environment_id` null once that is deleted: its name, repository and connection are kept so the removal
+ * is still told on GitHub, decision 075).
  */
 export const previews = pgTable(
   "previews",
@@ -1038,9 +1040,13 @@ export const previews = pgTable(
     tenantId: uuid("tenant_id")
       .notNull()
       .references(() => organizations.tenantId, { onDelete: "cascade" }),
-    sourceEnvironmentId: uuid("source_environment_id")
-      .notNull()
-      .references(() => environments.id, { onDelete: "cascade" }),
+    sourceEnvironmentId: uuid("source_environment_id").references(() => environments.id, {
+      onDelete: "set null",
+    }),
+    sourceEnvironmentName: text("source_environment_name").notNull(),
+    /** The setting's repository (owner/name) and GitHub connection when the pull request was opened. */
+    repository: text("repository").notNull(),
+    connectionId: uuid("connection_id").notNull(),
     environmentId: uuid("environment_id")
       .unique("previews_environment")
       .references(() => environments.id, { onDelete: "set null" }),

@@ -254,7 +254,7 @@ export function environmentRoutes({ db, engine }: { db: Database; engine: Operat
    * one statement): at once (204), or, when its cloud keeps what its services created (AWS), once their teardowns
    * finished (202 with the environment, its deletion in progress). Refused while its own jobs have work ahead
    * (a deletion in progress included), while a clone still needs it as its source, and while deletion protection
-   * is on.
+   * is on. Its previews go with it, as closed pull requests' do, even while they open or deploy (decision 075).
    */
   routes.delete("/:environmentId", permit("environments.delete"), async (c) => {
     const { tenantId } = currentOrganization(c);
@@ -267,6 +267,7 @@ export function environmentRoutes({ db, engine }: { db: Database; engine: Operat
         .from(engineJobs)
         .where(eq(engineJobs.environmentId, id))
         .for("update");
+      const previewEnvironments = new Set(await engine.previews.lockWithSource(tx, id));
       const row = await findEnvironment(tx, tenantId, id, { lock: "update" });
       if (configOf(row).deletionProtection) throw conflict(environmentErrorMessages.deletionProtected);
       if (await hasUnfinishedJobs(tx, row.id)) throw conflict(environmentErrorMessages.environmentBusy);
@@ -275,12 +276,16 @@ export function environmentRoutes({ db, engine }: { db: Database; engine: Operat
         .from(environments)
         .where(eq(environments.clonedFromId, row.id));
       for (const clone of clones) {
+        // A preview's work does not hold its source back: the preview goes with it.
+        if (previewEnvironments.has(clone.id)) continue;
         if (await hasUnfinishedJobs(tx, clone.id)) throw conflict(environmentErrorMessages.cloneSourceInUse);
       }
+      await engine.previews.removeWithSource(tx, row, now);
       return engine.environmentTeardowns.remove(tx, row, now);
     });
-    if (removal === "deleted") return c.body(null, 204);
+    // Its previews' removals, if any, start now.
     engine.runner.wake();
+    if (removal === "deleted") return c.body(null, 204);
     const row = await findEnvironment(db, tenantId, id);
     const totals = await serviceTotalsOf(db, [row.id]);
     return sendJson(

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { and, asc, eq, like } from "drizzle-orm";
+import { and, asc, eq, inArray, like } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defaultApplicationConfig } from "#contract/application-config";
 import {
@@ -11,6 +11,7 @@ import {
   previewWebhookAnswerSchema,
   type Preview,
 } from "#contract/previews";
+import { environmentPaths } from "#contract/environments";
 import { defaultServiceSettings } from "#contract/services";
 import { sealSecrets } from "../connections/records";
 import { auditEvents, connections, deployPushes, environments, resources } from "../db/schema";
@@ -417,5 +418,102 @@ describe("a pull request's preview", () => {
         .from(environments)
         .where(and(eq(environments.id, ready?.environmentId ?? ""))),
     ).toEqual([]);
+  });
+});
+
+describe("deleting a preview's source environment", () => {
+  it("lists the live previews first, then tears each down as a closed pull request, saying why on GitHub", async () => {
+    const source = await sourceEnvironment({ maxPreviews: 5 });
+    const tenantId = source.member.organization.tenantId;
+    const ready = pullRequestEvent("opened", 41);
+    await deliverAndRun(source, ready);
+    await deliverAndRun(source, pullRequestEvent("opened", 43));
+    await deliverAndRun(source, pullRequestEvent("closed", 43));
+    // Still opening: its clone is queued when the source is deleted.
+    const opening = pullRequestEvent("opened", 42);
+    expect((await deliver(source, opening)).status).toBe(202);
+    const live = await previewsOf(source);
+    const environmentIds = live.map((preview) => preview.environmentId).filter((id) => id !== null);
+    expect(environmentIds).toHaveLength(2);
+
+    // The plan: the previews that go with the source, the removed one not among them.
+    const plan = await source.call("GET", previewPaths.ofSource(tenantId, source.environment.id));
+    expect(plan.status).toBe(200);
+    const planned = previewListSchema.parse(await plan.json()).previews;
+    expect(planned.map((preview) => [preview.pullRequest.number, preview.pullRequest.title])).toEqual([
+      [42, "Make the header blue (42)"],
+      [41, "Make the header blue (41)"],
+    ]);
+    expect(planned.map((preview) => preview.state).sort()).toEqual(["OPENING", "READY"]);
+    // Another organization sees neither the plan nor the source.
+    const stranger = await sourceEnvironment();
+    const theirs = await stranger.call("GET", previewPaths.ofSource(tenantId, source.environment.id));
+    expect([403, 404]).toContain(theirs.status);
+    expect(
+      (await stranger.call("DELETE", environmentPaths.one(tenantId, source.environment.id))).status,
+    ).not.toBe(204);
+
+    // The clone still opening does not hold the deletion back.
+    const deleted = await source.call("DELETE", environmentPaths.one(tenantId, source.environment.id));
+    expect(deleted.status).toBe(204);
+    await api.engine.runner.runUntilIdle();
+
+    const message = previewMessages.sourceDeleted(source.environment.name);
+    const after = await previewsOf(source);
+    for (const number of [41, 42]) {
+      expect(after.find((preview) => preview.pullRequest.number === number)).toMatchObject({
+        state: "REMOVED",
+        environmentId: null,
+        message,
+        source: { id: null, name: source.environment.name },
+      });
+      expect(commentsOf(number)).toHaveLength(1);
+      expect(commentsOf(number)[0]?.body).toContain(`Removed: ${message}`);
+    }
+    // The closed one keeps what it said.
+    expect(after.find((preview) => preview.pullRequest.number === 43)?.message).toBe("#43 was closed.");
+    expect(
+      github.deployments.find((one) => one.ref === ready.pull_request.head.sha)?.statuses.at(-1)?.state,
+    ).toBe("inactive");
+    // Removed before GitHub was first told of it: no deployment was ever made to leave behind.
+    expect(github.deployments.filter((one) => one.ref === opening.pull_request.head.sha)).toEqual([]);
+    // No preview environment is left, nor anything cloned from the deleted source.
+    expect(await api.db.select().from(environments).where(inArray(environments.id, environmentIds))).toEqual(
+      [],
+    );
+    expect(
+      await api.db.select().from(environments).where(eq(environments.clonedFromId, source.environment.id)),
+    ).toEqual([]);
+    // The other organization's environment is untouched.
+    expect(
+      await api.db.select().from(environments).where(eq(environments.id, stranger.environment.id)),
+    ).toHaveLength(1);
+  });
+
+  it("tears down a preview still deploying", async () => {
+    const source = await sourceEnvironment();
+    const tenantId = source.member.organization.tenantId;
+    const opened = pullRequestEvent("opened", 51);
+    await deliverAndRun(source, opened);
+    // A push starts a deployment, left under way when the source goes.
+    const pushed = pullRequestEvent("synchronize", 51);
+    expect((await deliver(source, pushed)).status).toBe(202);
+    const [deploying] = await previewsOf(source);
+    expect(deploying?.state).toBe("DEPLOYING");
+    const deleted = await source.call("DELETE", environmentPaths.one(tenantId, source.environment.id));
+    expect(deleted.status).toBe(204);
+    await api.engine.runner.runUntilIdle();
+    const [removed] = await previewsOf(source);
+    expect(removed).toMatchObject({ state: "REMOVED", environmentId: null });
+    expect(
+      await api.db
+        .select()
+        .from(environments)
+        .where(eq(environments.id, deploying?.environmentId ?? "")),
+    ).toEqual([]);
+    expect(commentsOf(51)).toHaveLength(1);
+    expect(commentsOf(51)[0]?.body).toContain(
+      `Removed: ${previewMessages.sourceDeleted(source.environment.name)}`,
+    );
   });
 });

@@ -24,7 +24,7 @@ import {
 import type { SecretCipher } from "../lib/cipher";
 import type { Operations } from "../operations/operations";
 import { pullRequestEventSchema, type PullRequestEvent } from "../previews/pull-requests";
-import { toPreview } from "../previews/records";
+import { livePreviewsOf, toPreview } from "../previews/records";
 import {
   previewSecretOf,
   previewSettingsOf,
@@ -105,6 +105,19 @@ export function previewRoutes({
     return sendJson(c, previewResponseSchema, { preview: row ? await toPreview(db, row) : null });
   });
 
+  // What deleting the environment removes with it: the plan its delete dialog shows.
+  routes.get("/environments/:environmentId/previews", permit("organization.view"), async (c) => {
+    const environment = await findEnvironment(
+      db,
+      currentOrganization(c).tenantId,
+      c.req.param("environmentId"),
+    );
+    const rows = await livePreviewsOf(db, environment.id);
+    return sendJson(c, previewListSchema, {
+      previews: await Promise.all(rows.map((row) => toPreview(db, row))),
+    });
+  });
+
   routes.get("/previews", permit("organization.view"), async (c) => {
     const { tenantId } = currentOrganization(c);
     const rows = await db
@@ -126,6 +139,7 @@ export function previewRoutes({
       responses: { 200: previewSettingsChangeResponseSchema },
     },
     "GET /environments/:environmentId/preview": { responses: { 200: previewResponseSchema } },
+    "GET /environments/:environmentId/previews": { responses: { 200: previewListSchema } },
     "GET /previews": { responses: { 200: previewListSchema } },
   });
   return routes;

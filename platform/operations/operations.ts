@@ -128,6 +128,7 @@ export function createOperations({
       const outcome = await deploys.kind.step(job, tx, at);
       if (!("outside" in outcome) && outcome.status === "cancelled") {
         await fastboots.deploymentEnded(tx, job.environmentId, at);
+        await previews.deploymentEnded(tx, job.environmentId, at);
       }
       return outcome;
     },

@@ -6,7 +6,7 @@ import { ProviderUnreachableError } from "../connections/http";
 import { githubRefusal, githubWrite } from "../connections/providers/github";
 import type { Credentials } from "../connections/providers";
 import type { Database } from "../db/index";
-import { engineJobs, environments, organizations, previews, previewSettings } from "../db/schema";
+import { engineJobs, organizations, previews } from "../db/schema";
 import { enqueueJob, outside, unfinishedJobStatuses, type Job, type JobKind } from "../engine/jobs";
 import type { SecretCipher } from "../lib/cipher";
 import { previewUrlOf, type PreviewRow } from "./records";
@@ -65,25 +65,16 @@ export function createPreviewReports({ secrets }: { secrets: SecretCipher }) {
   async function read(tx: Database, previewId: string) {
     const [preview] = await tx.select().from(previews).where(eq(previews.id, previewId));
     if (!preview) return undefined;
-    const [setting] = await tx
-      .select()
-      .from(previewSettings)
-      .where(eq(previewSettings.environmentId, preview.sourceEnvironmentId));
     const [organization] = await tx
       .select({ id: organizations.id })
       .from(organizations)
       .where(eq(organizations.tenantId, preview.tenantId));
-    const [source] = await tx
-      .select({ name: environments.name })
-      .from(environments)
-      .where(eq(environments.id, preview.sourceEnvironmentId));
-    if (!setting || !organization) return undefined;
+    if (!organization) return undefined;
     const url = preview.state === "READY" ? await previewUrlOf(tx, preview) : null;
     return {
       preview,
-      setting,
       organizationId: organization.id,
-      report: reportOf(preview, source?.name ?? "", url),
+      report: reportOf(preview, preview.sourceEnvironmentName, url),
     };
   }
 
@@ -155,20 +146,21 @@ export function createPreviewReports({ secrets }: { secrets: SecretCipher }) {
       const { previewId } = payloadSchema.parse(job.payload);
       const read1 = await read(tx, previewId);
       if (!read1) return { state: "GONE", status: "succeeded" };
-      const { preview, setting, organizationId, report } = read1;
-      const connection = await findConnection(tx, organizationId, setting.connectionId);
+      const { preview, organizationId, report } = read1;
+      // The preview's own repository and connection: they outlive the source's setting (decision 075).
+      const connection = await findConnection(tx, organizationId, preview.connectionId);
       if (!connection) {
         return {
           state: "FAILED",
           status: "failed",
-          details: "The preview setting's GitHub connection was deleted: the pull request was not told.",
+          details: "The preview's GitHub connection was deleted: the pull request was not told.",
         };
       }
       const credentials = credentialsOf(secrets, connection);
       return outside(async () => {
         let told: { commentId: number; deploymentId: number | null };
         try {
-          told = await tell(credentials, setting.repository, preview, report);
+          told = await tell(credentials, preview.repository, preview, report);
         } catch (error) {
           // An unreachable GitHub is worth another try (the runner backs off); a refusal is said and ends.
           if (error instanceof ProviderUnreachableError) throw error;

@@ -20,6 +20,7 @@ import {
   resources,
 } from "../db/schema";
 import { staleCommitReason } from "../deploy-on-push/commit-order";
+import { CLONE_JOB_KIND } from "../deployments/cloning";
 import { PUSH_DEPLOY_JOB_KIND, type PushDeploys } from "../deploy-on-push/pushes";
 import type { Cloning } from "../deployments/cloning";
 import { DEPLOY_JOB_KIND, type Deploys } from "../deployments/deploys";
@@ -48,7 +49,7 @@ import type { PreviewSettingsRow } from "./settings";
  * - `synchronize` deploys the new head through deploy on push's burst rule: the newest commit wins.
  * - `closed`, or the idle limit, tears it down: a job of kind `preview` per preview life watches its idle time
  *   (the engine's clock), then waits for the environment's work to end and deletes it with the environment's
- *   teardown jobs.
+ *   teardown jobs. Deleting the source does the same to each of its previews (`removeWithSource`, decision 075).
  *
  * Every change is told on GitHub by a `preview-report` job (./github-reports.ts).
  */
@@ -57,6 +58,8 @@ export const PREVIEW_JOB_KIND = "preview";
 const payloadSchema = z.object({ previewId: z.string() });
 const DAY_MS = 24 * 60 * 60 * 1000;
 const deployKinds = [DEPLOY_JOB_KIND, PUSH_DEPLOY_JOB_KIND];
+/** The work in a preview's environment whose end wakes a removal waiting for it. */
+const wakingKinds = [DEPLOY_JOB_KIND, CLONE_JOB_KIND];
 const auditActionOf: Partial<Record<PreviewState, AuditAction>> = {
   OPENING: "previews.opened",
   READY: "previews.ready",
@@ -213,10 +216,18 @@ export function createPreviews({
     return preview;
   }
 
+  /** A removal waiting for the preview's work to end looks again. */
+  async function wakeRemoval(tx: Database, preview: PreviewRow, now: Date) {
+    const job = await lifeJobOf(tx, preview.id);
+    if (job?.status === "waiting")
+      await moveJob(tx, job, { state: job.state, status: "queued", delayMs: 0 }, now);
+  }
+
   /** Called when a clone job ends, in the transaction that ends it. */
   async function cloneEnded(job: Job, tx: Database, now: Date) {
     const preview = await previewOfEnvironment(tx, job.environmentId);
     if (!preview?.environmentId) return;
+    if (preview.state === "REMOVING") await wakeRemoval(tx, preview, now);
     const failed = job.status !== "succeeded";
     await tx
       .update(environments)
@@ -231,9 +242,13 @@ export function createPreviews({
     await setState(tx, preview, "DEPLOYING", null, now);
   }
 
-  /** Called when a deployment in `environmentId` ends: the last one makes the preview READY or FAILED. */
+  /**
+   * Called when a deployment in `environmentId` ends (or is cancelled): the last one makes the preview READY or
+   * FAILED; a removal waiting for it looks again.
+   */
   async function deploymentEnded(tx: Database, environmentId: string | null, now: Date) {
     const preview = await previewOfEnvironment(tx, environmentId);
+    if (preview?.state === "REMOVING") return wakeRemoval(tx, preview, now);
     if (!preview?.environmentId || preview.state !== "DEPLOYING") return;
     const [working] = await tx
       .select({ id: engineJobs.id })
@@ -297,8 +312,12 @@ export function createPreviews({
     for (const waiting of jobs.filter((job) => job.kind === PUSH_DEPLOY_JOB_KIND)) {
       await moveJob(tx, waiting, { state: "CANCELED", status: "cancelled" }, now);
     }
-    if (jobs.some((job) => job.kind !== PUSH_DEPLOY_JOB_KIND)) {
-      return { state: "REMOVING", status: "queued", delayMs: pollMs() };
+    const working = jobs.filter((job) => job.kind !== PUSH_DEPLOY_JOB_KIND);
+    if (working.length) {
+      // A deployment's or the clone's end wakes it (deploymentEnded, cloneEnded); other work is looked at again.
+      return working.every((job) => wakingKinds.includes(job.kind))
+        ? { state: "REMOVING", status: "waiting" }
+        : { state: "REMOVING", status: "queued", delayMs: pollMs() };
     }
     const [environment] = await tx
       .select()
@@ -323,10 +342,12 @@ export function createPreviews({
       switch (job.state) {
         case "WATCHING": {
           if (preview.state === "REMOVING") return remove(tx, preview, now);
-          const [setting] = await tx
-            .select({ idleDays: previewSettings.idleDays })
-            .from(previewSettings)
-            .where(eq(previewSettings.environmentId, preview.sourceEnvironmentId));
+          const [setting] = preview.sourceEnvironmentId
+            ? await tx
+                .select({ idleDays: previewSettings.idleDays })
+                .from(previewSettings)
+                .where(eq(previewSettings.environmentId, preview.sourceEnvironmentId))
+            : [];
           const idleMs = (setting?.idleDays ?? 7) * DAY_MS;
           const expiresAt = preview.lastActivityAt.getTime() + idleMs;
           if (now.getTime() < expiresAt) {
@@ -397,6 +418,9 @@ export function createPreviews({
     const name = previewNameOf(setting.namePattern, pr.number, source.name);
     const fields = {
       environmentName: name,
+      sourceEnvironmentName: source.name,
+      repository: setting.repository,
+      connectionId: setting.connectionId,
       title: pr.title.slice(0, 300),
       author: pr.user.login,
       url: pr.html_url,
@@ -555,6 +579,21 @@ export function createPreviews({
     };
   }
 
+  /** REMOVING, saying why: its life job tears it down once its environment's work has ended. */
+  async function startRemoval(tx: Database, existing: PreviewRow, message: string, now: Date) {
+    const job = await lifeJobOf(tx, existing.id);
+    const preview = await setState(tx, existing, "REMOVING", message, now);
+    if (job) await moveJob(tx, job, { state: "REMOVING", status: "queued", delayMs: 0 }, now);
+    else {
+      await enqueueJob(
+        tx,
+        { kind: PREVIEW_JOB_KIND, state: "REMOVING", payload: { previewId: preview.id } },
+        now,
+      );
+    }
+    return preview;
+  }
+
   /** Closed or merged: the preview is torn down by its life job. */
   async function close(
     tx: Database,
@@ -566,17 +605,8 @@ export function createPreviews({
     if (!existing?.environmentId || existing.state === "REMOVING") {
       return { outcome: "ignored", message: `#${pr.number} has no preview to remove.` };
     }
-    const job = await lifeJobOf(tx, existing.id);
     const message = pr.merged ? `#${pr.number} was merged.` : `#${pr.number} was closed.`;
-    const preview = await setState(tx, existing, "REMOVING", message, now);
-    if (job) await moveJob(tx, job, { state: "REMOVING", status: "queued", delayMs: 0 }, now);
-    else {
-      await enqueueJob(
-        tx,
-        { kind: PREVIEW_JOB_KIND, state: "REMOVING", payload: { previewId: preview.id } },
-        now,
-      );
-    }
+    const preview = await startRemoval(tx, existing, message, now);
     return {
       outcome: "removing",
       message: `The preview ${preview.environmentName} is being removed.`,
@@ -630,7 +660,63 @@ export function createPreviews({
     }
   }
 
-  return { kind, receive, cloneEnded, deploymentEnded };
+  /**
+   * Locks, before the source's row (the engine's order: jobs, then rows), the jobs that deleting the source moves:
+   * its previews' life jobs, then the work in their environments. Answers those environments' ids.
+   */
+  async function lockWithSource(tx: Database, sourceEnvironmentId: string): Promise<string[]> {
+    const rows = await tx
+      .select({ id: previews.id, environmentId: previews.environmentId })
+      .from(previews)
+      .where(and(eq(previews.sourceEnvironmentId, sourceEnvironmentId), isNotNull(previews.environmentId)));
+    const environmentIds = rows.flatMap((row) => (row.environmentId ? [row.environmentId] : []));
+    for (const row of rows) await lifeJobOf(tx, row.id);
+    if (environmentIds.length) {
+      await tx
+        .select({ id: engineJobs.id })
+        .from(engineJobs)
+        .where(
+          and(
+            inArray(engineJobs.environmentId, environmentIds),
+            inArray(engineJobs.status, unfinishedJobStatuses),
+          ),
+        )
+        .for("update");
+    }
+    return environmentIds;
+  }
+
+  /**
+   * The deletion of `source` (in its transaction, after `lockWithSource`): every preview with an environment goes
+   * as a closed pull request's does, saying why on GitHub. A clone still copying is stopped (it would read a source
+   * that is gone); deployments under way end first, then the life job tears the environment down.
+   */
+  async function removeWithSource(tx: Database, source: { id: string; name: string }, now: Date) {
+    const rows = await tx
+      .select()
+      .from(previews)
+      .where(and(eq(previews.sourceEnvironmentId, source.id), isNotNull(previews.environmentId)))
+      .for("update");
+    for (const row of rows) {
+      if (!row.environmentId) continue;
+      const clones = await tx
+        .select()
+        .from(engineJobs)
+        .where(
+          and(
+            eq(engineJobs.environmentId, row.environmentId),
+            eq(engineJobs.kind, CLONE_JOB_KIND),
+            inArray(engineJobs.status, unfinishedJobStatuses),
+          ),
+        );
+      for (const clone of clones) await moveJob(tx, clone, { state: clone.state, status: "cancelled" }, now);
+      // One already being removed keeps saying why (its pull request was closed).
+      if (row.state !== "REMOVING")
+        await startRemoval(tx, row, previewMessages.sourceDeleted(source.name), now);
+    }
+  }
+
+  return { kind, receive, cloneEnded, deploymentEnded, lockWithSource, removeWithSource };
 }
 
 export type Previews = ReturnType<typeof createPreviews>;

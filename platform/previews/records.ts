@@ -1,8 +1,7 @@
-import { and, asc, eq, inArray } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNotNull, ne } from "drizzle-orm";
 import type { Preview } from "#contract/previews";
 import type { Database } from "../db/index";
-import type { previews } from "../db/schema";
-import { environments, previewSettings, resources } from "../db/schema";
+import { previews, previewSettings, resources } from "../db/schema";
 
 export type PreviewRow = typeof previews.$inferSelect;
 
@@ -17,18 +16,20 @@ export async function chosenApplicationsOf(
   tx: Database,
   preview: Pick<PreviewRow, "sourceEnvironmentId" | "environmentId">,
 ) {
-  if (!preview.environmentId) return [];
+  // Without its source (deleted), a preview has no setting to choose by: it is being removed.
+  if (!preview.environmentId || !preview.sourceEnvironmentId) return [];
   const [setting] = await tx
     .select({ applicationIds: previewSettings.applicationIds })
     .from(previewSettings)
     .where(eq(previewSettings.environmentId, preview.sourceEnvironmentId));
+  const sourceEnvironmentId = preview.sourceEnvironmentId;
   const ids = setting?.applicationIds ?? [];
   const names = ids.length
     ? (
         await tx
           .select({ name: resources.name })
           .from(resources)
-          .where(and(eq(resources.environmentId, preview.sourceEnvironmentId), inArray(resources.id, ids)))
+          .where(and(eq(resources.environmentId, sourceEnvironmentId), inArray(resources.id, ids)))
       ).map((row) => row.name)
     : [];
   if (!names.length) return [];
@@ -51,16 +52,27 @@ export async function previewUrlOf(tx: Database, preview: PreviewRow): Promise<s
   return endpoint ? urlOfEndpoint(endpoint) : null;
 }
 
+/** The source's previews that deleting it removes: those with an environment, not already being removed. */
+export async function livePreviewsOf(tx: Database, sourceEnvironmentId: string): Promise<PreviewRow[]> {
+  return tx
+    .select()
+    .from(previews)
+    .where(
+      and(
+        eq(previews.sourceEnvironmentId, sourceEnvironmentId),
+        isNotNull(previews.environmentId),
+        ne(previews.state, "REMOVING"),
+      ),
+    )
+    .orderBy(desc(previews.createdAt), desc(previews.number));
+}
+
 export async function toPreview(tx: Database, row: PreviewRow): Promise<Preview> {
-  const [source] = await tx
-    .select({ id: environments.id, name: environments.name })
-    .from(environments)
-    .where(eq(environments.id, row.sourceEnvironmentId));
   return {
     id: row.id,
     environmentId: row.environmentId,
     environmentName: row.environmentName,
-    source: source ?? { id: row.sourceEnvironmentId, name: "" },
+    source: { id: row.sourceEnvironmentId, name: row.sourceEnvironmentName },
     pullRequest: { number: row.number, title: row.title, author: row.author, url: row.url },
     headSha: row.headSha,
     state: row.state as Preview["state"],
