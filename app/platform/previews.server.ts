@@ -44,3 +44,9 @@ export async function getEnvironmentPreview(api: PlatformClient, tenantId: strin
   );
   return preview;
 }
+
+/** The live previews of `environmentId` as a source: what deleting it removes with it. */
+export async function listPreviewsOfSource(api: PlatformClient, tenantId: string, environmentId: string) {
+  const { previews } = await api.get(previewPaths.ofSource(tenantId, environmentId), previewListSchema);
+  return previews;
+}
