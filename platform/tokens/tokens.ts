@@ -107,6 +107,53 @@ export async function revokeToken(
   return revoked.length > 0;
 }
 
+/**
+ * Regenerates one of a holder's live (unrevoked, possibly expired) tokens: revokes it and issues a new secret with
+ * its name and permissions and a new expiry, in one change, so the old secret is refused from its next request and
+ * nothing is left half done. Null when the holder has no such live token. Run it in a transaction.
+ */
+export async function regenerateToken(
+  tx: Database,
+  {
+    organizationId,
+    userId,
+    tokenId,
+    expiresInDays,
+    createdBy,
+    now,
+  }: {
+    organizationId: string;
+    userId: string;
+    tokenId: string;
+    expiresInDays: number;
+    createdBy: string;
+    now: Date;
+  },
+): Promise<CreatedApiToken | null> {
+  const [old] = await tx
+    .update(apiTokens)
+    .set({ revokedAt: now })
+    .where(
+      and(
+        eq(apiTokens.id, tokenId),
+        eq(apiTokens.organizationId, organizationId),
+        eq(apiTokens.userId, userId),
+        isNull(apiTokens.revokedAt),
+      ),
+    )
+    .returning();
+  if (!old) return null;
+  return issueToken(tx, {
+    organizationId,
+    userId,
+    name: old.name,
+    expiresInDays,
+    permissions: old.permissions as Permission[] | null,
+    createdBy,
+    now,
+  });
+}
+
 /** A presented token as stored, with its holder and organization; null when no token has that hash. */
 export type PresentedToken = {
   row: TokenRow;
