@@ -223,6 +223,13 @@ export const apiTokens = pgTable(
     lastUsedAt: timestamp("last_used_at", { withTimezone: true, mode: "date" }),
     lastUsedAddress: text("last_used_address"),
     revokedAt: timestamp("revoked_at", { withTimezone: true, mode: "date" }),
+    /**
+     * The token's current one-minute rate-limit window and its requests so far (decision 070): kept here, not in a
+     * platform process's memory, so every process counts against one limit. Unindexed, so the per-request update
+     * stays a heap-only one.
+     */
+    rateWindowStart: timestamp("rate_window_start", { withTimezone: true, mode: "date" }),
+    rateWindowCount: integer("rate_window_count").notNull().default(0),
   },
   (table) => [index("api_tokens_organization_user").on(table.organizationId, table.userId)],
 );

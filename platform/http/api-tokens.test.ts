@@ -13,6 +13,7 @@ import {
 import { apiErrorCodes } from "#contract/errors";
 import { apiTokens, auditEvents } from "../db/schema";
 import { isWellFormedToken } from "../tokens/token-values";
+import { createApiApp } from "./app";
 import { openTestApi, type TestApi, type TestMember } from "../testing/http-harness";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -394,6 +395,42 @@ describe("personal API tokens", () => {
       );
       clockAt += 45_000;
       expect((await api.call("GET", environmentsPath(member), { token: value })).status).toBe(200);
+    } finally {
+      clockAt -= 61_000;
+    }
+  });
+  it("share one limit across platform processes on the same database", async () => {
+    // A second platform process: its own app (and memory) on the same database and clock.
+    const second = createApiApp({
+      db: api.db,
+      config: api.config,
+      jwks: api.tokens.jwks,
+      secrets: api.secrets,
+      engine: api.engine,
+    });
+    const callSecond = (path: string, token: string) =>
+      second.request(`/api${path}`, { headers: { Authorization: `Bearer ${token}` } });
+    const member = await api.createMember({ role: "read-only" });
+    const { value } = await createToken(member);
+    clockAt += 1000;
+    try {
+      const half = API_TOKEN_REQUESTS_PER_MINUTE / 2;
+      for (let index = 0; index < half; index += 1) {
+        expect((await api.call("GET", apiTokenPaths.current, { token: value })).status).toBe(200);
+        expect((await callSecond(apiTokenPaths.current, value)).status).toBe(200);
+      }
+      clockAt += 20_000;
+      const onFirst = await api.call("GET", environmentsPath(member), { token: value });
+      expect(onFirst.status).toBe(429);
+      expect(onFirst.headers.get("Retry-After")).toBe("40");
+      const onSecond = await callSecond(environmentsPath(member), value);
+      expect(onSecond.status).toBe(429);
+      expect(await onSecond.json()).toEqual({
+        message: apiTokenErrorMessages.rateLimited(40),
+        code: API_TOKEN_RATE_LIMITED_CODE,
+      });
+      clockAt += 40_000;
+      expect((await callSecond(environmentsPath(member), value)).status).toBe(200);
     } finally {
       clockAt -= 61_000;
     }

@@ -6,8 +6,6 @@ import { apiTokens, organizations, serviceAccounts, users } from "../db/schema";
 import { newTokenValue, tokenHashOf, tokenHintOf } from "./token-values";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-/** Last use is kept to the minute (and on every change of address): at most one write per token and minute. */
-export const LAST_USE_RESOLUTION_MS = 60_000;
 
 type TokenRow = typeof apiTokens.$inferSelect;
 
@@ -177,21 +175,4 @@ export async function findPresentedToken(db: Database, value: string): Promise<P
     .where(eq(apiTokens.tokenHash, tokenHashOf(value)));
   if (!found) return null;
   return { ...found, serviceAccount: found.serviceAccount !== null };
-}
-
-/** Notes when and from where a token was used, unless the stored note is under a minute old and from there. */
-export async function recordTokenUse(
-  db: Database,
-  row: Pick<TokenRow, "id" | "lastUsedAt" | "lastUsedAddress">,
-  { at, address }: { at: Date; address: string },
-): Promise<void> {
-  const fresh =
-    row.lastUsedAt !== null &&
-    at.getTime() - row.lastUsedAt.getTime() < LAST_USE_RESOLUTION_MS &&
-    row.lastUsedAddress === address;
-  if (fresh) return;
-  await db
-    .update(apiTokens)
-    .set({ lastUsedAt: at, lastUsedAddress: address })
-    .where(eq(apiTokens.id, row.id));
 }
