@@ -22,16 +22,21 @@ export async function countTokenRequest(
   const windowOver = sql`(${apiTokens.rateWindowStart} is null or ${apiTokens.rateWindowStart} <= ${new Date(
     at.getTime() - WINDOW_MS,
   )})`;
-  const [counted] = await db
-    .update(apiTokens)
-    .set({
-      rateWindowStart: sql`case when ${windowOver} then ${at} else ${apiTokens.rateWindowStart} end`,
-      rateWindowCount: sql`case when ${windowOver} then 1 else ${apiTokens.rateWindowCount} + 1 end`,
-      lastUsedAt: at,
-      lastUsedAddress: address,
-    })
-    .where(eq(apiTokens.id, tokenId))
-    .returning({ start: apiTokens.rateWindowStart, count: apiTokens.rateWindowCount });
+  // A count lost to a crash is harmless, so the commit does not wait for the disk: on PostgreSQL that flush is
+  // most of the update's cost (measured ~4 ms of ~4.6 ms a request; ~0.8 ms without it, decision 070).
+  const [counted] = await db.transaction(async (tx) => {
+    await tx.execute(sql`set local synchronous_commit = off`);
+    return tx
+      .update(apiTokens)
+      .set({
+        rateWindowStart: sql`case when ${windowOver} then ${at} else ${apiTokens.rateWindowStart} end`,
+        rateWindowCount: sql`case when ${windowOver} then 1 else ${apiTokens.rateWindowCount} + 1 end`,
+        lastUsedAt: at,
+        lastUsedAddress: address,
+      })
+      .where(eq(apiTokens.id, tokenId))
+      .returning({ start: apiTokens.rateWindowStart, count: apiTokens.rateWindowCount });
+  });
   if (!counted?.start || counted.count <= limit) return { allowed: true };
   return {
     allowed: false,
