@@ -405,6 +405,10 @@ export function createDeploys({
         context.writeLines = (lines) => db.transaction((write) => writeLines(write, resource.id, lines));
     }
     const startedAt = payload.startedAt ?? now.toISOString();
+    // A step waiting on something it started (a one-off command's container) stops it before the time-out fails
+    // the deployment, which calls the driver no more.
+    const minutes = cloud.timeoutMinutes(resource.serviceType as ServiceType);
+    if (minutes !== null) context.deadline = new Date(new Date(startedAt).getTime() + minutes * 60_000);
     return outside(async () => {
       let result: DeployStep;
       try {
