@@ -24,15 +24,8 @@ import { outboundFetch } from "../../lib/egress";
 import { engineStepError, type Engine } from "./engine";
 import { LABEL_DEPLOYMENT, LABEL_ROLE, LABEL_SERVICE, labelFilter, labelsOf } from "./labels";
 import { endpointsOf, environmentNetwork, removeNetworkIfUnused } from "./network";
-import {
-  createOneOff,
-  findOneOff,
-  oneOffContainersOf,
-  oneOffProgress,
-  oneOffsOf,
-  oneOffWords,
-  outputOf,
-} from "./one-off";
+import { oneOffProgress, oneOffsOf, oneOffWords } from "../one-off-commands";
+import { createOneOff, findOneOff, oneOffContainersOf, outputOf } from "./one-off";
 import type { ContainerProxy } from "./proxy";
 import { pulled } from "./pull";
 import { lastLinesOf } from "./telemetry";

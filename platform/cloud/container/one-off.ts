@@ -1,6 +1,6 @@
 import type { ContainerInfo } from "dockerode";
-import { applicationConfigFieldsSchema } from "#contract/application-config";
 import type { DeployContext } from "../driver";
+import { oneOffName, type OneOff, type OneOffKind } from "../one-off-commands";
 import { engineStepError, type Engine } from "./engine";
 import { LABEL_DEPLOYMENT, LABEL_ROLE, LABEL_SERVICE, labelFilter, labelsOf } from "./labels";
 import type { EnvironmentNetwork } from "./network";
@@ -14,28 +14,6 @@ import { framedLines } from "./telemetry";
  * deployment's containers plus LABEL_ROLE, so a restarted platform finds it again (never a second run), the
  * teardown removes it, and nothing that reads the service's own containers mistakes it for one.
  */
-
-export type OneOffKind = "pre-deploy" | "seed";
-export type OneOff = { kind: OneOffKind; command: string };
-
-const names: Record<OneOffKind, string> = { "pre-deploy": "pre-deploy command", seed: "seed command" };
-
-/** The one-off commands a deployment runs before its new container starts, in order. */
-export function oneOffsOf(context: DeployContext): OneOff[] {
-  const { preDeployCommand } = applicationConfigFieldsSchema.parse(context.resource.config);
-  const seedCommand = context.seedCommand?.trim();
-  return [
-    ...(preDeployCommand ? [{ kind: "pre-deploy" as const, command: preDeployCommand }] : []),
-    ...(seedCommand ? [{ kind: "seed" as const, command: seedCommand }] : []),
-  ];
-}
-
-/** `The pre-deploy command (sh -c "…")`, as its deployment's logs and failure name it. */
-export const oneOffWords = ({ kind, command }: OneOff) =>
-  `The ${names[kind]} (sh -c ${JSON.stringify(command)})`;
-
-/** What the deployment waits for while it runs. */
-export const oneOffProgress = ({ kind }: OneOff) => `Running the ${names[kind]}`;
 
 /** The one-off command's container of the deployment `rollout`, running or not. */
 export async function findOneOff(
@@ -97,7 +75,7 @@ export async function createOneOff(
       },
     })
     .catch((error: unknown) => {
-      throw engineStepError(`Creating the ${names[oneOff.kind]}'s container`, error);
+      throw engineStepError(`Creating the ${oneOffName(oneOff)}'s container`, error);
     });
   return { id: created.id, name };
 }
