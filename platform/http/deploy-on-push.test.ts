@@ -15,6 +15,7 @@ import { defaultServiceSettings } from "#contract/services";
 import { sealSecrets } from "../connections/records";
 import { startFakeGitHub, type TestServer } from "../testing/provider-servers";
 import {
+  auditEvents,
   connections,
   deployHooks,
   deployPushes,
@@ -643,6 +644,11 @@ describe("a commit asked for by name (the CLI's deploy --ref)", () => {
     expect(deployment?.actor).not.toContain("GitHub push");
     expect(deployment?.actor).toBe(`Test ${member.user.id}`);
     expect(await hookOfResourceRows(application.id)).toEqual([]);
+    const [audited] = await api.db
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.action, "services.deploy-commit"), eq(auditEvents.userId, member.user.id)));
+    expect(audited).toMatchObject({ environmentId, status: 202 });
 
     await api.engine.runner.runUntilIdle();
     const [deployed] = await api.db.select().from(resources).where(eq(resources.id, application.id));
