@@ -1027,6 +1027,8 @@ export const previewSettings = pgTable("preview_settings", {
   namePattern: text("name_pattern").notNull(),
   maxPreviews: integer("max_previews").notNull(),
   idleDays: integer("idle_days").notNull(),
+  /** Run once by the preview's first deployment of its first chosen application (decision 073); "" for none. */
+  seedCommand: text("seed_command").notNull().default(""),
   sealedSecret: text("sealed_secret").notNull(),
   secretCreatedAt: timestamp("secret_created_at", { withTimezone: true, mode: "date" }).notNull(),
   createdAt: createdAt(),
