@@ -10,6 +10,7 @@ import {
   serviceAccounts,
 } from "../db/schema";
 import { conflict } from "../lib/errors";
+import { isPersonMembership } from "./people";
 
 /**
  * The limits of an organization's plan, kept on every path that adds what they count (issue 25): the organization
@@ -85,8 +86,7 @@ export async function assertRoomForInvitations(
     db
       .select({ value: count() })
       .from(memberships)
-      .leftJoin(serviceAccounts, eq(serviceAccounts.userId, memberships.userId))
-      .where(and(eq(memberships.organizationId, organizationId), isNull(serviceAccounts.userId))),
+      .where(and(eq(memberships.organizationId, organizationId), isPersonMembership)),
     db
       .select({ value: count() })
       .from(invitations)
