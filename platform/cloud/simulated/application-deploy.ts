@@ -10,6 +10,7 @@ import type {
   NewLogLine,
 } from "../driver";
 import { CloudStepError, RolloutFailedError } from "../driver";
+import { oneOffProgress, oneOffsOf, oneOffWords, type OneOff } from "../one-off-commands";
 import { randomFrom } from "./random";
 
 /**
@@ -22,7 +23,9 @@ import { randomFrom } from "./random";
  *    ECR's DescribeImages), whose refusal fails the deployment in the registry's words; a public image is pulled by
  *    the simulated cluster itself (nothing leaves this machine); a chart is installed as `helm upgrade --install`
  *    prints it. A rollback (state `pinnedImage`/`pinnedDigest`) pulls the version's digest and builds nothing;
- * 2. the pre-deploy command, in a Job of the new version, when there is one;
+ * 2. the pre-deploy command, then a preview's seed command (decision 073), each in a Job of the new version, when
+ *    there is one. Nothing runs here, so the one outcome the simulated cloud can know is the shell's own: a command
+ *    whose last words are `exit N` (N not 0) fails the deployment with that code, as on a container host;
  * 3. a rolling update replacing the pods one at a time (maxSurge 1, maxUnavailable 0), as `kubectl rollout status`
  *    and the pods' events show it. A new pod becomes ready only when its health check passes: the simulated
  *    application answers every path with 200 but a path containing "unhealthy" (503), and nothing listens on a port
@@ -32,6 +35,10 @@ import { randomFrom } from "./random";
 
 /** Seconds (at ENGINE_TIME_SCALE 1) each part takes. */
 const seconds = { pull: 4, build: 12, helm: 5, preDeploy: 4, pod: 3 } as const;
+
+/** The code a command ending in `exit N` exits with (the only outcome known without running it), or 0. */
+const exitCodeOf = (command: string) =>
+  Number(/(?:^|[;&|\n]\s*)exit\s+(\d{1,3})\s*;?\s*$/.exec(command)?.[1] ?? 0);
 
 const digestOf = (text: string) => `sha256:${createHash("sha256").update(text).digest("hex")}`;
 
@@ -45,12 +52,16 @@ export function unhealthyReason(config: ApplicationConfig, podIp: string): strin
   return null;
 }
 
-type Stage = { kind: "source" } | { kind: "pre-deploy" } | { kind: "pod"; index: number } | { kind: "done" };
+type Stage =
+  | { kind: "source" }
+  | { kind: "one-off"; oneOff: OneOff }
+  | { kind: "pod"; index: number }
+  | { kind: "done" };
 
-function stagesOf(config: ApplicationConfig, pods: number): Stage[] {
+function stagesOf(context: DeployContext, pods: number): Stage[] {
   return [
     { kind: "source" },
-    ...(config.preDeployCommand ? [{ kind: "pre-deploy" as const }] : []),
+    ...oneOffsOf(context).map((oneOff) => ({ kind: "one-off" as const, oneOff })),
     ...Array.from({ length: pods }, (_, index) => ({ kind: "pod" as const, index })),
     { kind: "done" },
   ];
@@ -66,7 +77,7 @@ export function applicationDeployDriver(cloud: CloudDriver, timeScale: number): 
     async apply(context) {
       const { resource } = context;
       const config = applicationConfigFieldsSchema.parse(resource.config);
-      const stages = stagesOf(config, context.podNames.length);
+      const stages = stagesOf(context, context.podNames.length);
       const stage = stages[Math.min(context.step, stages.length - 1)] ?? { kind: "done" };
       const firstPod = context.podNames[0] ?? resource.name;
       const stamp = (
@@ -103,22 +114,38 @@ export function applicationDeployDriver(cloud: CloudDriver, timeScale: number): 
           lines: stamp(resolved.lines),
         };
       }
-      if (stage.kind === "pre-deploy") {
-        const job = `${resource.name}-predeploy-${randomFrom("job", resource.id, context.now.getTime()).chars(5, "bcdfghjklmnpqrstvwxz2456789")}`;
+      if (stage.kind === "one-off") {
+        const { oneOff } = stage;
+        const name = oneOff.kind === "seed" ? "seed" : "predeploy";
+        const job = `${resource.name}-${name}-${randomFrom("job", resource.id, context.now.getTime()).chars(5, "bcdfghjklmnpqrstvwxz2456789")}`;
+        const started = [
+          `job.batch/${job} created`,
+          `Normal  SuccessfulCreate  job/${job}  Created pod: ${job}-x7k2p`,
+          `Normal  Started  pod/${job}-x7k2p  Started container ${oneOff.kind}: sh -c ${JSON.stringify(oneOff.command)}`,
+        ];
+        const code = exitCodeOf(oneOff.command);
+        if (code) {
+          const rolledBack = context.state.runningImage
+            ? `the deployment was rolled back to ${context.state.runningImage}`
+            : "the deployment was rolled back (nothing ran before it)";
+          throw new RolloutFailedError(
+            `${oneOffWords(oneOff)} exited with code ${code}. ${rolledBack.charAt(0).toUpperCase()}${rolledBack.slice(1)}.`,
+            [
+              ...stamp(started, job),
+              ...stamp(
+                [`Warning  BackoffLimitExceeded  job/${job}  Job has reached the specified backoff limit`],
+                job,
+                "error",
+              ),
+            ],
+          );
+        }
         return {
           done: false,
           state: { ...context.state },
           waitMs: scaled(seconds.preDeploy),
-          progress: "Running the pre-deploy command",
-          lines: stamp(
-            [
-              `job.batch/${job} created`,
-              `Normal  SuccessfulCreate  job/${job}  Created pod: ${job}-x7k2p`,
-              `Normal  Started  pod/${job}-x7k2p  Started container pre-deploy: sh -c ${JSON.stringify(config.preDeployCommand)}`,
-              `Normal  Completed  job/${job}  Job completed`,
-            ],
-            job,
-          ),
+          progress: oneOffProgress(oneOff),
+          lines: stamp([...started, `Normal  Completed  job/${job}  Job completed`], job),
         };
       }
       if (stage.kind === "pod") {
