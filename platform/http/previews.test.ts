@@ -474,12 +474,12 @@ describe("deleting a preview's source environment", () => {
   it("lists the live previews first, then tears each down as a closed pull request, saying why on GitHub", async () => {
     const source = await sourceEnvironment({ maxPreviews: 5 });
     const tenantId = source.member.organization.tenantId;
-    const ready = pullRequestEvent("opened", 41);
+    const ready = pullRequestEvent("opened", 61);
     await deliverAndRun(source, ready);
-    await deliverAndRun(source, pullRequestEvent("opened", 43));
-    await deliverAndRun(source, pullRequestEvent("closed", 43));
+    await deliverAndRun(source, pullRequestEvent("opened", 63));
+    await deliverAndRun(source, pullRequestEvent("closed", 63));
     // Still opening: its clone is queued when the source is deleted.
-    const opening = pullRequestEvent("opened", 42);
+    const opening = pullRequestEvent("opened", 62);
     expect((await deliver(source, opening)).status).toBe(202);
     const live = await previewsOf(source);
     const environmentIds = live.map((preview) => preview.environmentId).filter((id) => id !== null);
@@ -490,8 +490,8 @@ describe("deleting a preview's source environment", () => {
     expect(plan.status).toBe(200);
     const planned = previewListSchema.parse(await plan.json()).previews;
     expect(planned.map((preview) => [preview.pullRequest.number, preview.pullRequest.title])).toEqual([
-      [42, "Make the header blue (42)"],
-      [41, "Make the header blue (41)"],
+      [62, "Make the header blue (62)"],
+      [61, "Make the header blue (61)"],
     ]);
     expect(planned.map((preview) => preview.state).sort()).toEqual(["OPENING", "READY"]);
     // Another organization sees neither the plan nor the source.
@@ -509,7 +509,7 @@ describe("deleting a preview's source environment", () => {
 
     const message = previewMessages.sourceDeleted(source.environment.name);
     const after = await previewsOf(source);
-    for (const number of [41, 42]) {
+    for (const number of [61, 62]) {
       expect(after.find((preview) => preview.pullRequest.number === number)).toMatchObject({
         state: "REMOVED",
         environmentId: null,
@@ -520,7 +520,7 @@ describe("deleting a preview's source environment", () => {
       expect(commentsOf(number)[0]?.body).toContain(`Removed: ${message}`);
     }
     // The closed one keeps what it said.
-    expect(after.find((preview) => preview.pullRequest.number === 43)?.message).toBe("#43 was closed.");
+    expect(after.find((preview) => preview.pullRequest.number === 63)?.message).toBe("#63 was closed.");
     expect(
       github.deployments.find((one) => one.ref === ready.pull_request.head.sha)?.statuses.at(-1)?.state,
     ).toBe("inactive");
