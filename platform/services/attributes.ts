@@ -6,12 +6,12 @@ import { attributesContextOf } from "./records";
 
 /**
  * The attributes of the environment's services by name, as a deployment step reads the ones an application's
- * `${{service.attribute}}` variables reference: the service's plain outputs and its sealed secrets, opened. Null
- * when the environment has no service of that name; {} while it has answered none (not deployed yet). Read
- * outside the step's transaction, when the driver asks.
+ * `${{service.attribute}}` variables reference: the service's plain outputs and its sealed secrets, opened (and
+ * marked secret). Null when the environment has no service of that name; {} while it has answered none (not
+ * deployed yet). Read outside the step's transaction, when the driver asks.
  */
 export function environmentAttributes(db: Database, secrets: SecretCipher, environmentId: string) {
-  return async (name: string): Promise<Record<string, string> | null> => {
+  return async (name: string): Promise<Record<string, { value: string; secret: boolean }> | null> => {
     const [row] = await db
       .select({ id: resources.id, outputs: resources.cloudOutputs, sealed: resources.sealedAttributes })
       .from(resources)
@@ -20,6 +20,9 @@ export function environmentAttributes(db: Database, secrets: SecretCipher, envir
     const opened = row.sealed
       ? (JSON.parse(secrets.decrypt(row.sealed, attributesContextOf(row.id))) as Record<string, string>)
       : {};
-    return { ...(row.outputs ?? {}), ...opened };
+    const attributes: Record<string, { value: string; secret: boolean }> = {};
+    for (const [key, value] of Object.entries(row.outputs ?? {})) attributes[key] = { value, secret: false };
+    for (const [key, value] of Object.entries(opened)) attributes[key] = { value, secret: true };
+    return attributes;
   };
 }

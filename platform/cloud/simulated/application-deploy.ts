@@ -11,6 +11,7 @@ import type {
 } from "../driver";
 import { CloudStepError, RolloutFailedError } from "../driver";
 import { randomFrom } from "./random";
+import { referenceLines } from "../variables";
 
 /**
  * The simulated cloud's deployment of an application (issue 15, docs/decisions/033), in the formats real tools
@@ -32,6 +33,8 @@ import { randomFrom } from "./random";
 
 /** Seconds (at ENGINE_TIME_SCALE 1) each part takes. */
 const seconds = { pull: 4, build: 12, helm: 5, preDeploy: 4, pod: 3 } as const;
+/** How long a deployment waits before asking again for a referenced service's attribute (as on a container host). */
+const REFERENCE_WAIT_SECONDS = 5;
 
 const digestOf = (text: string) => `sha256:${createHash("sha256").update(text).digest("hex")}`;
 
@@ -67,7 +70,9 @@ export function applicationDeployDriver(cloud: CloudDriver, timeScale: number): 
       const { resource } = context;
       const config = applicationConfigFieldsSchema.parse(resource.config);
       const stages = stagesOf(config, context.podNames.length);
-      const stage = stages[Math.min(context.step, stages.length - 1)] ?? { kind: "done" };
+      // Steps spent waiting for a referenced service's attribute do not move the rollout on.
+      const waits = context.step === 0 ? 0 : Number(context.state.referenceWaits ?? 0);
+      const stage = stages[Math.min(context.step - waits, stages.length - 1)] ?? { kind: "done" };
       const firstPod = context.podNames[0] ?? resource.name;
       const stamp = (
         texts: string[],
@@ -87,6 +92,7 @@ export function applicationDeployDriver(cloud: CloudDriver, timeScale: number): 
           done: false,
           state: {
             ...context.state,
+            referenceWaits: "0",
             image: resolved.image,
             imageDigest: resolved.digest,
             ...(resolved.commit ? { commit: resolved.commit } : {}),
@@ -122,6 +128,26 @@ export function applicationDeployDriver(cloud: CloudDriver, timeScale: number): 
         };
       }
       if (stage.kind === "pod") {
+        // The variables are resolved as the first new pod is created, as Kubernetes reads a pod's environment
+        // (decision 074); the logs name what was resolved, never a value. Without a resolver (the demo's seed),
+        // nothing is.
+        if (stage.index === 0 && context.variables) {
+          const resolution = await context.variables();
+          if ("waitingFor" in resolution) {
+            return {
+              done: false,
+              state: { ...context.state, referenceWaits: String(waits + 1) },
+              waitMs: scaled(REFERENCE_WAIT_SECONDS),
+              progress: `Waiting for ${resolution.waitingFor}`,
+              lines: [],
+            };
+          }
+          const step = rolloutStep(context, config, stage.index, stamp, scaled);
+          return {
+            ...step,
+            lines: [...referenceLines(resolution.variables, context.now, firstPod), ...step.lines],
+          };
+        }
         return rolloutStep(context, config, stage.index, stamp, scaled);
       }
       const endpoint = cloud.endpoint(resource);

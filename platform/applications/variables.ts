@@ -1,0 +1,67 @@
+import { applicationVariableOf } from "#contract/application-config";
+import { CloudStepError, type ResolvedVariable, type VariableResolution } from "../cloud/driver";
+import type { Database } from "../db/index";
+import { plaintextOf, variablesOf } from "../environments/variables";
+import type { SecretCipher } from "../lib/cipher";
+import { environmentAttributes } from "../services/attributes";
+
+/**
+ * An application's variables resolved for its deployment (decision 074), the one resolver every driver is given
+ * (`DeployContext.variables`): `${NAME}` becomes the environment's variable (a secret one unsealed here, for the
+ * deployment alone), `${{service.attribute}}` the service's attribute (secret when the service sealed it).
+ * Read when the driver's step asks, outside the step's transaction, so a deployment waiting for a service sees
+ * it answer, and a variable changed before the step is the one deployed. A reference the environment no longer
+ * has (deleted since the application was saved) fails the deployment in words naming it.
+ */
+export function applicationVariables(
+  db: Database,
+  secrets: SecretCipher,
+  environmentId: string,
+  envvars: readonly { name: string; value: string }[],
+): () => Promise<VariableResolution> {
+  return async () => {
+    const parsed = envvars.map(applicationVariableOf);
+    const environmentVariables = parsed.some((entry) => entry.kind === "variable")
+      ? new Map((await variablesOf(db, environmentId)).map((row) => [row.name, row]))
+      : new Map();
+    const attributesOf = environmentAttributes(db, secrets, environmentId);
+    const variables: ResolvedVariable[] = [];
+    for (const entry of parsed) {
+      if (entry.kind === "value") {
+        variables.push({ name: entry.name, value: entry.value, secret: false });
+      } else if (entry.kind === "variable") {
+        const row = environmentVariables.get(entry.variable);
+        if (!row) {
+          throw new CloudStepError(
+            `${entry.name} references the environment variable ${entry.variable}, which this environment no ` +
+              `longer has: add it again or change ${entry.name}.`,
+            { transient: false },
+          );
+        }
+        variables.push({
+          name: entry.name,
+          value: plaintextOf(secrets, row),
+          secret: row.secret,
+          reference: { kind: "variable", variable: entry.variable },
+        });
+      } else {
+        const attributes = await attributesOf(entry.service);
+        if (!attributes) {
+          throw new CloudStepError(
+            `${entry.name} references ${entry.service}.${entry.attribute}, but this environment has no service ` +
+              `named ${entry.service}.`,
+            { transient: false },
+          );
+        }
+        const attribute = attributes[entry.attribute];
+        if (!attribute) return { waitingFor: `${entry.service}'s ${entry.attribute} (${entry.name})` };
+        variables.push({
+          name: entry.name,
+          ...attribute,
+          reference: { kind: "attribute", service: entry.service, attribute: entry.attribute },
+        });
+      }
+    }
+    return { variables };
+  };
+}
