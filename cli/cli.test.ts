@@ -136,35 +136,36 @@ async function createApplication(
   return resource;
 }
 
-async function registryConnection(member: TestMember) {
+/** A verified connection of the member's organization to one of the test servers, its token sealed. */
+async function connection(
+  member: TestMember,
+  kind: "DOCKER" | "VERSION_CONTROL_TYPE_GITHUB",
+  fields: Record<string, string>,
+  token: string,
+) {
   const id = crypto.randomUUID();
   await api.db.insert(connections).values({
     id,
     organizationId: member.organization.organizationId,
-    kind: "DOCKER",
-    name: `registry-${id.slice(0, 6)}`,
+    kind,
+    name: `${kind.toLowerCase()}-${id.slice(0, 6)}`,
     method: "token",
-    fields: { BASE_URL: registry.url, USERNAME: "deployer" },
-    ...sealSecrets(api.secrets, id, { TOKEN: "registry-token-1234" }),
+    fields,
+    ...sealSecrets(api.secrets, id, { TOKEN: token }),
     status: "VERIFIED",
   });
   return id;
 }
 
-async function githubConnection(member: TestMember) {
-  const id = crypto.randomUUID();
-  await api.db.insert(connections).values({
-    id,
-    organizationId: member.organization.organizationId,
-    kind: "VERSION_CONTROL_TYPE_GITHUB",
-    name: `github-${id.slice(0, 6)}`,
-    method: "token",
-    fields: { BASE_URL: github.url, ORGANIZATION: "acme" },
-    ...sealSecrets(api.secrets, id, { TOKEN: "github-token-5678" }),
-    status: "VERIFIED",
-  });
-  return id;
-}
+const registryConnection = (member: TestMember) =>
+  connection(member, "DOCKER", { BASE_URL: registry.url, USERNAME: "deployer" }, "registry-token-1234");
+const githubConnection = (member: TestMember) =>
+  connection(
+    member,
+    "VERSION_CONTROL_TYPE_GITHUB",
+    { BASE_URL: github.url, ORGANIZATION: "acme" },
+    "github-token-5678",
+  );
 
 describe("cloud-console login", () => {
   it("checks the token, then keeps it in the user's config directory readable by the owner only", async () => {

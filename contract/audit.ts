@@ -59,6 +59,7 @@ export const auditActions = [
   "services.create",
   "services.delete",
   "services.deploy",
+  "services.deploy-commit",
   "services.deploy-on-push-secret-rotate",
   "services.deploy-on-push-update",
   "services.retry",

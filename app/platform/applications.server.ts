@@ -6,6 +6,7 @@ import {
 } from "#contract/applications";
 import { chartListSchema, chartRepositoryPaths, chartVersionListSchema } from "#contract/chart-repositories";
 import {
+  deployCommitResponseSchema,
   deployOnPushChangeResponseSchema,
   deployOnPushPaths,
   deployOnPushResponseSchema,
@@ -106,6 +107,19 @@ export async function setDeployOnPush(
 ) {
   return api.put(deployOnPushPaths.settings(tenantId, environmentId, id), deployOnPushChangeResponseSchema, {
     enabled,
+  });
+}
+
+/** POST deploy-commit: the commit a SHA, branch or tag names, resolved by GitHub and deployed as a push. */
+export async function deployCommit(
+  api: PlatformClient,
+  tenantId: string,
+  environmentId: string,
+  id: string,
+  ref: string,
+) {
+  return api.post(deployOnPushPaths.deployCommit(tenantId, environmentId, id), deployCommitResponseSchema, {
+    ref,
   });
 }
 

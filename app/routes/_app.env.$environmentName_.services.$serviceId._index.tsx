@@ -9,6 +9,7 @@ import {
 } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import * as z from "zod";
+import { deployCommitRequestSchema } from "#contract/deploy-on-push";
 import { errorCodes } from "#contract/errors";
 import { isBusyStage } from "#contract/service-catalogue";
 import { type Resource } from "#contract/services";
@@ -48,7 +49,7 @@ import { userMessageOf } from "~/platform/action-errors.server";
 import { isPlatformError, type PlatformClient } from "~/platform/client.server";
 import { createTicket, listConnections } from "~/platform/connections.server";
 import { dashboardLinks } from "~/features/connections/connection-links.server";
-import { rotateDeployOnPushSecret, setDeployOnPush } from "~/platform/applications.server";
+import { deployCommit, rotateDeployOnPushSecret, setDeployOnPush } from "~/platform/applications.server";
 import {
   getServiceAlarms,
   getServiceLogs,
@@ -323,6 +324,30 @@ export async function action({ request, params }: ActionFunctionArgs) {
       return saveConfig();
     case "save-settings":
       return saveSettings();
+    case "deploy-commit": {
+      const submission = parseSubmission(formData, { schema: deployCommitRequestSchema });
+      if (submission.status !== "success") {
+        return data<ServiceActionData>(
+          { form: "deploy-commit", result: submission.reply() },
+          { status: 400, headers },
+        );
+      }
+      let answer: Awaited<ReturnType<typeof deployCommit>>;
+      try {
+        answer = await deployCommit(api, tenantId, environment.id, serviceId, submission.value.ref);
+      } catch (error) {
+        // GitHub knows no such ref, or the source is not GitHub: said at the field, what was typed kept.
+        const onRef = isPlatformError(error) ? error.fieldErrors?.ref : undefined;
+        if (onRef) {
+          return data<ServiceActionData>(
+            { form: "deploy-commit", result: submission.reply({ fieldErrors: { ref: onRef } }) },
+            { status: 400, headers },
+          );
+        }
+        return refused("deploy-commit", error, { result: submission.reply() });
+      }
+      throw await redirectWithToast(pageUrl, { variant: "success", message: answer.message }, { headers });
+    }
     case "deploy-on-push":
     case "rotate-deploy-secret": {
       let answer: Awaited<ReturnType<typeof setDeployOnPush>>;

@@ -24,6 +24,7 @@ const actionsByRoute: Record<string, AuditAction> = {
   "POST /v2/organizations/:/environments/:/infrastructure/:/cancel": "services.cancel",
   "POST /v2/organizations/:/environments/:/infrastructure/:/versions/:/rollback": "services.rollback",
   "DELETE /v2/organizations/:/environments/:/infrastructure/:": "services.delete",
+  "POST /v2/organizations/:/environments/:/infrastructure/:/deploy-commit": "services.deploy-commit",
   "PUT /v2/organizations/:/environments/:/infrastructure/:/deploy-on-push": "services.deploy-on-push-update",
   "POST /v2/organizations/:/environments/:/infrastructure/:/deploy-on-push/secret":
     "services.deploy-on-push-secret-rotate",

@@ -15,6 +15,7 @@ import { defaultServiceSettings } from "#contract/services";
 import { sealSecrets } from "../connections/records";
 import { startFakeGitHub, type TestServer } from "../testing/provider-servers";
 import {
+  auditEvents,
   connections,
   deployHooks,
   deployPushes,
@@ -194,6 +195,18 @@ async function deployJobsOf(resourceId: string, kind = DEPLOY_JOB_KIND) {
     .where(eq(engineJobs.kind, kind))
     .orderBy(asc(engineJobs.createdAt));
   return jobs.filter((job) => (job.payload as { resourceId?: string }).resourceId === resourceId);
+}
+
+/** Runs the queued deployment to its end, which must be completed, and answers the service's log lines. */
+async function deployedLogOf(resourceId: string) {
+  await api.engine.runner.runUntilIdle();
+  const [deployed] = await api.db.select().from(resources).where(eq(resources.id, resourceId));
+  expect(deployed?.stage).toBe("STAGE_COMPLETED");
+  const lines = await api.db
+    .select({ message: resourceLogs.message })
+    .from(resourceLogs)
+    .where(eq(resourceLogs.resourceId, resourceId));
+  return lines.map((line) => line.message);
 }
 
 async function deploymentsOf(resourceId: string) {
@@ -389,15 +402,8 @@ describe("a signed push", () => {
     const [row] = await api.db.select().from(resources).where(eq(resources.id, application.id));
     expect(row).toMatchObject({ stage: "STAGE_QUEUED", version: application.version + 1 });
 
-    await api.engine.runner.runUntilIdle();
-    const [deployed] = await api.db.select().from(resources).where(eq(resources.id, application.id));
-    expect(deployed?.stage).toBe("STAGE_COMPLETED");
     // The build checks out the pushed commit, not the branch's head.
-    const built = await api.db
-      .select({ message: resourceLogs.message })
-      .from(resourceLogs)
-      .where(eq(resourceLogs.resourceId, application.id));
-    expect(built.map((line) => line.message)).toContain(
+    expect(await deployedLogOf(application.id)).toContain(
       `Cloning acme/web at main (${sha.slice(0, 7)} Fix the header)`,
     );
     expect(github.requests.map((request) => request.path)).not.toContain("/repos/acme/web/branches/main");
@@ -643,15 +649,13 @@ describe("a commit asked for by name (the CLI's deploy --ref)", () => {
     expect(deployment?.actor).not.toContain("GitHub push");
     expect(deployment?.actor).toBe(`Test ${member.user.id}`);
     expect(await hookOfResourceRows(application.id)).toEqual([]);
+    const [audited] = await api.db
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.action, "services.deploy-commit"), eq(auditEvents.userId, member.user.id)));
+    expect(audited).toMatchObject({ environmentId, status: 202 });
 
-    await api.engine.runner.runUntilIdle();
-    const [deployed] = await api.db.select().from(resources).where(eq(resources.id, application.id));
-    expect(deployed?.stage).toBe("STAGE_COMPLETED");
-    const built = await api.db
-      .select({ message: resourceLogs.message })
-      .from(resourceLogs)
-      .where(eq(resourceLogs.resourceId, application.id));
-    expect(built.map((line) => line.message)).toContain(
+    expect(await deployedLogOf(application.id)).toContain(
       "Cloning acme/web at main (5e6f7a8 Change 5e6f7a8 of web)",
     );
   });

@@ -258,6 +258,25 @@ test("deploy on push: the secret is shown once, a signed push deploys its commit
   await expect(page.getByRole("log", { name: "Live logs" })).toContainText(
     "Cloning acme-shop/storefront at main (4f2a9c1 Show prices with VAT)",
   );
+
+  // A commit named by hand (as `cloud-console deploy --ref` does): GitHub's "no such commit" at the field, the
+  // branch's head deployed as the member's own.
+  await openTab(page, "Configuration");
+  const deployCommit = page.getByRole("region", { name: "Deploy a commit" });
+  const ref = deployCommit.getByRole("textbox", { name: "Commit, branch or tag" });
+  await ref.fill("0badc0de");
+  await deployCommit.getByRole("button", { name: "Deploy commit" }).click();
+  await expect(deployCommit).toContainText(
+    'GitHub has no commit, branch or tag "0badc0de" in acme-shop/storefront, or the token cannot see it.',
+  );
+  await expect(ref).toHaveValue("0badc0de");
+  await ref.fill("main");
+  await deployCommit.getByRole("button", { name: "Deploy commit" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "Update storefront on main" })).toContainText(
+    /Commit [0-9a-f]{7} on main: Update storefront on main\. Deployment queued\./,
+  );
+  await openTab(page, "History");
+  await expect(page.getByTestId("history-entry").first()).toContainText("on main: Update storefront on main");
 });
 
 test("the image is changed on the configuration tab and deployed with a domain, after its plan, then the first version is rolled back to", async ({

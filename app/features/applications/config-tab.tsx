@@ -1,10 +1,14 @@
 import { Alert, Stack } from "@mantine/core";
 import type { Resource } from "#contract/services";
 import type { ServiceActionData } from "~/features/services/details/action-data";
+import { DeployCommitPanel } from "./deploy-commit-panel";
 import { DeployOnPushPanel, type DeployOnPushState } from "./deploy-on-push-panel";
 import { ApplicationConfigPanel, type ApplicationEditChoices } from "./edit-panel";
 
-/** The configuration tab of an application: its form, and deploy on push when it builds from GitHub. */
+/**
+ * The configuration tab of an application: its form and, when it builds from GitHub, deploy on push and deploying a
+ * chosen commit.
+ */
 export function ApplicationConfigTab({
   environmentName,
   service,
@@ -37,6 +41,12 @@ export function ApplicationConfigTab({
           environmentName={environmentName}
           serviceId={service.id}
           state={deployOnPush}
+          actionData={actionData}
+        />
+      ) : null}
+      {deployOnPush ? (
+        <DeployCommitPanel
+          repository={deployOnPush.kind === "ok" ? (deployOnPush.value?.repository ?? null) : null}
           actionData={actionData}
         />
       ) : null}

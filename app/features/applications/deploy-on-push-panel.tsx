@@ -222,7 +222,9 @@ function LastPush({
       {push ? (
         <Stack gap={2} data-testid="deploy-on-push-last">
           <Text size="sm">
-            <Code>{push.sha.slice(0, 7)}</Code> on {push.branch} by {push.author}: {push.message}
+            {/* A commit deployed by its SHA has no branch of its own. */}
+            <Code>{push.sha.slice(0, 7)}</Code>
+            {push.sha.startsWith(push.branch) ? "" : ` on ${push.branch}`} by {push.author}: {push.message}
           </Text>
           <Text size="xs" c="dimmed">
             Received {formatDateTime(push.receivedAt)} ·{" "}

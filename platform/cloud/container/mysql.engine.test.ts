@@ -34,7 +34,22 @@ const deployed = (resource: DriverResource, state: Record<string, string> = {}) 
  */
 function mysql(connectionString: string, sql: string): string {
   const url = new URL(connectionString);
-  const result = spawnSync(
+  // The server answers in its container before the engine's published port always does on a busy machine (seen
+  // once in CI: "Can't connect to server on '127.0.0.1' (115)" right after the readiness check passed): a client
+  // on the host tries again for a few seconds, as a pool would.
+  for (let attempt = 1; ; attempt++) {
+    const result = run(url, sql);
+    if (result.status === 0 || attempt === 20 || !result.stderr.includes("ERROR 2002")) {
+      if (result.error) throw new Error(`The MariaDB client is missing: apt-get install -y mariadb-client`);
+      if (result.status !== 0) throw new Error(result.stderr.trim());
+      return result.stdout.trim();
+    }
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 250);
+  }
+}
+
+function run(url: URL, sql: string) {
+  return spawnSync(
     "mariadb",
     [
       "--protocol=TCP",
@@ -48,9 +63,6 @@ function mysql(connectionString: string, sql: string): string {
     ],
     { encoding: "utf8", env: { ...process.env, MYSQL_PWD: decodeURIComponent(url.password) } },
   );
-  if (result.error) throw new Error(`The MariaDB client is missing: apt-get install -y mariadb-client`);
-  if (result.status !== 0) throw new Error(result.stderr.trim());
-  return result.stdout.trim();
 }
 
 const labelled = (resourceId: string) => ({ filters: labelFilter({ [LABEL_SERVICE]: resourceId }) });

@@ -15,6 +15,7 @@ export const serviceIntents = [
   "create-ticket",
   "deploy-on-push",
   "rotate-deploy-secret",
+  "deploy-commit",
 ] as const;
 export type ServiceIntent = (typeof serviceIntents)[number];
 
