@@ -1,4 +1,5 @@
 import { applicationVariableOf } from "#contract/application-config";
+import { isBusyStage } from "#contract/service-catalogue";
 import { CloudStepError, type ResolvedVariable, type VariableResolution } from "../cloud/driver";
 import type { Database } from "../db/index";
 import { plaintextOf, variablesOf } from "../environments/variables";
@@ -11,7 +12,8 @@ import { environmentAttributes } from "../services/attributes";
  * deployment alone), `${{service.attribute}}` the service's attribute (secret when the service sealed it).
  * Read when the driver's step asks, outside the step's transaction, so a deployment waiting for a service sees
  * it answer, and a variable changed before the step is the one deployed. A reference the environment no longer
- * has (deleted since the application was saved) fails the deployment in words naming it.
+ * has (deleted since the application was saved), or an attribute of a service that is not being deployed and has
+ * not answered it, fails the deployment in words naming it.
  */
 export function applicationVariables(
   db: Database,
@@ -45,16 +47,27 @@ export function applicationVariables(
           reference: { kind: "variable", variable: entry.variable },
         });
       } else {
-        const attributes = await attributesOf(entry.service);
-        if (!attributes) {
+        const service = await attributesOf(entry.service);
+        if (!service) {
           throw new CloudStepError(
             `${entry.name} references ${entry.service}.${entry.attribute}, but this environment has no service ` +
               `named ${entry.service}.`,
             { transient: false },
           );
         }
-        const attribute = attributes[entry.attribute];
-        if (!attribute) return { waitingFor: `${entry.service}'s ${entry.attribute} (${entry.name})` };
+        const attribute = service.attributes[entry.attribute];
+        // Being deployed (a stack launched together): wait for it. Deployed without it, or never deployed and not
+        // deploying: nothing would ever answer it.
+        if (!attribute && isBusyStage(service.stage)) {
+          return { waitingFor: `${entry.service}'s ${entry.attribute} (${entry.name})` };
+        }
+        if (!attribute) {
+          throw new CloudStepError(
+            `${entry.name} references ${entry.service}.${entry.attribute}, which ${entry.service} has not ` +
+              `answered: deploy ${entry.service} first.`,
+            { transient: false },
+          );
+        }
         variables.push({
           name: entry.name,
           ...attribute,

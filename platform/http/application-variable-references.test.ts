@@ -47,7 +47,7 @@ async function setup() {
   return { t, w, call, create, logsOf, redeploy };
 }
 
-it("logs each reference a deployment resolved, by name, never its value; a deleted variable or service fails the next deployment naming it", async () => {
+it("logs each reference a deployment resolved, by name, never its value; a deleted variable or service, or one never deployed, fails the deployment naming it", async () => {
   const { t, w, call, create, logsOf, redeploy } = await setup();
   const saved = await call("POST", environmentPaths.variables(t, w), {
     envVariables: [
@@ -116,5 +116,29 @@ it("logs each reference a deployment resolved, by name, never its value; a delet
     stage: "STAGE_FAILED",
     message:
       "DATABASE_URL references orders-db.connectionString, but this environment has no service named orders-db.",
+  });
+
+  // A service saved but never deployed answers nothing, and nothing is deploying it: no waiting for ever.
+  const draft = await create({
+    serviceType: "database",
+    name: "reports-db",
+    config: defaultServiceConfigs.database,
+    launch: false,
+  });
+  const reporter = await create({
+    serviceType: "application",
+    name: "reporter",
+    config: {
+      ...defaultApplicationConfig,
+      source: { kind: "image", image: "nginx:1.27" },
+      envvars: [
+        { kind: "attribute", name: "REPORTS_URL", service: draft.name, attribute: "connectionString" },
+      ],
+    },
+  });
+  expect(reporter).toMatchObject({
+    stage: "STAGE_FAILED",
+    message:
+      "REPORTS_URL references reports-db.connectionString, which reports-db has not answered: deploy reports-db first.",
   });
 });
