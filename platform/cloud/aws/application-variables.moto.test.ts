@@ -76,7 +76,7 @@ async function taskDefinitionOf(arn: string | undefined) {
     .taskDefinition;
 }
 
-it("puts plain values in the task definition's environment and secret ones in a tagged Secrets Manager secret it references, rolls out a changed secret, and deletes the secret with the application", async () => {
+it("puts plain values in the task definition's environment and secret ones in a tagged Secrets Manager secret it references, rolls out a changed secret, deletes the secret once no variable is secret and with the application", async () => {
   const context = contextFor(aws, web, network, { environmentId: "env-variables" });
   const deployed = await applyUntilDone(applicationProvisioner, {
     ...context,
@@ -162,7 +162,20 @@ it("puts plain values in the task definition's environment and secret ones in a 
     progress: "Waiting for orders-db's connectionString (DATABASE_URL)",
   });
 
-  await destroyUntilDone(applicationProvisioner, { ...context, state: changed.result.state });
+  // No secret variable left (API_KEY and DATABASE_URL removed): the secret goes, the revision names none.
+  const plainOnly = await applyUntilDone(applicationProvisioner, {
+    ...context,
+    state: changed.result.state,
+    variables: async () => ({ variables: resolved(API_KEY).filter((variable) => !variable.secret) }),
+  });
+  const [plainContainer] =
+    (await taskDefinitionOf(plainOnly.result.state.taskDefinitionArn))?.containerDefinitions ?? [];
+  expect(plainContainer?.secrets ?? []).toEqual([]);
+  expect(plainContainer?.environment?.map((variable) => variable.name)).toEqual(["GREETING", "MODE"]);
+  expect(plainOnly.result.state.variablesSecretArn).toBeUndefined();
+  await expect(secretsManager.send(new DescribeSecretCommand({ SecretId: secretArn }))).rejects.toThrow();
+
+  await destroyUntilDone(applicationProvisioner, { ...context, state: plainOnly.result.state });
   const left = await secretsManager.send(
     new ListSecretsCommand({ Filters: [{ Key: "tag-value", Values: [web.id] }] }),
   );
