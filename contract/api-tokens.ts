@@ -69,6 +69,13 @@ export type CreateServiceAccount = z.input<typeof createServiceAccountSchema>;
 /** POST service-accounts/:id/tokens. */
 export const createServiceAccountTokenSchema = z.object({ name: tokenName, expiresInDays });
 
+/**
+ * POST …/tokens/:id/regenerate: a new secret for the same name and permissions (or service account), with a new
+ * expiry under the same rules; the old secret is revoked in the same change.
+ */
+export const regenerateApiTokenSchema = z.object({ expiresInDays });
+export type RegenerateApiToken = z.input<typeof regenerateApiTokenSchema>;
+
 /** A token as listed: never its value, only its last characters to recognise it by. */
 export const apiTokenSchema = z.object({
   id: z.string(),
@@ -119,11 +126,15 @@ export type CurrentApiToken = z.infer<typeof currentApiTokenSchema>;
 export const apiTokenPaths = {
   personal: (tenantId: string) => `/v2/organizations/${tenantId}/api-tokens`,
   personalToken: (tenantId: string, tokenId: string) => `/v2/organizations/${tenantId}/api-tokens/${tokenId}`,
+  personalTokenRegenerate: (tenantId: string, tokenId: string) =>
+    `/v2/organizations/${tenantId}/api-tokens/${tokenId}/regenerate`,
   serviceAccounts: (tenantId: string) => `/v2/organizations/${tenantId}/service-accounts`,
   serviceAccount: (tenantId: string, id: string) => `/v2/organizations/${tenantId}/service-accounts/${id}`,
   serviceAccountTokens: (tenantId: string, id: string) =>
     `/v2/organizations/${tenantId}/service-accounts/${id}/tokens`,
   serviceAccountToken: (tenantId: string, id: string, tokenId: string) =>
     `/v2/organizations/${tenantId}/service-accounts/${id}/tokens/${tokenId}`,
+  serviceAccountTokenRegenerate: (tenantId: string, id: string, tokenId: string) =>
+    `/v2/organizations/${tenantId}/service-accounts/${id}/tokens/${tokenId}/regenerate`,
   current: "/api-tokens/current",
 } as const;

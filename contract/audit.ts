@@ -6,6 +6,7 @@ import { DATE_RANGE } from "./service-catalogue";
 /** The stable names the platform records writes under (platform/audit/actions.ts maps routes to them). */
 export const auditActions = [
   "api-tokens.create",
+  "api-tokens.regenerate",
   "api-tokens.revoke",
   "audit-settings.update",
   "budgets.create",
@@ -52,6 +53,7 @@ export const auditActions = [
   "roles.delete",
   "roles.update",
   "service-account-tokens.create",
+  "service-account-tokens.regenerate",
   "service-account-tokens.revoke",
   "service-accounts.create",
   "service-accounts.delete",

@@ -13,12 +13,15 @@ export const PREVIEW_NAME_NUMBER = "{number}";
 export const DEFAULT_PREVIEW_NAME_PATTERN = "pr-{number}";
 export const MAX_PREVIEWS_LIMIT = 20;
 export const MAX_IDLE_DAYS = 30;
+/** As long as an application's pre-deploy command may be. */
+export const MAX_SEED_COMMAND_LENGTH = 1024;
 
 export const previewMessages = {
   namePattern: `The name pattern must contain ${PREVIEW_NAME_NUMBER}, and otherwise only lowercase letters, digits, hyphens and {environment}.`,
   repository: "Write the repository as owner/name.",
   maxPreviews: `Between 1 and ${MAX_PREVIEWS_LIMIT} previews at once.`,
   idleDays: `An idle preview lives between 1 and ${MAX_IDLE_DAYS} days.`,
+  seedCommand: `Seed command must be at most ${MAX_SEED_COMMAND_LENGTH} characters`,
   notGitHubConnection: "Choose a GitHub connection of this organization.",
   noApplications: "Choose at least one application to build from the pull request.",
   notGitHubApplication: (name: string, repository: string) =>
@@ -57,6 +60,12 @@ export const previewSettingsRequestSchema = z.object({
     .int(previewMessages.idleDays)
     .min(1, previewMessages.idleDays)
     .max(MAX_IDLE_DAYS, previewMessages.idleDays),
+  /**
+   * Optional (decision 073): run once with `sh -c`, in the preview's first deployment, by the first of the
+   * applications built from the pull request (by name), after its pre-deploy command and before it starts, so it can
+   * fill the fresh databases. Absent or "": none.
+   */
+  seedCommand: z.string().trim().max(MAX_SEED_COMMAND_LENGTH, previewMessages.seedCommand).default(""),
 });
 export type PreviewSettingsRequest = z.infer<typeof previewSettingsRequestSchema>;
 
@@ -148,7 +157,8 @@ export const previewPaths = {
  * - GET .../environments/{id}/previews/settings → previewSettingsResponseSchema (organization.view).
  * - PUT .../previews/settings previewSettingsRequestSchema → previewSettingsChangeResponseSchema
  *   (environments.configure); 400 with field errors for a connection that is not the organization's GitHub one,
- *   applications not in the environment or not built from the repository, a preview environment.
+ *   applications not in the environment or not built from the repository, a preview environment, a seed command
+ *   over 1,024 characters.
  * - GET /v2/organizations/{t}/previews → previewListSchema (organization.view).
  * - GET .../environments/{id}/preview → previewResponseSchema (organization.view).
  * - POST /webhooks/github/previews/{webhookId} (GitHub, no token): 401 unless X-Hub-Signature-256 is the HMAC-SHA256

@@ -140,15 +140,24 @@ export type CustomRoleRequest = z.infer<typeof customRoleRequestSchema>;
 
 /**
  * The plans the platform offers and the limits it keeps to (issue 25). A new organization is on Free; there is no
- * billing yet, so another plan is the operator's to set (organizations.plan). Members count open invitations.
+ * billing yet, so another plan is the operator's to set (organizations.plan). Members are people and count open
+ * invitations; service accounts (decision 070) take no member's seat and have a count of their own.
  */
 export const plans = {
-  FREE: { id: "FREE", name: "Free", limits: { members: 10, environments: 3, servicesPerEnvironment: 20 } },
-  TEAM: { id: "TEAM", name: "Team", limits: { members: 50, environments: 10, servicesPerEnvironment: 50 } },
+  FREE: {
+    id: "FREE",
+    name: "Free",
+    limits: { members: 10, environments: 3, servicesPerEnvironment: 20, serviceAccounts: 5 },
+  },
+  TEAM: {
+    id: "TEAM",
+    name: "Team",
+    limits: { members: 50, environments: 10, servicesPerEnvironment: 50, serviceAccounts: 25 },
+  },
   ENTERPRISE: {
     id: "ENTERPRISE",
     name: "Enterprise",
-    limits: { members: 1000, environments: 1000, servicesPerEnvironment: 1000 },
+    limits: { members: 1000, environments: 1000, servicesPerEnvironment: 1000, serviceAccounts: 1000 },
   },
 } as const;
 export type PlanId = keyof typeof plans;
@@ -163,6 +172,7 @@ export const subscriptionSchema = z.object({
         members: z.number(),
         environments: z.number(),
         servicesPerEnvironment: z.number(),
+        serviceAccounts: z.number(),
       }),
     }),
   }),

@@ -7,6 +7,7 @@ import {
   serviceAccountSchema,
   type CreatePersonalToken,
   type CreateServiceAccount,
+  type RegenerateApiToken,
 } from "#contract/api-tokens";
 import type { PlatformClient } from "./client.server";
 
@@ -26,6 +27,16 @@ export function createMyApiToken(api: PlatformClient, tenantId: string, request:
 
 export async function revokeMyApiToken(api: PlatformClient, tenantId: string, tokenId: string) {
   await api.delete(apiTokenPaths.personalToken(tenantId, tokenId), noContentSchema);
+}
+
+/** A new secret for one of the member's tokens, the old one revoked; the answer carries the value, shown once. */
+export function regenerateMyApiToken(
+  api: PlatformClient,
+  tenantId: string,
+  tokenId: string,
+  request: RegenerateApiToken,
+) {
+  return api.post(apiTokenPaths.personalTokenRegenerate(tenantId, tokenId), createdApiTokenSchema, request);
 }
 
 /** The organization's service accounts (users.manage). */
@@ -61,4 +72,18 @@ export async function revokeServiceAccountToken(
   tokenId: string,
 ) {
   await api.delete(apiTokenPaths.serviceAccountToken(tenantId, id, tokenId), noContentSchema);
+}
+
+export function regenerateServiceAccountToken(
+  api: PlatformClient,
+  tenantId: string,
+  id: string,
+  tokenId: string,
+  request: RegenerateApiToken,
+) {
+  return api.post(
+    apiTokenPaths.serviceAccountTokenRegenerate(tenantId, id, tokenId),
+    createdApiTokenSchema,
+    request,
+  );
 }

@@ -11,10 +11,21 @@ import { Button } from "~/components/button";
 import { ConfirmDialog } from "~/components/confirm-dialog";
 import { FormErrors, SelectField, TextField } from "~/components/forms";
 import { parseSubmission } from "~/components/parse-submission.server";
-import { ApiTokensTable, NewTokenValue } from "~/features/api-tokens/api-token-parts";
+import {
+  ApiTokensTable,
+  NewTokenValue,
+  type NewToken,
+  RegenerateTokenDialog,
+  TokenActions,
+} from "~/features/api-tokens/api-token-parts";
 import { createTokenFormSchema, expiryChoices, personalTokenFormSchema } from "~/features/api-tokens/forms";
 import { rejectSubmission } from "~/platform/action-errors.server";
-import { createMyApiToken, listMyApiTokens, revokeMyApiToken } from "~/platform/api-tokens.server";
+import {
+  createMyApiToken,
+  listMyApiTokens,
+  regenerateMyApiToken,
+  revokeMyApiToken,
+} from "~/platform/api-tokens.server";
 import { getMyPermissions } from "~/platform/members.server";
 import { requireOrganizationClient } from "~/platform/request.server";
 import { throwRouteError } from "~/platform/route-errors.server";
@@ -64,6 +75,19 @@ export async function action({ request }: ActionFunctionArgs) {
         { headers },
       );
     }
+    if (form.intent === "regenerate") {
+      const created = await regenerateMyApiToken(api, tenantId, form.tokenId, {
+        expiresInDays: Number(form.expiresInDays),
+      });
+      return dataWithToast(
+        {
+          result: submission.reply(),
+          created: { name: created.token.name, value: created.value, regenerated: true },
+        },
+        { variant: "success", message: `API token ${created.token.name} regenerated` },
+        { headers },
+      );
+    }
     await revokeMyApiToken(api, tenantId, form.tokenId);
     return dataWithToast(
       { result: submission.reply() },
@@ -80,9 +104,13 @@ export default function ApiTokensPage() {
   const { tokens, held, now } = useLoaderData<typeof loader>();
   const answer = useActionData<typeof action>();
   const navigation = useNavigation();
-  const created = answer && "created" in answer ? (answer.created as { name: string; value: string }) : null;
+  const created = answer && "created" in answer ? (answer.created as NewToken) : null;
   const [revoking, setRevoking] = useState<ApiToken | null>(null);
-  useEffect(() => setRevoking(null), [answer]);
+  const [regenerating, setRegenerating] = useState<ApiToken | null>(null);
+  useEffect(() => {
+    setRevoking(null);
+    setRegenerating(null);
+  }, [answer]);
   const [form, fields] = useForm({
     id: "create-api-token",
     lastResult: navigation.state === "idle" ? answer?.result : null,
@@ -92,7 +120,8 @@ export default function ApiTokensPage() {
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
   });
-  const [revokeForm] = useForm({ id: "revoke-api-token" });
+  // One hidden form for the token a dialog asks about: revoke or regenerate, as the confirm button says.
+  const [revokeForm] = useForm({ id: "change-api-token" });
   const ticked = new Set([fields.permissions.initialValue ?? []].flat());
   return (
     <Stack gap="md">
@@ -102,7 +131,7 @@ export default function ApiTokensPage() {
         start with <code>ccp_</code> so secret scanners can find a leaked one; revoke it here and it stops
         working at once.
       </Text>
-      {created ? <NewTokenValue name={created.name} value={created.value} /> : null}
+      {created ? <NewTokenValue {...created} /> : null}
       <Paper withBorder p="lg">
         <Form method="post" {...getFormProps(form)}>
           <Stack gap="md">
@@ -165,22 +194,25 @@ export default function ApiTokensPage() {
           now={now}
           label="Your API tokens"
           showPermissions
-          revoke={(token) => (
-            <Button
-              variant="secondary"
-              size="small"
-              onClick={() => setRevoking(token)}
-              aria-label={`Revoke ${token.name}`}
-            >
-              Revoke
-            </Button>
+          actions={(token) => (
+            <TokenActions
+              token={token}
+              onRegenerate={() => setRegenerating(token)}
+              onRevoke={() => setRevoking(token)}
+            />
           )}
         />
       )}
       <Form method="post" {...getFormProps(revokeForm)}>
-        <input type="hidden" name="tokenId" value={revoking?.id ?? ""} />
-        <input type="hidden" name="tokenName" value={revoking?.name ?? ""} />
+        <input type="hidden" name="tokenId" value={(revoking ?? regenerating)?.id ?? ""} />
+        <input type="hidden" name="tokenName" value={(revoking ?? regenerating)?.name ?? ""} />
       </Form>
+      <RegenerateTokenDialog
+        token={regenerating}
+        formId={revokeForm.id}
+        onClose={() => setRegenerating(null)}
+        busy={navigation.state !== "idle"}
+      />
       <ConfirmDialog
         opened={revoking !== null}
         onClose={() => setRevoking(null)}

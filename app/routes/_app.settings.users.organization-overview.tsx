@@ -177,8 +177,9 @@ export default function OrganizationOverviewPage() {
           </Title>
           <Text fw={600}>{plan.name}</Text>
           <Text size="sm">
-            Up to {plan.limits.members} members, {plan.limits.environments} environments and{" "}
-            {plan.limits.servicesPerEnvironment} services per environment.
+            Up to {plan.limits.members} members, {plan.limits.environments} environments,{" "}
+            {plan.limits.servicesPerEnvironment} services per environment and {plan.limits.serviceAccounts}{" "}
+            service accounts.
           </Text>
         </Paper>
       </SimpleGrid>

@@ -13,7 +13,13 @@ import { ConfirmDialog } from "~/components/confirm-dialog";
 import { FormErrors, SelectField, TextField } from "~/components/forms";
 import { parseSubmission } from "~/components/parse-submission.server";
 import { Restricted } from "~/components/restricted";
-import { ApiTokensTable, NewTokenValue } from "~/features/api-tokens/api-token-parts";
+import {
+  ApiTokensTable,
+  NewTokenValue,
+  RegenerateTokenDialog,
+  TokenActions,
+  type NewToken,
+} from "~/features/api-tokens/api-token-parts";
 import {
   createServiceAccountFormSchema,
   expiryChoices,
@@ -26,6 +32,7 @@ import {
   createServiceAccountToken,
   deleteServiceAccount,
   listServiceAccounts,
+  regenerateServiceAccountToken,
   revokeServiceAccountToken,
 } from "~/platform/api-tokens.server";
 import { listEnvironmentSummaries } from "~/platform/environments.server";
@@ -102,6 +109,23 @@ export async function action({ request }: ActionFunctionArgs) {
           { variant: "success", message: `API token ${form.tokenName} revoked` },
           { headers },
         );
+      case "regenerate-token": {
+        const created = await regenerateServiceAccountToken(
+          api,
+          tenantId,
+          form.serviceAccountId,
+          form.tokenId,
+          { expiresInDays: Number(form.expiresInDays) },
+        );
+        return dataWithToast(
+          {
+            result: submission.reply(),
+            created: { name: created.token.name, value: created.value, regenerated: true },
+          },
+          { variant: "success", message: `API token ${created.token.name} regenerated` },
+          { headers },
+        );
+      }
       case "delete-account":
         await deleteServiceAccount(api, tenantId, form.serviceAccountId);
         return dataWithToast(
@@ -116,16 +140,16 @@ export async function action({ request }: ActionFunctionArgs) {
   }
 }
 
-/** What the page asks to confirm: revoking one token or deleting an account with all of its tokens. */
+/** What the page asks to confirm: revoking or regenerating one token, or deleting an account with all its tokens. */
 type Pending =
-  | { intent: "revoke-token"; account: ServiceAccount; token: ApiToken }
+  | { intent: "revoke-token" | "regenerate-token"; account: ServiceAccount; token: ApiToken }
   | { intent: "delete-account"; account: ServiceAccount };
 
 export default function ServiceAccountsPage() {
   const { canManage, serviceAccounts, environments, now } = useLoaderData<typeof loader>();
   const answer = useActionData<typeof action>();
   const navigation = useNavigation();
-  const created = answer && "created" in answer ? (answer.created as { name: string; value: string }) : null;
+  const created = answer && "created" in answer ? (answer.created as NewToken) : null;
   const [pending, setPending] = useState<Pending | null>(null);
   useEffect(() => setPending(null), [answer]);
   const [form, fields] = useForm({
@@ -155,7 +179,7 @@ export default function ServiceAccountsPage() {
           {errorMessages.restrictedAccess}
         </Text>
       )}
-      {created ? <NewTokenValue name={created.name} value={created.value} /> : null}
+      {created ? <NewTokenValue {...created} /> : null}
       <Paper withBorder p="lg">
         <Form method="post" {...getFormProps(form)}>
           <Stack gap="md">
@@ -236,15 +260,12 @@ export default function ServiceAccountsPage() {
                 tokens={account.tokens}
                 now={now}
                 label={`Tokens of ${account.name}`}
-                revoke={(token) => (
-                  <Button
-                    variant="secondary"
-                    size="small"
-                    aria-label={`Revoke ${token.name}`}
-                    onClick={() => setPending({ intent: "revoke-token", account, token })}
-                  >
-                    Revoke
-                  </Button>
+                actions={(token) => (
+                  <TokenActions
+                    token={token}
+                    onRegenerate={() => setPending({ intent: "regenerate-token", account, token })}
+                    onRevoke={() => setPending({ intent: "revoke-token", account, token })}
+                  />
                 )}
               />
             ) : (
@@ -273,19 +294,22 @@ export default function ServiceAccountsPage() {
       <Form method="post" {...getFormProps(confirmForm)}>
         <input type="hidden" name="serviceAccountId" value={pending?.account.id ?? ""} />
         <input type="hidden" name="name" value={pending?.account.name ?? ""} />
-        <input
-          type="hidden"
-          name="tokenId"
-          value={pending?.intent === "revoke-token" ? pending.token.id : ""}
-        />
+        <input type="hidden" name="tokenId" value={pending && "token" in pending ? pending.token.id : ""} />
         <input
           type="hidden"
           name="tokenName"
-          value={pending?.intent === "revoke-token" ? pending.token.name : ""}
+          value={pending && "token" in pending ? pending.token.name : ""}
         />
       </Form>
+      <RegenerateTokenDialog
+        token={pending?.intent === "regenerate-token" ? pending.token : null}
+        formId={confirmForm.id}
+        intent="regenerate-token"
+        onClose={() => setPending(null)}
+        busy={busy}
+      />
       <ConfirmDialog
-        opened={pending !== null}
+        opened={pending?.intent === "revoke-token" || pending?.intent === "delete-account"}
         onClose={() => setPending(null)}
         title={pending?.intent === "delete-account" ? "Delete service account" : "Revoke API token"}
         formId={confirmForm.id}

@@ -64,10 +64,12 @@ const actionsByRoute: Record<string, AuditAction> = {
   "POST /v2/organizations/:/environments/:/infrastructure/:/tickets": "services.ticket",
   "POST /v2/organizations/:/api-tokens": "api-tokens.create",
   "DELETE /v2/organizations/:/api-tokens/:": "api-tokens.revoke",
+  "POST /v2/organizations/:/api-tokens/:/regenerate": "api-tokens.regenerate",
   "POST /v2/organizations/:/service-accounts": "service-accounts.create",
   "DELETE /v2/organizations/:/service-accounts/:": "service-accounts.delete",
   "POST /v2/organizations/:/service-accounts/:/tokens": "service-account-tokens.create",
   "DELETE /v2/organizations/:/service-accounts/:/tokens/:": "service-account-tokens.revoke",
+  "POST /v2/organizations/:/service-accounts/:/tokens/:/regenerate": "service-account-tokens.regenerate",
 };
 
 /** Methods that change something; the audit log records these. */

@@ -136,6 +136,16 @@ export type DeployContext = {
    * as it comes); lines written so are not answered again with the step. Absent: the step's lines come at its end.
    */
   writeLines?: (lines: NewLogLine[]) => Promise<void>;
+  /**
+   * A preview's seed command (docs/decisions/073): given to the preview's first deployment of its first application
+   * that builds the pull request, run once after the pre-deploy command and before the new version starts.
+   */
+  seedCommand?: string;
+  /**
+   * When the deployment's time-out (`timeoutMinutes`) fails it: a step that waits on something it started (a
+   * one-off command's container) stops that before. Absent: the deployment has none.
+   */
+  deadline?: Date;
   now: Date;
 };
 

@@ -223,6 +223,13 @@ export const apiTokens = pgTable(
     lastUsedAt: timestamp("last_used_at", { withTimezone: true, mode: "date" }),
     lastUsedAddress: text("last_used_address"),
     revokedAt: timestamp("revoked_at", { withTimezone: true, mode: "date" }),
+    /**
+     * The token's current one-minute rate-limit window and its requests so far (decision 070): kept here, not in a
+     * platform process's memory, so every process counts against one limit. Unindexed, so the per-request update
+     * stays a heap-only one.
+     */
+    rateWindowStart: timestamp("rate_window_start", { withTimezone: true, mode: "date" }),
+    rateWindowCount: integer("rate_window_count").notNull().default(0),
   },
   (table) => [index("api_tokens_organization_user").on(table.organizationId, table.userId)],
 );
@@ -1020,6 +1027,8 @@ export const previewSettings = pgTable("preview_settings", {
   namePattern: text("name_pattern").notNull(),
   maxPreviews: integer("max_previews").notNull(),
   idleDays: integer("idle_days").notNull(),
+  /** Run once by the preview's first deployment of its first chosen application (decision 073); "" for none. */
+  seedCommand: text("seed_command").notNull().default(""),
   sealedSecret: text("sealed_secret").notNull(),
   secretCreatedAt: timestamp("secret_created_at", { withTimezone: true, mode: "date" }).notNull(),
   createdAt: createdAt(),

@@ -101,6 +101,8 @@ const deployPayloadSchema = z.object({
   progress: z.string().nullable().default(null),
   /** When the driver's steps began saying `progress` (the same wait asked again keeps it): "since when". */
   progressSince: z.string().nullable().default(null),
+  /** A preview's seed command, given to its first deployment of its first chosen application (decision 073). */
+  seedCommand: z.string().optional(),
 });
 export type DeployPayload = z.infer<typeof deployPayloadSchema>;
 
@@ -405,6 +407,7 @@ export function createDeploys({
           context.resource.settings.envvars,
         );
       }
+      if (payload.seedCommand) context.seedCommand = payload.seedCommand;
       const push = await pushedCommitOf(tx, payload.historyId);
       if (push) context.pushedCommit = { sha: push.sha, message: push.message };
       // A build's output shows while it runs, each batch in a transaction of its own (never the step's).
@@ -412,6 +415,10 @@ export function createDeploys({
         context.writeLines = (lines) => db.transaction((write) => writeLines(write, resource.id, lines));
     }
     const startedAt = payload.startedAt ?? now.toISOString();
+    // A step waiting on something it started (a one-off command's container) stops it before the time-out fails
+    // the deployment, which calls the driver no more.
+    const minutes = cloud.timeoutMinutes(resource.serviceType as ServiceType);
+    if (minutes !== null) context.deadline = new Date(new Date(startedAt).getTime() + minutes * 60_000);
     return outside(async () => {
       let result: DeployStep;
       try {
@@ -606,6 +613,7 @@ export function createDeploys({
       action,
       deployNumber,
       sync = false,
+      seedCommand,
     }: {
       resource: ResourceRow;
       environment: EnvironmentRow;
@@ -613,6 +621,7 @@ export function createDeploys({
       action: DeployPayload["action"];
       deployNumber: number;
       sync?: boolean;
+      seedCommand?: string;
     },
     now: Date,
   ): Promise<{ job: Job; stage: Stage }> {
@@ -630,6 +639,7 @@ export function createDeploys({
       startedAt: null,
       progress: null,
       progressSince: null,
+      ...(seedCommand ? { seedCommand } : {}),
     };
     if (!sync && resource.serviceType === "application") await recordRelease(tx, historyId, resource);
     let stage: Stage;
@@ -685,6 +695,7 @@ export function createDeploys({
       diff,
       previous,
       sync = false,
+      seedCommand,
     }: {
       resource: ResourceRow;
       environment: EnvironmentRow;
@@ -693,6 +704,8 @@ export function createDeploys({
       diff: ConfigDiff;
       previous?: Pick<ResourceRow, "config" | "settings">;
       sync?: boolean;
+      /** Run once by this deployment before the new version starts (a preview's first: decision 073). */
+      seedCommand?: string;
     },
     now: Date,
   ) {
@@ -711,7 +724,7 @@ export function createDeploys({
     const deployNumber = await deployNumberOf(tx, resource.id);
     const queued = await enqueue(
       tx,
-      { resource, environment, historyId: history.id, action, deployNumber, sync },
+      { resource, environment, historyId: history.id, action, deployNumber, sync, seedCommand },
       now,
     );
     const [podName] = deployPayloadSchema.parse(queued.job.payload).podNames;

@@ -13,6 +13,7 @@ import {
 import { apiErrorCodes } from "#contract/errors";
 import { apiTokens, auditEvents } from "../db/schema";
 import { isWellFormedToken } from "../tokens/token-values";
+import { createApiApp } from "./app";
 import { openTestApi, type TestApi, type TestMember } from "../testing/http-harness";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -268,6 +269,107 @@ describe("personal API tokens", () => {
     );
   });
 
+  it("regenerate: a new secret with the same name, permissions and a new expiry; the old one is refused at its next request", async () => {
+    const member = await api.createMember({ role: "developer" });
+    const tenantId = member.organization.tenantId;
+    const old = await createToken(member, {
+      name: "nightly",
+      permissions: ["organization.view"],
+      expiresInDays: 7,
+    });
+    expect((await api.call("GET", environmentsPath(member), { token: old.value })).status).toBe(200);
+
+    const regenerated = await api.call(
+      "POST",
+      apiTokenPaths.personalTokenRegenerate(tenantId, old.token.id),
+      {
+        token: member.user.token,
+        json: {},
+      },
+    );
+    expect(regenerated.status).toBe(201);
+    const { token, value } = (await regenerated.json()) as CreatedApiToken;
+    expect(value).not.toBe(old.value);
+    expect(isWellFormedToken(value)).toBe(true);
+    expect(token).toMatchObject({
+      name: "nightly",
+      permissions: ["organization.view"],
+      hint: `ccp_…${value.slice(-4)}`,
+      createdAt: clock().toISOString(),
+      expiresAt: new Date(clockAt + 90 * DAY_MS).toISOString(),
+      lastUsedAt: null,
+    });
+
+    await expect401(
+      await api.call("GET", environmentsPath(member), { token: old.value }),
+      apiTokenErrorMessages.revoked,
+    );
+    expect((await api.call("GET", environmentsPath(member), { token: value })).status).toBe(200);
+    const listed = await api.call("GET", apiTokenPaths.personal(tenantId), { token: member.user.token });
+    expect(
+      ((await listed.json()) as { tokens: ApiToken[] }).tokens.map(({ id, name }) => ({ id, name })),
+    ).toEqual([{ id: token.id, name: "nightly" }]);
+
+    const tooLong = await api.call("POST", apiTokenPaths.personalTokenRegenerate(tenantId, token.id), {
+      token: member.user.token,
+      json: { expiresInDays: 366 },
+    });
+    expect(tooLong.status).toBe(400);
+    expect(await tooLong.json()).toMatchObject({
+      fieldErrors: { expiresInDays: ["A token lasts at most 365 days"] },
+    });
+    // Regenerating the old, revoked one again makes nothing.
+    const again = await api.call("POST", apiTokenPaths.personalTokenRegenerate(tenantId, old.token.id), {
+      token: member.user.token,
+      json: {},
+    });
+    expect(again.status).toBe(404);
+
+    const rows = await api.db
+      .select()
+      .from(auditEvents)
+      .where(eq(auditEvents.organizationId, member.organization.organizationId));
+    expect(
+      rows
+        .filter((row) => row.action === "api-tokens.regenerate")
+        .map((row) => row.status)
+        .sort(),
+    ).toEqual([201, 400, 404]);
+  });
+
+  it("regenerate only their owner's own tokens, in their own organization, by a signed-in person", async () => {
+    const member = await api.createMember({ role: "admin" });
+    const tenantId = member.organization.tenantId;
+    const colleague = await api.createUser();
+    await api.addMember(colleague.id, member.organization.organizationId, "developer");
+    const theirs = await createToken({ user: colleague, organization: member.organization });
+    const mine = await createToken(member);
+    // An admin does not regenerate a colleague's personal token: it is theirs alone.
+    const byAdmin = await api.call("POST", apiTokenPaths.personalTokenRegenerate(tenantId, theirs.token.id), {
+      token: member.user.token,
+      json: {},
+    });
+    expect(byAdmin.status).toBe(404);
+    const other = await api.createMember({ role: "admin" });
+    const foreign = await api.call(
+      "POST",
+      apiTokenPaths.personalTokenRegenerate(other.organization.tenantId, mine.token.id),
+      { token: other.user.token, json: {} },
+    );
+    expect(foreign.status).toBe(404);
+    const byToken = await api.call("POST", apiTokenPaths.personalTokenRegenerate(tenantId, mine.token.id), {
+      token: mine.value,
+      json: {},
+    });
+    expect(byToken.status).toBe(403);
+    expect(await byToken.json()).toEqual({
+      message: apiTokenErrorMessages.personOnly,
+      code: apiErrorCodes.forbidden,
+    });
+    for (const { value } of [theirs, mine])
+      expect((await api.call("GET", environmentsPath(member), { token: value })).status).toBe(200);
+  });
+
   it(`are limited to ${API_TOKEN_REQUESTS_PER_MINUTE} requests a minute, then 429 with Retry-After`, async () => {
     const member = await api.createMember({ role: "read-only" });
     const { value } = await createToken(member);
@@ -293,6 +395,42 @@ describe("personal API tokens", () => {
       );
       clockAt += 45_000;
       expect((await api.call("GET", environmentsPath(member), { token: value })).status).toBe(200);
+    } finally {
+      clockAt -= 61_000;
+    }
+  });
+  it("share one limit across platform processes on the same database", async () => {
+    // A second platform process: its own app (and memory) on the same database and clock.
+    const second = createApiApp({
+      db: api.db,
+      config: api.config,
+      jwks: api.tokens.jwks,
+      secrets: api.secrets,
+      engine: api.engine,
+    });
+    const callSecond = (path: string, token: string) =>
+      second.request(`/api${path}`, { headers: { Authorization: `Bearer ${token}` } });
+    const member = await api.createMember({ role: "read-only" });
+    const { value } = await createToken(member);
+    clockAt += 1000;
+    try {
+      const half = API_TOKEN_REQUESTS_PER_MINUTE / 2;
+      for (let index = 0; index < half; index += 1) {
+        expect((await api.call("GET", apiTokenPaths.current, { token: value })).status).toBe(200);
+        expect((await callSecond(apiTokenPaths.current, value)).status).toBe(200);
+      }
+      clockAt += 20_000;
+      const onFirst = await api.call("GET", environmentsPath(member), { token: value });
+      expect(onFirst.status).toBe(429);
+      expect(onFirst.headers.get("Retry-After")).toBe("40");
+      const onSecond = await callSecond(environmentsPath(member), value);
+      expect(onSecond.status).toBe(429);
+      expect(await onSecond.json()).toEqual({
+        message: apiTokenErrorMessages.rateLimited(40),
+        code: API_TOKEN_RATE_LIMITED_CODE,
+      });
+      clockAt += 40_000;
+      expect((await callSecond(environmentsPath(member), value)).status).toBe(200);
     } finally {
       clockAt -= 61_000;
     }
@@ -451,6 +589,68 @@ describe("service accounts", () => {
       await api.call("GET", `/v2/organizations/${tenantId}/environments`, { token: secondValue }),
       apiTokenErrorMessages.unknown,
     );
+  });
+
+  it("regenerate a token with users.manage: the account's roles hold for the new secret, the old one is refused", async () => {
+    const { admin, staging, account, token, value } = await scene();
+    const tenantId = admin.organization.tenantId;
+    const path = apiTokenPaths.serviceAccountTokenRegenerate(tenantId, account.id, token.id);
+
+    const developer = await api.createUser();
+    await api.addMember(developer.id, admin.organization.organizationId, "developer");
+    expect((await api.call("POST", path, { token: developer.token, json: {} })).status).toBe(403);
+    const other = await api.createMember({ role: "admin" });
+    const foreign = await api.call(
+      "POST",
+      apiTokenPaths.serviceAccountTokenRegenerate(other.organization.tenantId, account.id, token.id),
+      { token: other.user.token, json: {} },
+    );
+    expect(foreign.status).toBe(404);
+    // A service account's token is not a personal one of the admin's.
+    expect(
+      (
+        await api.call("POST", apiTokenPaths.personalTokenRegenerate(tenantId, token.id), {
+          token: admin.user.token,
+          json: {},
+        })
+      ).status,
+    ).toBe(404);
+
+    const regenerated = await api.call("POST", path, {
+      token: admin.user.token,
+      json: { expiresInDays: 30 },
+    });
+    expect(regenerated.status).toBe(201);
+    const created = (await regenerated.json()) as CreatedApiToken;
+    expect(created.token).toMatchObject({
+      name: "github actions",
+      expiresAt: new Date(clockAt + 30 * DAY_MS).toISOString(),
+    });
+    await expect401(
+      await api.call("GET", `/v2/organizations/${tenantId}/environments`, { token: value }),
+      apiTokenErrorMessages.revoked,
+    );
+    const onStaging = await api.call("POST", variablesOf(tenantId, staging.id), {
+      token: created.value,
+      json: { envVariables: [{ name: "RELEASE", value: "43" }] },
+    });
+    expect(onStaging.status).toBe(201);
+    const listed = await api.call("GET", apiTokenPaths.serviceAccounts(tenantId), {
+      token: admin.user.token,
+    });
+    const { serviceAccounts } = (await listed.json()) as { serviceAccounts: ServiceAccount[] };
+    expect(serviceAccounts[0]?.tokens.map(({ id }) => id)).toEqual([created.token.id]);
+
+    const audit = await api.call(
+      "GET",
+      `/v2/organizations/${tenantId}/audit-events?action=service-account-tokens.regenerate`,
+      { token: admin.user.token },
+    );
+    const { events } = (await audit.json()) as { events: Record<string, unknown>[] };
+    expect(events.map(({ userId, status }) => ({ userId, status }))).toEqual([
+      { userId: admin.user.id, status: 201 },
+      { userId: developer.id, status: 403 },
+    ]);
   });
 
   it("cannot be given roles on another organization's environments", async () => {

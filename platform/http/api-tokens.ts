@@ -8,6 +8,7 @@ import {
   createServiceAccountSchema,
   createServiceAccountTokenSchema,
   currentApiTokenSchema,
+  regenerateApiTokenSchema,
   serviceAccountListSchema,
   serviceAccountSchema,
 } from "#contract/api-tokens";
@@ -22,7 +23,7 @@ import {
   isServiceAccountOf,
   listServiceAccounts,
 } from "../tokens/service-accounts";
-import { issueToken, listTokens, revokeToken, tokenView } from "../tokens/tokens";
+import { issueToken, listTokens, regenerateToken, revokeToken, tokenView } from "../tokens/tokens";
 import { apiTokenOf, assertSignedInPerson, currentUser, type AuthenticatedEnv } from "./auth";
 import { permit, signedIn } from "./permissions";
 import { currentOrganization, type OrganizationEnv } from "./tenancy";
@@ -126,6 +127,25 @@ export function apiTokenRoutes({ db, now }: { db: Database; now: () => Date }) {
     return c.body(null, 204);
   });
 
+  // A new secret in place of the old: the same name and permissions, a new expiry; only the owner's own token.
+  routes.post("/api-tokens/:tokenId/regenerate", permit("organization.view"), async (c) => {
+    assertSignedInPerson(c);
+    const { expiresInDays } = await readJsonBody(c, regenerateApiTokenSchema);
+    if (!isTokenId(c.req.param("tokenId"))) throw tokenNotFound();
+    const created = await db.transaction((tx) =>
+      regenerateToken(tx, {
+        organizationId: organizationOf(c),
+        userId: currentUser(c).id,
+        tokenId: c.req.param("tokenId"),
+        expiresInDays,
+        createdBy: currentUser(c).id,
+        now: now(),
+      }),
+    );
+    if (!created) throw tokenNotFound();
+    return sendJson(c, createdApiTokenSchema, created, 201);
+  });
+
   routes.get("/service-accounts", permit("users.manage"), async (c) =>
     sendJson(c, serviceAccountListSchema, {
       serviceAccounts: await listServiceAccounts(db, organizationOf(c)),
@@ -197,8 +217,36 @@ export function apiTokenRoutes({ db, now }: { db: Database; now: () => Date }) {
     return c.body(null, 204);
   });
 
+  routes.post(
+    "/service-accounts/:serviceAccountId/tokens/:tokenId/regenerate",
+    permit("users.manage"),
+    async (c) => {
+      assertSignedInPerson(c);
+      const { expiresInDays } = await readJsonBody(c, regenerateApiTokenSchema);
+      if (!isTokenId(c.req.param("tokenId"))) throw tokenNotFound();
+      const serviceAccountId = c.req.param("serviceAccountId");
+      const created = await db.transaction(async (tx) => {
+        if (!(await isServiceAccountOf(tx, organizationOf(c), serviceAccountId))) return null;
+        return regenerateToken(tx, {
+          organizationId: organizationOf(c),
+          userId: serviceAccountId,
+          tokenId: c.req.param("tokenId"),
+          expiresInDays,
+          createdBy: currentUser(c).id,
+          now: now(),
+        });
+      });
+      if (!created) throw tokenNotFound();
+      return sendJson(c, createdApiTokenSchema, created, 201);
+    },
+  );
+
   documentRoutes(routes, {
     "GET /api-tokens": { responses: { 200: apiTokenListSchema } },
+    "POST /api-tokens/:tokenId/regenerate": {
+      body: regenerateApiTokenSchema,
+      responses: { 201: createdApiTokenSchema },
+    },
     "POST /api-tokens": { body: createPersonalTokenSchema, responses: { 201: createdApiTokenSchema } },
     "DELETE /api-tokens/:tokenId": { responses: { 204: null } },
     "GET /service-accounts": { responses: { 200: serviceAccountListSchema } },
@@ -209,6 +257,10 @@ export function apiTokenRoutes({ db, now }: { db: Database; now: () => Date }) {
       responses: { 201: createdApiTokenSchema },
     },
     "DELETE /service-accounts/:serviceAccountId/tokens/:tokenId": { responses: { 204: null } },
+    "POST /service-accounts/:serviceAccountId/tokens/:tokenId/regenerate": {
+      body: regenerateApiTokenSchema,
+      responses: { 201: createdApiTokenSchema },
+    },
   });
   return routes;
 }

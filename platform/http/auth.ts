@@ -10,9 +10,9 @@ import { clientAddressOf } from "../lib/client-address";
 import type { Database } from "../db/index";
 import { oidcPayloads, users } from "../db/schema";
 import { GRANT_ID_CLAIM } from "../identity/provider";
-import { createTokenRateLimiter } from "../tokens/rate-limit";
+import { countTokenRequest } from "../tokens/rate-limit";
 import { isWellFormedToken, looksLikeApiToken } from "../tokens/token-values";
-import { findPresentedToken, recordTokenUse } from "../tokens/tokens";
+import { findPresentedToken } from "../tokens/tokens";
 import { HttpError, unauthorized } from "./errors";
 
 export type AuthenticatedUser = { id: string; email: string; name: string };
@@ -145,8 +145,8 @@ export function authenticate(deps: {
 
 /**
  * Checks an API token on every request (never cached, so a revocation holds from the next request): its
- * checksum, then its hash's row, revocation, expiry and rate limit. Its use is noted (to the minute) before the
- * route runs, so a refused call still shows the token is in use.
+ * checksum, then its hash's row, revocation, expiry and rate limit. Its use is noted in the same write as its count
+ * against the limit, before the route runs, so a refused call still shows the token is in use.
  */
 function apiTokenChecker({
   db,
@@ -157,7 +157,6 @@ function apiTokenChecker({
   config: Pick<PlatformConfig, "trustProxyHops">;
   clock?: () => Date;
 }) {
-  const allow = createTokenRateLimiter({ now: clock });
   const refuse = (message: string) => unauthorized(message, { tokenPresented: true });
   return async (c: Context, value: string): Promise<ApiTokenCaller> => {
     if (!isWellFormedToken(value)) throw refuse(apiTokenErrorMessages.unknown);
@@ -167,7 +166,10 @@ function apiTokenChecker({
     const now = clock();
     if (row.revokedAt) throw refuse(apiTokenErrorMessages.revoked);
     if (row.expiresAt.getTime() <= now.getTime()) throw refuse(apiTokenErrorMessages.expired);
-    const allowed = allow(row.id);
+    const allowed = await countTokenRequest(db, row.id, {
+      at: now,
+      address: addressOf(c, config.trustProxyHops ?? 0),
+    });
     if (!allowed.allowed) {
       throw new HttpError(
         429,
@@ -178,7 +180,6 @@ function apiTokenChecker({
         { "Retry-After": String(allowed.retryAfterSeconds) },
       );
     }
-    await recordTokenUse(db, row, { at: now, address: addressOf(c, config.trustProxyHops ?? 0) });
     return {
       tokenId: row.id,
       tokenName: row.name,

@@ -1,3 +1,4 @@
+import { apiTokenPaths } from "#contract/api-tokens";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiErrorCodes } from "#contract/errors";
@@ -171,6 +172,16 @@ describe("GET /v2/organizations/:tenantId/onboarding", () => {
     expect(doneSteps(await onboardingOf(tenantId, creator.token))).toEqual(["team"]);
     // Every member sees it, read-only ones too.
     expect(doneSteps(await onboardingOf(tenantId, colleague.token))).toEqual(["team"]);
+  });
+
+  it("does not count a service account as a teammate", async () => {
+    const { creator, tenantId } = await createdThroughTheForm();
+    const created = await api.call("POST", apiTokenPaths.serviceAccounts(tenantId), {
+      token: creator.token,
+      json: { name: "ci deployer", roles: [{ role: "developer", environmentIds: null }] },
+    });
+    expect(created.status, await created.clone().text()).toBe(201);
+    expect(doneSteps(await onboardingOf(tenantId, creator.token))).toEqual([]);
   });
 
   it("reads another organization's data for none of its steps, and refuses a non-member", async () => {

@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { apiTokenPaths } from "#contract/api-tokens";
 import { environmentPaths } from "#contract/environments";
 import { fastbootPaths } from "#contract/fastboot";
 import { invitationPaths } from "#contract/invitations";
 import { defaultServiceConfigs } from "#contract/service-configs";
 import { servicePaths } from "#contract/services";
+import { plans } from "#contract/users";
 import { eq } from "drizzle-orm";
 import { environments, memberships, organizations, resources } from "../db/schema";
 import { ensureRoles } from "../db/roles";
@@ -104,6 +106,46 @@ describe("the Free plan's limits", () => {
     expect(await refusal(await invite([`${uniqueName("one-more")}@example.test`]))).toBe(
       "The Free plan allows 10 members; this organization has 10 with its open invitations. Upgrade the plan, " +
         "or cancel an invitation or remove a member.",
+    );
+  });
+});
+
+describe("service accounts and the plan", () => {
+  const createServiceAccount = (owner: TestMember, name: string) =>
+    api.call("POST", apiTokenPaths.serviceAccounts(t(owner)), {
+      token: owner.user.token,
+      json: { name, roles: [{ role: "developer" }] },
+    });
+  const invite = (owner: TestMember, count: number) =>
+    api.call("POST", invitationPaths.list(t(owner)), {
+      token: owner.user.token,
+      json: {
+        emails: Array.from({ length: count }, () => `${uniqueName("colleague")}@example.test`),
+        grants: [{ role: "developer", environmentIds: null }],
+      },
+    });
+
+  it("do not take a member's seat: an organization at its member limit still creates one, and they never block an invitation", async () => {
+    const owner = await api.createMember({ role: "admin" });
+    for (const name of ["deployer", "backup"])
+      expect((await createServiceAccount(owner, name)).status).toBe(201);
+    // The owner and nine invitations fill the Free plan's ten seats; the two service accounts take none.
+    expect((await invite(owner, 9)).status).toBe(201);
+    expect((await createServiceAccount(owner, "reporter")).status).toBe(201);
+    expect(await refusal(await invite(owner, 1))).toBe(
+      "The Free plan allows 10 members; this organization has 10 with its open invitations. Upgrade the plan, " +
+        "or cancel an invitation or remove a member.",
+    );
+  });
+
+  it("are limited by the plan's own count, refused in words", async () => {
+    const owner = await api.createMember({ role: "admin" });
+    const allowed = plans.FREE.limits.serviceAccounts;
+    for (let index = 0; index < allowed; index += 1)
+      expect((await createServiceAccount(owner, `robot ${index}`)).status).toBe(201);
+    expect(await refusal(await createServiceAccount(owner, "one more"))).toBe(
+      `The Free plan allows ${allowed} service accounts; this organization has ${allowed}. ` +
+        "Upgrade the plan or delete a service account.",
     );
   });
 });

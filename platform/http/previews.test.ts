@@ -13,7 +13,7 @@ import {
 } from "#contract/previews";
 import { defaultServiceSettings } from "#contract/services";
 import { sealSecrets } from "../connections/records";
-import { auditEvents, connections, deployPushes, environments, resources } from "../db/schema";
+import { auditEvents, connections, deployPushes, environments, resourceLogs, resources } from "../db/schema";
 import { signatureOf } from "../deploy-on-push/signature";
 import { fakeDriver } from "../testing/driver";
 import { openTestApi, uniqueName, type TestApi, type TestMember } from "../testing/http-harness";
@@ -44,7 +44,7 @@ afterAll(async () => {
 type Source = Awaited<ReturnType<typeof sourceEnvironment>>;
 
 /** An organization's environment with a database and two applications, one built from acme/web. */
-async function sourceEnvironment({ maxPreviews = 3, idleDays = 7 } = {}) {
+async function sourceEnvironment({ maxPreviews = 3, idleDays = 7, seedCommand = "" } = {}) {
   const member: TestMember = await api.createMember();
   const environment = await api.createEnvironment(member.organization.tenantId);
   const connectionId = randomUUID();
@@ -99,6 +99,7 @@ async function sourceEnvironment({ maxPreviews = 3, idleDays = 7 } = {}) {
     namePattern: `{environment}-pr-{number}`,
     maxPreviews,
     idleDays,
+    ...(seedCommand ? { seedCommand } : {}),
   });
   expect(response.status).toBe(200);
   const { previewSettings, secret } = previewSettingsChangeResponseSchema.parse(await response.json());
@@ -192,6 +193,9 @@ describe("the preview setting", () => {
       namePattern: [previewMessages.namePattern],
     });
     expect(await refused({ ...valid, idleDays: 31 })).toEqual({ idleDays: [previewMessages.idleDays] });
+    expect(await refused({ ...valid, seedCommand: "x".repeat(1025) })).toEqual({
+      seedCommand: [previewMessages.seedCommand],
+    });
     expect(await refused({ ...valid, applicationIds: [source.database.id] })).toEqual({
       applicationIds: [previewMessages.notGitHubApplication("db", "acme/web")],
     });
@@ -202,7 +206,15 @@ describe("the preview setting", () => {
       await (await source.call("PUT", path, valid)).json(),
     );
     expect(again.secret).toBeUndefined();
-    expect(again.previewSettings).toMatchObject({ namePattern: "pr-{number}", maxPreviews: 2 });
+    expect(again.previewSettings).toMatchObject({
+      namePattern: "pr-{number}",
+      maxPreviews: 2,
+      seedCommand: "",
+    });
+    const seeded = previewSettingsChangeResponseSchema.parse(
+      await (await source.call("PUT", path, { ...valid, seedCommand: "  npm run seed  " })).json(),
+    );
+    expect(seeded.previewSettings.seedCommand).toBe("npm run seed");
 
     const reader = await api.createUser();
     await api.addMember(reader.id, source.member.organization.organizationId, "read-only");
@@ -382,6 +394,43 @@ describe("a pull request's preview", () => {
       previewPaths.settings(other.member.organization.tenantId, other.environment.id),
     );
     expect(asStranger.status).toBe(403);
+  });
+
+  it("seeds its fresh databases once: the first deployment of the first application built from the pull request, never a later push", async () => {
+    const source = await sourceEnvironment({ seedCommand: "npm run seed" });
+    await deliverAndRun(source, pullRequestEvent("opened", 41));
+    const [preview] = await previewsOf(source);
+    expect(preview?.state).toBe("READY");
+    const seeding = 'Started container seed: sh -c "npm run seed"';
+    const linesOf = async (name: string) => {
+      const [row] = await api.db
+        .select()
+        .from(resources)
+        .where(and(eq(resources.environmentId, preview?.environmentId ?? ""), eq(resources.name, name)));
+      const lines = await api.db
+        .select()
+        .from(resourceLogs)
+        .where(eq(resourceLogs.resourceId, row?.id ?? ""));
+      return lines.map((line) => line.message).filter((message) => message.includes(seeding));
+    };
+    expect(await linesOf("web")).toHaveLength(1);
+    expect(await linesOf("api")).toEqual([]);
+
+    await deliverAndRun(source, pullRequestEvent("synchronize", 41));
+    expect((await previewsOf(source))[0]?.state).toBe("READY");
+    expect(await linesOf("web")).toHaveLength(1);
+  });
+
+  it("fails its first deployment when the seed command fails, and the pull request's comment says so", async () => {
+    const source = await sourceEnvironment({ seedCommand: "./seed.sh; exit 4" });
+    await deliverAndRun(source, pullRequestEvent("opened", 42));
+    const [preview] = await previewsOf(source);
+    const reason =
+      'web: The seed command (sh -c "./seed.sh; exit 4") exited with code 4. The deployment was rolled back ' +
+      "(nothing ran before it).";
+    expect(preview).toMatchObject({ state: "FAILED", message: reason });
+    expect(commentsOf(42)).toHaveLength(1);
+    expect(commentsOf(42)[0]?.body).toContain(reason);
   });
 
   it("refuses a preview past the limit in plain words on the pull request", async () => {

@@ -9,6 +9,7 @@ import {
 } from "#contract/onboarding-steps";
 import type { Database } from "../db/index";
 import { flagsOfTenant } from "../feature-flags/flags";
+import { isPersonMembership } from "../plans/people";
 import {
   connections,
   environments,
@@ -78,7 +79,8 @@ export async function onboardingChecklist(
         members: sql<number>`(${db
           .select({ value: sql`count(*)::int` })
           .from(memberships)
-          .where(eq(memberships.organizationId, organizationId))})`,
+          // A service account is no teammate.
+          .where(and(eq(memberships.organizationId, organizationId), isPersonMembership))})`,
         invitation: sql<boolean>`exists (${db
           .select({ one: sql`1` })
           .from(invitations)

@@ -1,8 +1,16 @@
 import { and, count, eq, gt, isNull } from "drizzle-orm";
 import { plans, type Plan, type PlanId } from "#contract/users";
 import type { Database } from "../db/index";
-import { environments, invitations, memberships, organizations, resources } from "../db/schema";
+import {
+  environments,
+  invitations,
+  memberships,
+  organizations,
+  resources,
+  serviceAccounts,
+} from "../db/schema";
 import { conflict } from "../lib/errors";
+import { isPersonMembership } from "./people";
 
 /**
  * The limits of an organization's plan, kept on every path that adds what they count (issue 25): the organization
@@ -65,8 +73,9 @@ export async function assertRoomForService(
 }
 
 /**
- * Refuses invitations that would take the organization past its plan's members. Open invitations count: each may
- * become a member without asking again.
+ * Refuses invitations that would take the organization past its plan's members. Members are people: a service
+ * account's membership takes no seat (it has its own limit). Open invitations count: each may become a member
+ * without asking again.
  */
 export async function assertRoomForInvitations(
   db: Database,
@@ -74,7 +83,10 @@ export async function assertRoomForInvitations(
 ): Promise<void> {
   const [plan, [members], [open]] = await Promise.all([
     planOf(db, organizationId),
-    db.select({ value: count() }).from(memberships).where(eq(memberships.organizationId, organizationId)),
+    db
+      .select({ value: count() })
+      .from(memberships)
+      .where(and(eq(memberships.organizationId, organizationId), isPersonMembership)),
     db
       .select({ value: count() })
       .from(invitations)
@@ -93,5 +105,23 @@ export async function assertRoomForInvitations(
   throw conflict(
     `The ${plan.name} plan allows ${plural(allowed, "member", "members")}; this organization has ${has} with its ` +
       "open invitations. Upgrade the plan, or cancel an invitation or remove a member.",
+  );
+}
+
+/** Refuses a new service account when the organization has as many as its plan allows. */
+export async function assertRoomForServiceAccount(db: Database, organizationId: string): Promise<void> {
+  const [plan, [row]] = await Promise.all([
+    planOf(db, organizationId),
+    db
+      .select({ value: count() })
+      .from(serviceAccounts)
+      .where(eq(serviceAccounts.organizationId, organizationId)),
+  ]);
+  const has = row?.value ?? 0;
+  const allowed = plan.limits.serviceAccounts;
+  if (has < allowed) return;
+  throw conflict(
+    `The ${plan.name} plan allows ${plural(allowed, "service account", "service accounts")}; this organization ` +
+      `has ${has}. Upgrade the plan or delete a service account.`,
   );
 }

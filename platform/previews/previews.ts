@@ -162,7 +162,11 @@ export function createPreviews({
     return push;
   }
 
-  /** The clone is ready: the chosen applications build the head, every application deploys. */
+  /**
+   * The clone is ready: the chosen applications build the head, every application deploys. The setting's seed
+   * command goes with the first chosen application's deployment (by name), the preview's only one that seeds: a
+   * later push (synchronize) or a retry deploys without it (decision 073).
+   */
   async function deployApplications(tx: Database, preview: PreviewRow, now: Date) {
     if (!preview.environmentId) return;
     const [environment] = await tx
@@ -170,7 +174,13 @@ export function createPreviews({
       .from(environments)
       .where(eq(environments.id, preview.environmentId));
     if (!environment) return;
-    const chosen = new Set((await chosenApplicationsOf(tx, preview)).map((row) => row.id));
+    const chosenRows = await chosenApplicationsOf(tx, preview);
+    const chosen = new Set(chosenRows.map((row) => row.id));
+    const [setting] = await tx
+      .select({ seedCommand: previewSettings.seedCommand })
+      .from(previewSettings)
+      .where(eq(previewSettings.environmentId, preview.sourceEnvironmentId));
+    const seeding = chosenRows[0]?.id;
     const applications = await tx
       .select()
       .from(resources)
@@ -188,9 +198,17 @@ export function createPreviews({
           .returning();
         resource = saved ?? application;
       }
+      const seedCommand = application.id === seeding ? setting?.seedCommand : undefined;
       const { job } = await deploys.launch(
         tx,
-        { resource, environment, action: "Provision", actor, diff: [] },
+        {
+          resource,
+          environment,
+          action: "Provision",
+          actor,
+          diff: [],
+          ...(seedCommand ? { seedCommand } : {}),
+        },
         now,
       );
       if (chosen.has(application.id)) {

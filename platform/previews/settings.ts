@@ -34,6 +34,7 @@ export function previewSettingsView(row: PreviewSettingsRow, webhookUrl: string)
     namePattern: row.namePattern,
     maxPreviews: row.maxPreviews,
     idleDays: row.idleDays,
+    seedCommand: row.seedCommand,
     webhookUrl,
     secretCreatedAt: row.secretCreatedAt.toISOString(),
   };
@@ -102,6 +103,7 @@ export async function savePreviewSettings(
     namePattern: request.namePattern,
     maxPreviews: request.maxPreviews,
     idleDays: request.idleDays,
+    seedCommand: request.seedCommand,
   };
   const existing = await previewSettingsOf(tx, scope.environmentId);
   if (existing) {

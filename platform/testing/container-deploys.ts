@@ -73,7 +73,10 @@ export type Deployed = {
   lines: NewLogLine[];
 };
 
-/** Calls `apply` until done, carrying state and progress and waiting as told; a thrown step carries `lines` too. */
+/**
+ * Calls `apply` until done, from the context's step on (a deployment the platform resumes), carrying state and
+ * progress and waiting as told; a thrown step carries `lines` too.
+ */
 export async function deployUntilDone(
   driver: DeployDriver,
   context: DeployContext,
@@ -82,7 +85,7 @@ export async function deployUntilDone(
   const progress: string[] = [];
   const lines: NewLogLine[] = [];
   let state = { ...context.state };
-  for (let step = 0; step < maxSteps; step++) {
+  for (let step = context.step; step < context.step + maxSteps; step++) {
     const result = await driver.apply({
       ...context,
       state,

@@ -3,6 +3,7 @@ import { and, asc, eq, inArray, isNull } from "drizzle-orm";
 import type { ServiceAccount } from "#contract/api-tokens";
 import type { Database } from "../db/index";
 import { apiTokens, customRoles, memberships, roleGrants, serviceAccounts, users } from "../db/schema";
+import { assertRoomForServiceAccount } from "../plans/limits";
 import { addMember, checkGrants, type GrantInput, type Team } from "../team/members";
 import { tokenView } from "./tokens";
 
@@ -11,13 +12,15 @@ const NO_PASSWORD = "service-account";
 
 /**
  * Creates a service account: a user of its own (an `.invalid` address, which mail never reaches and sign-up
- * cannot take), a member of the organization holding `grants`, marked in `service_accounts`.
+ * cannot take), a member of the organization holding `grants`, marked in `service_accounts`. It takes no
+ * member's seat; the plan limits service accounts on their own.
  */
 export async function createServiceAccount(
   tx: Database,
   { team, name, grants, createdBy }: { team: Team; name: string; grants: GrantInput[]; createdBy: string },
 ): Promise<string> {
   await checkGrants(tx, team, grants);
+  await assertRoomForServiceAccount(tx, team.organizationId);
   const id = `sa_${randomUUID()}`;
   await tx
     .insert(users)

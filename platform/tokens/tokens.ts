@@ -6,8 +6,6 @@ import { apiTokens, organizations, serviceAccounts, users } from "../db/schema";
 import { newTokenValue, tokenHashOf, tokenHintOf } from "./token-values";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-/** Last use is kept to the minute (and on every change of address): at most one write per token and minute. */
-export const LAST_USE_RESOLUTION_MS = 60_000;
 
 type TokenRow = typeof apiTokens.$inferSelect;
 
@@ -107,6 +105,53 @@ export async function revokeToken(
   return revoked.length > 0;
 }
 
+/**
+ * Regenerates one of a holder's live (unrevoked, possibly expired) tokens: revokes it and issues a new secret with
+ * its name and permissions and a new expiry, in one change, so the old secret is refused from its next request and
+ * nothing is left half done. Null when the holder has no such live token. Run it in a transaction.
+ */
+export async function regenerateToken(
+  tx: Database,
+  {
+    organizationId,
+    userId,
+    tokenId,
+    expiresInDays,
+    createdBy,
+    now,
+  }: {
+    organizationId: string;
+    userId: string;
+    tokenId: string;
+    expiresInDays: number;
+    createdBy: string;
+    now: Date;
+  },
+): Promise<CreatedApiToken | null> {
+  const [old] = await tx
+    .update(apiTokens)
+    .set({ revokedAt: now })
+    .where(
+      and(
+        eq(apiTokens.id, tokenId),
+        eq(apiTokens.organizationId, organizationId),
+        eq(apiTokens.userId, userId),
+        isNull(apiTokens.revokedAt),
+      ),
+    )
+    .returning();
+  if (!old) return null;
+  return issueToken(tx, {
+    organizationId,
+    userId,
+    name: old.name,
+    expiresInDays,
+    permissions: old.permissions as Permission[] | null,
+    createdBy,
+    now,
+  });
+}
+
 /** A presented token as stored, with its holder and organization; null when no token has that hash. */
 export type PresentedToken = {
   row: TokenRow;
@@ -130,21 +175,4 @@ export async function findPresentedToken(db: Database, value: string): Promise<P
     .where(eq(apiTokens.tokenHash, tokenHashOf(value)));
   if (!found) return null;
   return { ...found, serviceAccount: found.serviceAccount !== null };
-}
-
-/** Notes when and from where a token was used, unless the stored note is under a minute old and from there. */
-export async function recordTokenUse(
-  db: Database,
-  row: Pick<TokenRow, "id" | "lastUsedAt" | "lastUsedAddress">,
-  { at, address }: { at: Date; address: string },
-): Promise<void> {
-  const fresh =
-    row.lastUsedAt !== null &&
-    at.getTime() - row.lastUsedAt.getTime() < LAST_USE_RESOLUTION_MS &&
-    row.lastUsedAddress === address;
-  if (fresh) return;
-  await db
-    .update(apiTokens)
-    .set({ lastUsedAt: at, lastUsedAddress: address })
-    .where(eq(apiTokens.id, row.id));
 }

@@ -26,7 +26,7 @@ test("a Free organization's fourth environment is refused on the form in the pla
   // The organization page states the plan; three environments are what Free allows.
   await page.goto("/settings/users/organization-overview");
   await expect(
-    page.getByText("Up to 10 members, 3 environments and 20 services per environment."),
+    page.getByText("Up to 10 members, 3 environments, 20 services per environment and 5 service accounts."),
   ).toBeVisible();
   for (const name of ["production", "staging", "dev"]) await createEnvironment(page, name, { open: false });
 

@@ -5,20 +5,27 @@ import {
   Code,
   CopyButton,
   Group,
+  Modal,
+  NativeSelect,
   Stack,
   Table,
   Text,
 } from "@mantine/core";
-import type { ApiToken } from "#contract/api-tokens";
+import { DEFAULT_API_TOKEN_DAYS, type ApiToken } from "#contract/api-tokens";
+import { Button } from "~/components/button";
 import { formatDateTime } from "~/components/date-time";
+import { expiryChoices } from "./forms";
+
+/** A token's value as an action answers it once, after creating or regenerating it. */
+export type NewToken = { name: string; value: string; regenerated?: boolean };
 
 /**
- * A token's value right after creation, the only time it is shown (decision 070): with a copy button, and a
- * reminder that it cannot be shown again.
+ * A token's value right after creation or regeneration, the only time it is shown (decision 070): with a copy
+ * button, and a reminder that it cannot be shown again.
  */
-export function NewTokenValue({ name, value }: { name: string; value: string }) {
+export function NewTokenValue({ name, value, regenerated = false }: NewToken) {
   return (
-    <Alert color="green" title={`API token ${name} created`} role="status">
+    <Alert color="green" title={`API token ${name} ${regenerated ? "regenerated" : "created"}`} role="status">
       <Stack gap="xs">
         <Text size="sm">Copy it now: it is not stored and will not be shown again.</Text>
         <Group gap="sm" wrap="nowrap">
@@ -43,19 +50,19 @@ function expired(token: ApiToken, now: string): boolean {
   return Date.parse(token.expiresAt) <= Date.parse(now);
 }
 
-/** The tokens of one holder: name, what it starts and ends with, expiry, last use, and a revoke control. */
+/** The tokens of one holder: name, what it starts and ends with, expiry, last use, and its controls. */
 export function ApiTokensTable({
   tokens,
   now,
   label,
   showPermissions = false,
-  revoke,
+  actions,
 }: {
   tokens: ApiToken[];
   now: string;
   label: string;
   showPermissions?: boolean;
-  revoke: (token: ApiToken) => React.ReactNode;
+  actions: (token: ApiToken) => React.ReactNode;
 }) {
   return (
     <Table.ScrollContainer minWidth={720}>
@@ -103,11 +110,79 @@ export function ApiTokensTable({
                   "Never"
                 )}
               </Table.Td>
-              <Table.Td>{revoke(token)}</Table.Td>
+              <Table.Td>{actions(token)}</Table.Td>
             </Table.Tr>
           ))}
         </Table.Tbody>
       </Table>
     </Table.ScrollContainer>
+  );
+}
+
+/** A token's controls: both ask first (the pages' dialogs), as each breaks whatever uses the current secret. */
+export function TokenActions({
+  token,
+  onRegenerate,
+  onRevoke,
+}: {
+  token: ApiToken;
+  onRegenerate: () => void;
+  onRevoke: () => void;
+}) {
+  return (
+    <Group gap="xs" wrap="nowrap" justify="flex-end">
+      <Button variant="secondary" size="small" onClick={onRegenerate} aria-label={`Regenerate ${token.name}`}>
+        Regenerate
+      </Button>
+      <Button variant="secondary" size="small" onClick={onRevoke} aria-label={`Revoke ${token.name}`}>
+        Revoke
+      </Button>
+    </Group>
+  );
+}
+
+/**
+ * Asks before regenerating a token (decision 070): a new secret with the same name and permissions replaces the
+ * current one at once. The expiry select and the confirm button belong to the page's form named by `formId`, so
+ * the dialog is the only place the question is asked and the form the only way it is sent.
+ */
+export function RegenerateTokenDialog({
+  token,
+  formId,
+  intent = "regenerate",
+  onClose,
+  busy,
+}: {
+  token: ApiToken | null;
+  formId: string;
+  /** The form's intent for this change. */
+  intent?: string;
+  onClose: () => void;
+  busy: boolean;
+}) {
+  return (
+    <Modal opened={token !== null} onClose={onClose} title="Regenerate API token" centered>
+      <Stack gap="md">
+        <Text>
+          Regenerate the token {token?.name}? Its current secret is refused from its next request, so update
+          whatever uses it with the new one, shown once.
+        </Text>
+        <NativeSelect
+          form={formId}
+          name="expiresInDays"
+          label="New secret expires after"
+          data={expiryChoices}
+          defaultValue={String(DEFAULT_API_TOKEN_DAYS)}
+        />
+        <Group justify="flex-end" gap="sm">
+          <Button variant="secondary" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button type="submit" form={formId} name="intent" value={intent} variant="danger" loading={busy}>
+            Regenerate
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
   );
 }

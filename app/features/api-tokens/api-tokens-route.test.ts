@@ -147,4 +147,42 @@ describe("the API tokens page", () => {
     expect(revoked).toEqual([ciToken.id]);
     expect(answer.data.result.status).toBe("success");
   });
+
+  it("regenerates a token with a new expiry and shows the new value once", async () => {
+    const received: { tokenId: string; body: unknown }[] = [];
+    server.use(
+      http.post(`${tokensPath}/:tokenId/regenerate`, async ({ params, request }) => {
+        received.push({ tokenId: String(params.tokenId), body: await request.json() });
+        return HttpResponse.json({ token: ciToken, value: "ccp_new" }, { status: 201 });
+      }),
+    );
+    const answer = (await action({
+      request: await requestAs("POST", {
+        intent: "regenerate",
+        tokenId: ciToken.id,
+        tokenName: "ci",
+        expiresInDays: "180",
+      }),
+      params: {},
+      context: {},
+    })) as unknown as ActionAnswer;
+    expect(received).toEqual([{ tokenId: ciToken.id, body: { expiresInDays: 180 } }]);
+    expect(answer.data.created).toEqual({ name: "ci", value: "ccp_new", regenerated: true });
+  });
+
+  it("says so when the token to regenerate is gone", async () => {
+    server.use(
+      http.post(`${tokensPath}/:tokenId/regenerate`, () =>
+        HttpResponse.json({ message: "API token not found", code: "NOT_FOUND" }, { status: 404 }),
+      ),
+    );
+    const answer = (await action({
+      request: await requestAs("POST", { intent: "regenerate", tokenId: ciToken.id, tokenName: "ci" }),
+      params: {},
+      context: {},
+    })) as unknown as ActionAnswer;
+    expect(answer.init?.status).toBe(404);
+    expect(answer.data.result.error?.[""]).toEqual(["API token not found"]);
+    expect(answer.data.created).toBeUndefined();
+  });
 });

@@ -32,9 +32,18 @@ export const revokeTokenFormSchema = z.object({
   tokenName: z.string().default("The token"),
 });
 
+/** Regenerating asks only for the new secret's expiry: the name and permissions stay the token's. */
+export const regenerateTokenFormSchema = z.object({
+  intent: z.literal("regenerate"),
+  tokenId: z.string({ error: "Choose the token to regenerate" }),
+  tokenName: z.string().default("The token"),
+  expiresInDays,
+});
+
 export const personalTokenFormSchema = z.discriminatedUnion("intent", [
   createTokenFormSchema,
   revokeTokenFormSchema,
+  regenerateTokenFormSchema,
 ]);
 
 /** The service accounts page's forms. */
@@ -64,6 +73,14 @@ export const revokeAccountTokenFormSchema = z.object({
   tokenName: z.string().default("The token"),
 });
 
+export const regenerateAccountTokenFormSchema = z.object({
+  intent: z.literal("regenerate-token"),
+  serviceAccountId: z.string({ error: "Choose the service account" }),
+  tokenId: z.string({ error: "Choose the token to regenerate" }),
+  tokenName: z.string().default("The token"),
+  expiresInDays,
+});
+
 export const deleteServiceAccountFormSchema = z.object({
   intent: z.literal("delete-account"),
   serviceAccountId: z.string({ error: "Choose the service account" }),
@@ -74,5 +91,6 @@ export const serviceAccountFormSchema = z.discriminatedUnion("intent", [
   createServiceAccountFormSchema,
   createAccountTokenFormSchema,
   revokeAccountTokenFormSchema,
+  regenerateAccountTokenFormSchema,
   deleteServiceAccountFormSchema,
 ]);

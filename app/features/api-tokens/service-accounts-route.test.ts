@@ -120,4 +120,47 @@ describe("the service accounts page", () => {
     })) as unknown as { data: { created?: { name: string; value: string } } };
     expect(answer.data.created).toEqual({ name: "github actions", value: "ccp_secret" });
   });
+
+  it("regenerates an account's token and shows the new value once", async () => {
+    const tokenId = "7d1b4c9e-0000-4000-8000-000000000002";
+    const received: unknown[] = [];
+    server.use(
+      http.post(`${organization}/service-accounts/sa_1/tokens/${tokenId}/regenerate`, async ({ request }) => {
+        received.push(await request.json());
+        return HttpResponse.json(
+          {
+            token: {
+              id: "7d1b4c9e-0000-4000-8000-000000000003",
+              name: "github actions",
+              hint: "ccp_…abcd",
+              permissions: null,
+              createdAt: "2026-11-27T00:00:00.000Z",
+              expiresAt: "2027-02-25T00:00:00.000Z",
+              lastUsedAt: null,
+              lastUsedAddress: null,
+            },
+            value: "ccp_renewed",
+          },
+          { status: 201 },
+        );
+      }),
+    );
+    const answer = (await action({
+      request: await requestAs("POST", {
+        intent: "regenerate-token",
+        serviceAccountId: "sa_1",
+        tokenId,
+        tokenName: "github actions",
+        expiresInDays: "90",
+      }),
+      params: {},
+      context: {},
+    })) as unknown as { data: { created?: { name: string; value: string; regenerated?: boolean } } };
+    expect(received).toEqual([{ expiresInDays: 90 }]);
+    expect(answer.data.created).toEqual({
+      name: "github actions",
+      value: "ccp_renewed",
+      regenerated: true,
+    });
+  });
 });

@@ -19,6 +19,7 @@ const settings: PreviewSettings = {
   namePattern: "pr-{number}",
   maxPreviews: 3,
   idleDays: 7,
+  seedCommand: "npm run seed",
   webhookUrl: "http://localhost:4606/api/webhooks/github/previews/abc",
   secretCreatedAt: "2026-03-02T09:00:00.000Z",
 };
@@ -47,6 +48,8 @@ describe("PreviewSettingsForm", () => {
     expect((screen.getByLabelText(/^Repository/) as HTMLInputElement).value).toBe("acme/web");
     expect((screen.getByLabelText("web") as HTMLInputElement).checked).toBe(true);
     expect((screen.getByLabelText("api") as HTMLInputElement).checked).toBe(false);
+    expect((screen.getByLabelText(/^Seed command/) as HTMLInputElement).value).toBe("npm run seed");
+    expect(screen.getByText(/Optional: run once, in a preview's first deployment/)).toBeTruthy();
     const shown = screen.getByTestId("preview-webhook-secret").textContent ?? "";
     expect(shown).toContain("s3cret-once");
     expect(shown).toContain(settings.webhookUrl);
@@ -76,5 +79,23 @@ describe("PreviewSettingsForm", () => {
       namePattern: [previewMessages.namePattern],
       idleDays: [previewMessages.idleDays],
     });
+  });
+
+  it("keeps a seed command that is too long as typed, saying why", () => {
+    const typed = `npm run seed -- ${"x".repeat(1020)}`;
+    const form = new FormData();
+    form.set("enabled", "on");
+    form.set("connectionId", connectionId);
+    form.set("repository", "acme/web");
+    form.append("applicationIds", webId);
+    form.set("namePattern", "pr-{number}");
+    form.set("maxPreviews", "3");
+    form.set("idleDays", "7");
+    form.set("seedCommand", typed);
+    const submission = parseWithZod(form, { schema: previewSettingsFormSchema });
+    expect(submission.status).toBe("error");
+    renderForm({ lastResult: submission.reply() });
+    expect((screen.getByLabelText(/^Seed command/) as HTMLInputElement).value).toBe(typed);
+    expect(screen.getByText(previewMessages.seedCommand)).toBeTruthy();
   });
 });

@@ -27,8 +27,8 @@ export const previewSettingsFormSchema = previewSettingsRequestSchema.extend({
 
 /**
  * The environment's preview setting (issue 28): which GitHub repository's pull requests get a preview, which of the
- * environment's applications build from them, the name pattern and the limits. After the first save, the webhook's
- * secret is shown here once.
+ * environment's applications build from them, the name pattern, an optional seed command and the limits. After the
+ * first save, the webhook's secret is shown here once.
  */
 export function PreviewSettingsForm({
   settings,
@@ -57,6 +57,7 @@ export function PreviewSettingsForm({
       maxPreviews: 3,
       idleDays: 7,
       applicationIds: [],
+      seedCommand: "",
     },
     constraint: getZodConstraint(previewSettingsFormSchema),
     onValidate: ({ formData }) => parseWithZod(formData, { schema: previewSettingsFormSchema }),
@@ -131,6 +132,12 @@ export function PreviewSettingsForm({
               field={fields.namePattern}
               label="Name pattern"
               description="{number} is the pull request's number, {environment} this environment's name."
+            />
+            <TextField
+              field={fields.seedCommand}
+              label="Seed command"
+              description="Optional: run once, in a preview's first deployment, by the first application built from the pull request, after its pre-deploy command (fills the fresh databases)"
+              autoComplete="off"
             />
             <Group grow align="flex-start">
               <NumberField

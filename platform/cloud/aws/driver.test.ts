@@ -189,3 +189,45 @@ describe("the provisioners' waits at the engine's time scale", () => {
     expect(scaledWaitMs(100, 0)).toBe(100);
   });
 });
+
+describe("an application's one-off commands on AWS", () => {
+  it("says in the deployment's logs, once, that its pre-deploy and seed commands are not run on AWS yet", async () => {
+    const application: Provisioner = {
+      secretAttributeNames: () => [],
+      async apply(context) {
+        context.log("info", "Registered task definition web:2");
+        return { done: false, state: {}, waitMs: 1_000, progress: "Starting the tasks" };
+      },
+      destroy: () => Promise.resolve({ done: true }),
+      plan: () => ({ inPlace: [], replace: [] }),
+      observe: () => Promise.resolve({ state: "ok" }),
+    };
+    const driver = createAwsDriver({ provisioners: { application } }).forAccount({
+      key: "account",
+      confirm: (region) => Promise.resolve({ region, endpoint: "http://127.0.0.1:1" }),
+    });
+    const context = {
+      resource: resourceOf("application", { preDeployCommand: "npm run migrate" }),
+      organizationId: "org",
+      environmentId: "env",
+      state: {},
+      network: null,
+      step: 0,
+      progress: null,
+      change: "deploy" as const,
+      podNames: ["web-1"],
+      secretsSealed: false,
+      seedCommand: "npm run seed",
+      now: new Date("2033-01-01T00:00:00.000Z"),
+    };
+    const first = await driver.apply(context);
+    expect(first.lines.filter((line) => line.level === "warn").map((line) => line.message)).toEqual([
+      'The pre-deploy command (sh -c "npm run migrate") is not run on AWS yet: run it yourself against this ' +
+        "environment before the new version serves (container hosts run it).",
+      'The seed command (sh -c "npm run seed") is not run on AWS yet: run it yourself against this ' +
+        "environment before the new version serves (container hosts run it).",
+    ]);
+    const next = await driver.apply({ ...context, step: 1, progress: "Starting the tasks" });
+    expect(next.lines.filter((line) => line.level === "warn")).toEqual([]);
+  });
+});

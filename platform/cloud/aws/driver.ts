@@ -1,6 +1,7 @@
 import { serviceTypeLabels, type ServiceType } from "#contract/service-catalogue";
 import { createAwsClients, type AwsConnection } from "./clients";
 import { CloudStepError, type DeployContext, type DeployDriver, type NewLogLine } from "../driver";
+import { oneOffsOf, oneOffWords } from "../one-off-commands";
 import {
   TAG_ENVIRONMENT,
   TAG_ORGANIZATION,
@@ -267,6 +268,24 @@ export function createAwsDriver({
     ];
   }
 
+  /**
+   * An application's pre-deploy and seed commands are not run on AWS yet (docs/decisions/073: ECS RunTask needs a
+   * test moto cannot give, as its tasks run nothing and always exit 0): said once, at a deployment's first step,
+   * rather than let the deployment pass for one that ran them.
+   */
+  function notRunHere(context: DeployContext): NewLogLine[] {
+    if (context.step !== 0) return [];
+    const podName = context.podNames[0] ?? context.resource.name;
+    return oneOffsOf(context).map((oneOff) => ({
+      at: context.now,
+      podName,
+      level: "warn" as const,
+      message:
+        `${oneOffWords(oneOff)} is not run on AWS yet: run it yourself against this environment before the new ` +
+        "version serves (container hosts run it).",
+    }));
+  }
+
   return {
     /**
      * The AWS account's credentials in `region`, as its owner confirmed them (two attempts per call, each
@@ -282,7 +301,10 @@ export function createAwsDriver({
           const { result, lines } = await run(account, context, (provisioner, provision) =>
             provisioner.apply(provision),
           );
-          return { ...scaled(result), lines: withProgress(context, result, lines) };
+          return {
+            ...scaled(result),
+            lines: [...notRunHere(context), ...withProgress(context, result, lines)],
+          };
         },
         async destroy(context) {
           const { result, lines } = await run(account, context, (provisioner, provision) =>

@@ -16,13 +16,16 @@ import {
   type NewLogLine,
   type Observation,
   type RegistryAuth,
+  type ResolvedVariable,
   type TeardownStep,
 } from "../driver";
 import { buildContextOf, buildImage, dockerfileInRepository, imagesLabelled } from "./build";
 import { outboundFetch } from "../../lib/egress";
 import { engineStepError, type Engine } from "./engine";
-import { LABEL_DEPLOYMENT, LABEL_SERVICE, labelFilter, labelsOf } from "./labels";
+import { LABEL_DEPLOYMENT, LABEL_ROLE, LABEL_SERVICE, labelFilter, labelsOf } from "./labels";
 import { endpointsOf, environmentNetwork, removeNetworkIfUnused } from "./network";
+import { oneOffProgress, oneOffsOf, oneOffWords } from "../one-off-commands";
+import { createOneOff, findOneOff, oneOffContainersOf, outputOf } from "./one-off";
 import type { ContainerProxy } from "./proxy";
 import { pulled } from "./pull";
 import { lastLinesOf } from "./telemetry";
@@ -34,7 +37,10 @@ import { referenceWords, resolvedVariablesOf } from "../variables";
  * outside any transaction; the engine persists `state` after it and calls again after `waitMs`:
  *
  * 1. pull the image (a new rollout id labels what this deployment creates);
- * 2. create and start the new container beside the running one, found again by its labels when a crash
+ * 2. the deployment's one-off commands (the pre-deploy command, a preview's seed command: one-off.ts), each in a
+ *    container of the new image, looked at every ONE_OFF_POLL_MS until it exits: 0 goes on, anything else (or the
+ *    deployment's time-out) removes it and fails the deployment as a failed health check does, nothing replaced;
+ *    then create and start the new container beside the running one, found again by its labels when a crash
  *    interrupted the step;
  * 3. check its health (HTTP GET on the published port) every interval: `healthyThreshold` passes in a row go on,
  *    UNHEALTHY_THRESHOLD failures in a row after its START_PERIOD_MS (or the container exiting) remove it and fail
@@ -66,8 +72,19 @@ const REFERENCE_WAIT_MS = 5000;
 const BUILD_FLUSH_MS = 1000;
 /** The build's lines kept in the deployment's logs (a long build writes thousands). */
 const MAX_BUILD_LINES = 2000;
+/** How often a one-off command's container is looked at while it runs (scaled). */
+const ONE_OFF_POLL_MS = 2000;
+/** A one-off command's lines kept in the deployment's logs. */
+const MAX_ONE_OFF_LINES = 2000;
+/**
+ * A one-off command still running this close to the deployment's time-out is stopped by the step itself: the
+ * time-out, checked after a step, fails the deployment without another call to the driver.
+ */
+const DEADLINE_MARGIN_MS = 1000;
 
 type State = Readonly<Record<string, string>>;
+/** Writes a line to the deployment's logs, under the deployment's first pod or the container `podName`. */
+type Log = (message: string, level?: NewLogLine["level"], podName?: string) => void;
 
 /** Not there yet: the lines are the step's, added by `apply`. */
 export const pending = (state: State, waitMs: number, progress: string): DeployStep => ({
@@ -122,18 +139,14 @@ export function containerApplication({
    */
   async function run<Result>(
     context: DeployContext,
-    work: (
-      engine: Engine,
-      log: (message: string, level?: NewLogLine["level"]) => void,
-      flush: () => Promise<void>,
-    ) => Promise<Result>,
+    work: (engine: Engine, log: Log, flush: () => Promise<void>) => Promise<Result>,
   ): Promise<{ result: Result; lines: NewLogLine[] }> {
     const lines: NewLogLine[] = [];
     let written = 0;
     const podName = context.podNames[0] ?? context.resource.name;
-    const log = (message: string, level: NewLogLine["level"] = "info") => {
+    const log: Log = (message, level = "info", from = podName) => {
       // A millisecond apart, so the lines of one step keep their order in time.
-      lines.push({ at: new Date(context.now.getTime() + lines.length), podName, level, message });
+      lines.push({ at: new Date(context.now.getTime() + lines.length), podName: from, level, message });
     };
     let streaming = Boolean(context.writeLines);
     const flush = async () => {
@@ -174,6 +187,8 @@ export function containerApplication({
             : pull(engine, context, log);
         }
         switch (context.state.phase) {
+          case "one-off":
+            return runOneOff(engine, context, log);
           case "start":
             return start(engine, context, log);
           case "health":
@@ -198,7 +213,11 @@ export function containerApplication({
           await proxy.unroute(context.resource.id);
           log(`Removed the route of ${proxy.addressOf(Number(context.state.proxyPort))}`);
         }
-        for (const container of await containersOf(engine, context.resource.id)) {
+        const all = [
+          ...(await containersOf(engine, context.resource.id)),
+          ...(await oneOffContainersOf(engine, context.resource.id)),
+        ];
+        for (const container of all) {
           await removeContainer(engine, container.Id);
           log(`Removed container ${nameOf(container)}`);
         }
@@ -246,7 +265,7 @@ export function containerApplication({
     return pending(
       {
         ...withoutRollout(state),
-        phase: "start",
+        ...afterImage(context),
         rollout: randomBytes(4).toString("hex"),
         image: pinned ? (state.pinnedImage ?? image) : image,
         imageDigest: digest,
@@ -319,7 +338,7 @@ export function containerApplication({
     return pending(
       {
         ...withoutRollout(state),
-        phase: "start",
+        ...afterImage(context),
         rollout,
         image: tag,
         imageDigest: imageId,
@@ -360,7 +379,7 @@ export function containerApplication({
     return pending(
       {
         ...withoutRollout(state),
-        phase: "start",
+        ...afterImage(context),
         rollout: randomBytes(4).toString("hex"),
         image,
         imageDigest: digest,
@@ -376,20 +395,157 @@ export function containerApplication({
     );
   }
 
-  /** Step 2: the new container, created (or found again by its labels) and started beside the running one. */
-  async function start(
+  /**
+   * Step 2, when the deployment has one-off commands (the pre-deploy command, then a preview's seed command): the
+   * current one's container created (or found again by its labels: never a second run) and started, then looked
+   * at once per ONE_OFF_POLL_MS until it exits, its output written to the deployment's logs as it comes.
+   */
+  async function runOneOff(engine: Engine, context: DeployContext, log: Log): Promise<DeployStep> {
+    const { state, resource } = context;
+    const commands = oneOffsOf(context);
+    const index = commands.findIndex((one) => one.kind === state.oneOff);
+    const oneOff = commands[index];
+    if (!oneOff) {
+      throw new CloudStepError(`The deployment's ${state.oneOff ?? ""} command is no longer configured.`, {
+        transient: false,
+      });
+    }
+    const rollout = state.rollout ?? "";
+    const words = oneOffWords(oneOff);
+    const progress = oneOffProgress(oneOff);
+    const id = state.oneOffContainer;
+    if (!id) {
+      // What an earlier command (or a deployment its time-out ended) left goes first.
+      await removeOneOffs(
+        engine,
+        resource.id,
+        log,
+        (container) =>
+          container.Labels[LABEL_DEPLOYMENT] === rollout && container.Labels[LABEL_ROLE] === oneOff.kind,
+      );
+      let found = (await findOneOff(engine, resource.id, rollout, oneOff.kind))?.Id;
+      if (!found) {
+        // The command runs with the application's variables, resolved as for its container (decision 074).
+        const resolution = await resolvedVariablesOf(context);
+        if ("waitingFor" in resolution) {
+          return pending(state, scaled(REFERENCE_WAIT_MS), `Waiting for ${resolution.waitingFor}`);
+        }
+        const network = await environmentNetwork(engine, context, log);
+        const created = await createOneOff(engine, context, {
+          oneOff,
+          rollout,
+          image: state.imageId ?? state.image ?? "",
+          env: envOf(resolution.variables),
+          network,
+        });
+        found = created.id;
+        log(`Created container ${created.name} from ${state.image} on network ${network.name}`);
+      }
+      const container = engine.getContainer(found);
+      const inspected = await container.inspect();
+      if (["created", "configured"].includes(inspected.State.Status)) {
+        await container.start().catch((error: unknown) => {
+          throw engineStepError("Starting the command's container", error);
+        });
+        log(`${progress}: sh -c ${JSON.stringify(oneOff.command)}`);
+      }
+      return pending(
+        { ...state, oneOffContainer: found, oneOffLines: "0" },
+        scaled(ONE_OFF_POLL_MS),
+        progress,
+      );
+    }
+
+    const inspected = await engine
+      .getContainer(id)
+      .inspect()
+      .catch((error: unknown) => {
+        if ((error as { statusCode?: number }).statusCode === 404) return null;
+        throw engineStepError("Reading the command's container", error);
+      });
+    if (!inspected) {
+      throw new RolloutFailedError(
+        `${words} cannot say how it ended: its container was removed meanwhile. ${capitalised(rolledBack(context))}.`,
+        [],
+      );
+    }
+    const name = inspected.Name.replace(/^\//, "");
+    const written = Number(state.oneOffLines ?? 0);
+    const running = inspected.State.Running;
+    const output = written < MAX_ONE_OFF_LINES || !running ? await outputOf(engine, id) : [];
+    for (const line of output.slice(written, MAX_ONE_OFF_LINES)) log(line, "info", name);
+    const lines = String(Math.max(written, Math.min(output.length, MAX_ONE_OFF_LINES)));
+    if (running) {
+      const left = context.deadline
+        ? context.deadline.getTime() - DEADLINE_MARGIN_MS - context.now.getTime()
+        : Infinity;
+      if (left <= 0) {
+        await removeContainer(engine, id);
+        log(`Stopped and removed container ${name}: the deployment's time-out came`, "error");
+        throw new RolloutFailedError(
+          `${words} was still running at the deployment's time-out: it was stopped. ` +
+            `${capitalised(rolledBack(context))}.`,
+          [],
+        );
+      }
+      return pending({ ...state, oneOffLines: lines }, Math.min(scaled(ONE_OFF_POLL_MS), left), progress);
+    }
+    if (output.length > MAX_ONE_OFF_LINES) {
+      log(`(${output.length - MAX_ONE_OFF_LINES} more lines of its output left out)`, "info", name);
+    }
+    const code = inspected.State.ExitCode;
+    if (code !== 0) {
+      await removeContainer(engine, id);
+      log(`Removed container ${name}`);
+      const said = output.slice(-3).join(" / ");
+      throw new RolloutFailedError(
+        `${words} exited with code ${code}${said ? `: ${said}` : ""}. ${capitalised(rolledBack(context))}.`,
+        [],
+      );
+    }
+    log(`${words} exited with code 0`);
+    const next = commands[index + 1];
+    return pending(
+      {
+        ...state,
+        phase: next ? "one-off" : "start",
+        oneOff: next?.kind ?? "",
+        oneOffContainer: "",
+        oneOffLines: "0",
+      },
+      0,
+      next ? oneOffProgress(next) : "Starting the new container",
+    );
+  }
+
+  /** Removes the service's one-off containers but those `kept` (a finished command's, or one a time-out left). */
+  async function removeOneOffs(
     engine: Engine,
-    context: DeployContext,
-    log: (message: string) => void,
-  ): Promise<DeployStep> {
+    serviceId: string,
+    log: Log,
+    kept: (container: ContainerInfo) => boolean = () => false,
+  ) {
+    for (const container of await oneOffContainersOf(engine, serviceId)) {
+      if (kept(container)) continue;
+      await removeContainer(engine, container.Id);
+      log(`Removed container ${nameOf(container)}`);
+    }
+  }
+
+  /** The new container, created (or found again by its labels) and started beside the running one. */
+  async function start(engine: Engine, context: DeployContext, log: Log): Promise<DeployStep> {
     const { resource, state } = context;
     const rollout = state.rollout ?? "";
     const { hardware, networking, healthCheck } = resource.settings;
     const ports = [...new Set([networking.port, healthCheck.port])].map((port) => `${port}/tcp`);
-    const [found] = await engine.listContainers({
-      all: true,
-      filters: labelFilter({ [LABEL_SERVICE]: resource.id, [LABEL_DEPLOYMENT]: rollout }),
-    });
+    // The one-off commands' containers have done their work.
+    await removeOneOffs(engine, resource.id, log);
+    const [found] = (
+      await engine.listContainers({
+        all: true,
+        filters: labelFilter({ [LABEL_SERVICE]: resource.id, [LABEL_DEPLOYMENT]: rollout }),
+      })
+    ).filter((container) => !container.Labels[LABEL_ROLE]);
     let id = found?.Id;
     if (!id) {
       // Resolved now, just before the container is made (decision 074): a secret goes into its environment only.
@@ -407,7 +563,7 @@ export function containerApplication({
         .createContainer({
           name,
           Image: state.imageId ?? state.image,
-          Env: resolution.variables.map((variable) => `${variable.name}=${variable.value}`),
+          Env: envOf(resolution.variables),
           Labels: labelsOf(context, rollout),
           ExposedPorts: Object.fromEntries(ports.map((port) => [port, {}])),
           NetworkingConfig: endpointsOf(network, resource.name),
@@ -617,6 +773,10 @@ function sourcesOf(context: DeployContext): ApplicationSources {
   return context.sources;
 }
 
+/** A container's environment (`NAME=value`) of the resolved variables. */
+const envOf = (variables: ResolvedVariable[]) =>
+  variables.map((variable) => `${variable.name}=${variable.value}`);
+
 const rolledBack = (context: DeployContext) =>
   context.state.container
     ? `the deployment was rolled back to the container that ran before (${context.state.runningImage || "its image"})`
@@ -643,9 +803,26 @@ function repositoryOf(image: string): string {
 
 /** The state without the fields of one rollout (what a new deployment starts from). */
 function withoutRollout(state: State): Record<string, string> {
-  const { phase: _phase, newContainer: _new, passes: _passes, failures: _failures, ...kept } = state;
+  const {
+    phase: _phase,
+    newContainer: _new,
+    passes: _passes,
+    failures: _failures,
+    oneOff: _oneOff,
+    oneOffContainer: _oneOffContainer,
+    oneOffLines: _oneOffLines,
+    ...kept
+  } = state;
   return kept;
 }
+
+/** Where a deployment goes once its image is there: its first one-off command, or the new container. */
+function afterImage(context: DeployContext): Record<string, string> {
+  const [first] = oneOffsOf(context);
+  return first ? { phase: "one-off", oneOff: first.kind } : { phase: "start" };
+}
+
+const capitalised = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
 export async function observe(engine: Engine, context: DeployContext): Promise<Observation> {
   const id = context.state.container;
@@ -675,9 +852,11 @@ export async function observe(engine: Engine, context: DeployContext): Promise<O
   return { state: "ok" };
 }
 
-/** Every container labelled with the service, running or not. */
-export const containersOf = (engine: Engine, serviceId: string): Promise<ContainerInfo[]> =>
-  engine.listContainers({ all: true, filters: labelFilter({ [LABEL_SERVICE]: serviceId }) });
+/** Every container of the service, running or not (not a one-off command's: see one-off.ts). */
+export const containersOf = async (engine: Engine, serviceId: string): Promise<ContainerInfo[]> =>
+  (await engine.listContainers({ all: true, filters: labelFilter({ [LABEL_SERVICE]: serviceId }) })).filter(
+    (container) => !container.Labels[LABEL_ROLE],
+  );
 
 export const nameOf = (container: ContainerInfo) =>
   container.Names[0]?.replace(/^\//, "") ?? container.Id.slice(0, 12);

@@ -10,6 +10,11 @@ export const LABEL_ENVIRONMENT = "cloud-console.environment";
 export const LABEL_SERVICE = "cloud-console.service";
 /** The rollout a container belongs to: one per deployment, chosen at its first step. */
 export const LABEL_DEPLOYMENT = "cloud-console.deployment";
+/**
+ * What a container does for its deployment besides being the service (`pre-deploy`, `seed`: a one-off command);
+ * absent on the service's own containers, which the drift check, units and switch-over read.
+ */
+export const LABEL_ROLE = "cloud-console.role";
 
 export function labelsOf(context: DeployContext, deployment: string): Record<string, string> {
   return {

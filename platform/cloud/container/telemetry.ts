@@ -1,7 +1,7 @@
 import type { ContainerInfo } from "dockerode";
 import type { NewLogLine } from "../driver";
 import { engineStepError, type Engine } from "./engine";
-import { LABEL_SERVICE, labelFilter } from "./labels";
+import { LABEL_ROLE, LABEL_SERVICE, labelFilter } from "./labels";
 
 /**
  * What the logs and monitoring tabs read of a service on a container engine (issue 26): its containers' own
@@ -9,8 +9,11 @@ import { LABEL_SERVICE, labelFilter } from "./labels";
  * (a TelemetrySource in platform/deployments/) stores the lines in resource_logs like CloudWatch's.
  */
 
-const runningContainersOf = (engine: Engine, serviceId: string): Promise<ContainerInfo[]> =>
-  engine.listContainers({ filters: labelFilter({ [LABEL_SERVICE]: serviceId }) });
+/** The service's own running containers (a one-off command's output goes to its deployment's logs instead). */
+const runningContainersOf = async (engine: Engine, serviceId: string): Promise<ContainerInfo[]> =>
+  (await engine.listContainers({ filters: labelFilter({ [LABEL_SERVICE]: serviceId }) })).filter(
+    (container) => !container.Labels[LABEL_ROLE],
+  );
 
 const nameOf = (container: ContainerInfo) =>
   container.Names[0]?.replace(/^\//, "") ?? container.Id.slice(0, 12);
@@ -59,7 +62,7 @@ export async function containerLogLines(
 }
 
 /** Docker's multiplexed stream (an 8-byte header per frame: stream, 0, 0, 0, size) as its lines. */
-function framedLines(buffer: Buffer): string[] {
+export function framedLines(buffer: Buffer): string[] {
   const parts: Buffer[] = [];
   let offset = 0;
   while (offset + 8 <= buffer.length && buffer[offset + 1] === 0 && buffer[offset + 2] === 0) {

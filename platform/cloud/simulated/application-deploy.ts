@@ -10,6 +10,7 @@ import type {
   NewLogLine,
 } from "../driver";
 import { CloudStepError, RolloutFailedError } from "../driver";
+import { oneOffProgress, oneOffsOf, oneOffWords, type OneOff } from "../one-off-commands";
 import { randomFrom } from "./random";
 import { referenceLines } from "../variables";
 
@@ -23,7 +24,9 @@ import { referenceLines } from "../variables";
  *    ECR's DescribeImages), whose refusal fails the deployment in the registry's words; a public image is pulled by
  *    the simulated cluster itself (nothing leaves this machine); a chart is installed as `helm upgrade --install`
  *    prints it. A rollback (state `pinnedImage`/`pinnedDigest`) pulls the version's digest and builds nothing;
- * 2. the pre-deploy command, in a Job of the new version, when there is one;
+ * 2. the pre-deploy command, then a preview's seed command (decision 073), each in a Job of the new version, when
+ *    there is one. Nothing runs here, so the one outcome the simulated cloud can know is the shell's own: a command
+ *    whose last words are `exit N` (N not 0) fails the deployment with that code, as on a container host;
  * 3. a rolling update replacing the pods one at a time (maxSurge 1, maxUnavailable 0), as `kubectl rollout status`
  *    and the pods' events show it. A new pod becomes ready only when its health check passes: the simulated
  *    application answers every path with 200 but a path containing "unhealthy" (503), and nothing listens on a port
@@ -35,6 +38,10 @@ import { referenceLines } from "../variables";
 const seconds = { pull: 4, build: 12, helm: 5, preDeploy: 4, pod: 3 } as const;
 /** How long a deployment waits before asking again for a referenced service's attribute (as on a container host). */
 const REFERENCE_WAIT_SECONDS = 5;
+
+/** The code a command ending in `exit N` exits with (the only outcome known without running it), or 0. */
+const exitCodeOf = (command: string) =>
+  Number(/(?:^|[;&|\n]\s*)exit\s+(\d{1,3})\s*;?\s*$/.exec(command)?.[1] ?? 0);
 
 const digestOf = (text: string) => `sha256:${createHash("sha256").update(text).digest("hex")}`;
 
@@ -48,12 +55,16 @@ export function unhealthyReason(config: ApplicationConfig, podIp: string): strin
   return null;
 }
 
-type Stage = { kind: "source" } | { kind: "pre-deploy" } | { kind: "pod"; index: number } | { kind: "done" };
+type Stage =
+  | { kind: "source" }
+  | { kind: "one-off"; oneOff: OneOff }
+  | { kind: "pod"; index: number }
+  | { kind: "done" };
 
-function stagesOf(config: ApplicationConfig, pods: number): Stage[] {
+function stagesOf(context: DeployContext, pods: number): Stage[] {
   return [
     { kind: "source" },
-    ...(config.preDeployCommand ? [{ kind: "pre-deploy" as const }] : []),
+    ...oneOffsOf(context).map((oneOff) => ({ kind: "one-off" as const, oneOff })),
     ...Array.from({ length: pods }, (_, index) => ({ kind: "pod" as const, index })),
     { kind: "done" },
   ];
@@ -69,7 +80,7 @@ export function applicationDeployDriver(cloud: CloudDriver, timeScale: number): 
     async apply(context) {
       const { resource } = context;
       const config = applicationConfigFieldsSchema.parse(resource.config);
-      const stages = stagesOf(config, context.podNames.length);
+      const stages = stagesOf(context, context.podNames.length);
       // Steps spent waiting for a referenced service's attribute do not move the rollout on.
       const waits = context.step === 0 ? 0 : Number(context.state.referenceWaits ?? 0);
       const stage = stages[Math.min(context.step - waits, stages.length - 1)] ?? { kind: "done" };
@@ -109,22 +120,38 @@ export function applicationDeployDriver(cloud: CloudDriver, timeScale: number): 
           lines: stamp(resolved.lines),
         };
       }
-      if (stage.kind === "pre-deploy") {
-        const job = `${resource.name}-predeploy-${randomFrom("job", resource.id, context.now.getTime()).chars(5, "bcdfghjklmnpqrstvwxz2456789")}`;
+      if (stage.kind === "one-off") {
+        const { oneOff } = stage;
+        const name = oneOff.kind === "seed" ? "seed" : "predeploy";
+        const job = `${resource.name}-${name}-${randomFrom("job", resource.id, context.now.getTime()).chars(5, "bcdfghjklmnpqrstvwxz2456789")}`;
+        const started = [
+          `job.batch/${job} created`,
+          `Normal  SuccessfulCreate  job/${job}  Created pod: ${job}-x7k2p`,
+          `Normal  Started  pod/${job}-x7k2p  Started container ${oneOff.kind}: sh -c ${JSON.stringify(oneOff.command)}`,
+        ];
+        const code = exitCodeOf(oneOff.command);
+        if (code) {
+          const rolledBack = context.state.runningImage
+            ? `the deployment was rolled back to ${context.state.runningImage}`
+            : "the deployment was rolled back (nothing ran before it)";
+          throw new RolloutFailedError(
+            `${oneOffWords(oneOff)} exited with code ${code}. ${rolledBack.charAt(0).toUpperCase()}${rolledBack.slice(1)}.`,
+            [
+              ...stamp(started, job),
+              ...stamp(
+                [`Warning  BackoffLimitExceeded  job/${job}  Job has reached the specified backoff limit`],
+                job,
+                "error",
+              ),
+            ],
+          );
+        }
         return {
           done: false,
           state: { ...context.state },
           waitMs: scaled(seconds.preDeploy),
-          progress: "Running the pre-deploy command",
-          lines: stamp(
-            [
-              `job.batch/${job} created`,
-              `Normal  SuccessfulCreate  job/${job}  Created pod: ${job}-x7k2p`,
-              `Normal  Started  pod/${job}-x7k2p  Started container pre-deploy: sh -c ${JSON.stringify(config.preDeployCommand)}`,
-              `Normal  Completed  job/${job}  Job completed`,
-            ],
-            job,
-          ),
+          progress: oneOffProgress(oneOff),
+          lines: stamp([...started, `Normal  Completed  job/${job}  Job completed`], job),
         };
       }
       if (stage.kind === "pod") {

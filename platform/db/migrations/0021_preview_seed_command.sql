@@ -1,0 +1,1 @@
+ALTER TABLE "preview_settings" ADD COLUMN "seed_command" text DEFAULT '' NOT NULL;
