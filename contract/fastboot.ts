@@ -31,6 +31,14 @@ export type FastbootService = {
     config: T extends "application" ? ApplicationConfig : Omit<ServiceConfig<T>, "uploadId">;
     /** Names of services of the stack that must be deployed before this one launches. */
     dependsOn: string[];
+    /**
+     * Where a container host differs (its services' attributes are not AWS's: a queue has a connection string,
+     * not an access key): the description and configuration it gets there instead.
+     */
+    onContainers?: {
+      description: string;
+      config: T extends "application" ? ApplicationConfig : Omit<ServiceConfig<T>, "uploadId">;
+    };
   };
 }[ServiceType];
 
@@ -154,6 +162,14 @@ export const fastbootStacks: Record<FastbootStackId, FastbootStack> = {
           },
         ]),
         dependsOn: ["network", "redis", "jobs"],
+        onContainers: {
+          description:
+            "Application: traefik/whoami on port 80, public, with REDIS_URL and the queue's QUEUE_URL as variables",
+          config: webApplication("traefik/whoami:v1.10", [
+            { kind: "attribute", name: "REDIS_URL", service: "redis", attribute: "connectionString" },
+            { kind: "attribute", name: "QUEUE_URL", service: "jobs", attribute: "connectionString" },
+          ]),
+        },
       },
     ],
   },

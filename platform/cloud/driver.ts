@@ -122,11 +122,13 @@ export type DeployContext = {
   /** The pods the deployment replaces, in order (a rolling update stops one per new pod). */
   previousPodNames?: string[];
   /**
-   * Another service of the environment's attributes by its name (its outputs and its sealed secrets, opened), for
-   * the `${{service.attribute}}` variables of an application: null when the environment has no service of that
-   * name, {} (or without the attribute) while it has not answered them yet.
+   * An application's variables as its containers get them (decision 074), read when the driver's step asks
+   * (outside any transaction): each `${NAME}` replaced by the environment's variable (a secret one unsealed), each
+   * `${{service.attribute}}` by the service's attribute. `waitingFor` while a referenced service has not answered
+   * the attribute yet; throws a CloudStepError naming a variable or service the environment no longer has.
+   * Absent where the platform gives none (a driver's own tests): see `resolvedVariablesOf`.
    */
-  attributes?: (service: string) => Promise<Readonly<Record<string, string>> | null>;
+  variables?: () => Promise<VariableResolution>;
   /** The pushed commit a GitHub application's deployment builds (deploy on push); absent: the branch's head. */
   pushedCommit?: { sha: string; message: string };
   /**
@@ -148,6 +150,20 @@ export type DeployContext = {
 };
 
 export type TlsCertificate = { name: string | null; arn: string | null };
+
+/** An application's variable with its reference resolved. */
+export type ResolvedVariable = {
+  name: string;
+  value: string;
+  /** A secret environment variable or a secret attribute (a connection string): never logged nor stored as plain text. */
+  secret: boolean;
+  /** What its value came from; absent for a plain value. */
+  reference?:
+    | { kind: "variable"; variable: string }
+    | { kind: "attribute"; service: string; attribute: string };
+};
+
+export type VariableResolution = { variables: ResolvedVariable[] } | { waitingFor: string };
 
 /** Not there yet: the engine persists `state` and calls again after `waitMs`; `progress` says what it waits for. */
 export type PendingStep = {

@@ -88,6 +88,7 @@ const readActions = [
   // AccessDenied instead when a tag condition cannot be evaluated on a secret that is not there. A teardown looks
   // the secret up (DescribeSecret) before deleting it.
   "secretsmanager:DescribeSecret",
+  "secretsmanager:GetResourcePolicy",
   "secretsmanager:GetSecretValue",
   "sqs:GetQueueAttributes",
   "sqs:GetQueueUrl",
@@ -203,6 +204,10 @@ const changeActions = [
   "s3:PutLifecycleConfiguration",
   "secretsmanager:CreateSecret",
   "secretsmanager:DeleteSecret",
+  // An application's secret variables (decision 074): a new version when they change, readable by its tasks'
+  // execution role through the secret's own policy (no policy document is ever put on a role).
+  "secretsmanager:PutResourcePolicy",
+  "secretsmanager:PutSecretValue",
   "secretsmanager:RestoreSecret",
   "sqs:CreateQueue",
   "sqs:DeleteQueue",

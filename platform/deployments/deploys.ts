@@ -14,7 +14,7 @@ import { recordUsage } from "../cost/usage";
 import type { SecretCipher } from "../lib/cipher";
 import { deployNumberOf, finishAction, recordAction } from "../services/history";
 import { attributesContextOf, centsOf, driverResourceOf, type ResourceRow } from "../services/records";
-import { environmentAttributes } from "../services/attributes";
+import { applicationVariables } from "../applications/variables";
 import type { AwsConnections } from "../connections/aws-accounts";
 import type { ContainerHosts } from "./container-hosts";
 import type { ChangePlan } from "../cloud/driver";
@@ -399,7 +399,14 @@ export function createDeploys({
     if (resource.serviceType === "application") {
       context.previousPodNames = payload.previousPods.map((pod) => pod.name);
       if (db) context.sources = await applicationSourcesOf(tx, db, secrets, environment, engineContext);
-      if (db) context.attributes = environmentAttributes(db, secrets, environment.id);
+      if (db) {
+        context.variables = applicationVariables(
+          db,
+          secrets,
+          environment.id,
+          context.resource.settings.envvars,
+        );
+      }
       if (payload.seedCommand) context.seedCommand = payload.seedCommand;
       const push = await pushedCommitOf(tx, payload.historyId);
       if (push) context.pushedCommit = { sha: push.sha, message: push.message };

@@ -62,17 +62,18 @@ function settingsOf(service: FastbootService): ServiceSettings {
 /**
  * The services a stack creates on `cloudProvider`. On a container host those with no container form (the
  * network) are left out rather than failing there, and nothing waits for them: the engine's own network stands
- * in (issue 26).
+ * in (issue 26); a service's `onContainers` description and configuration replace its own there.
  */
 export function stackServicesOn(stackId: FastbootStackId, cloudProvider: string): FastbootService[] {
   const services = fastbootStacks[stackId].services;
   if (cloudProvider !== "CONTAINERS") return services;
   const kept = services.filter((service) => noContainerFormMessage(service.serviceType) === null);
   const names = new Set(kept.map((service) => service.name));
-  return kept.map((service) => ({
+  return kept.map(({ onContainers, ...service }) => ({
     ...service,
+    ...onContainers,
     dependsOn: service.dependsOn.filter((name) => names.has(name)),
-  }));
+  })) as FastbootService[];
 }
 
 /** The stack's monthly estimate where it would run: each service's catalogue price, line by line. */

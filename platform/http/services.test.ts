@@ -635,7 +635,7 @@ describe("secret attributes", () => {
     expect(detailText).not.toContain(value);
     expect(resourceResponseSchema.parse(JSON.parse(detailText)).resource.secretAttributes).toEqual([
       "password",
-      "connection-string",
+      "connectionString",
     ]);
     const list = await call("GET", servicePaths.list(tenantId, environmentId));
     expect(await list.text()).not.toContain(value);

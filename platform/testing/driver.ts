@@ -6,7 +6,7 @@ import type { CloudDriver, DriverResource } from "../cloud/driver";
  */
 export function fakeDriver(): CloudDriver {
   const secretNames = (serviceType: DriverResource["serviceType"]) =>
-    serviceType === "network" || serviceType === "tls" ? [] : ["password", "connection-string"];
+    serviceType === "network" || serviceType === "tls" ? [] : ["password", "connectionString"];
   return {
     deployPlan: () => [
       { name: "Planning", seconds: 2 },

@@ -8,7 +8,9 @@ import type {
 } from "@aws-sdk/client-elastic-load-balancing-v2";
 import { isAwsError } from "./aws-errors";
 import { applicationImageOf } from "../images";
-import type { DriverResource } from "../driver";
+import type { DriverResource, ResolvedVariable } from "../driver";
+import { referenceWords, resolvedVariablesOf } from "../variables";
+import { deleteSecret, ensureSecretValue } from "./secrets";
 import { deleteLogGroup, ensureLogGroup, logGroupsOutput } from "./log-groups";
 import {
   TAG_ENVIRONMENT,
@@ -57,6 +59,8 @@ const schemeSuffix = (scheme: Scheme) => (scheme === "internal" ? "int" : "pub")
 
 const CONTAINER_NAME = "app";
 const DEPLOY_WAIT_MS = 15_000;
+/** How often a deployment asks again for a referenced service's attribute it waits for. */
+const REFERENCE_WAIT_MS = 5000;
 /** How often a deployment looks again at a certificate it waits for (the user creates its DNS records). */
 const CERTIFICATE_WAIT_MS = 30_000;
 const LISTENER_PORT = 80;
@@ -78,6 +82,7 @@ function namesOf(resource: DriverResource) {
     // Target group names: at most 32 characters.
     targetGroup: (scheme: Scheme) => `${physicalName(resource, 28)}-${schemeSuffix(scheme)}`,
     tasksGroup: `${physicalName(resource, 200)}-tasks`,
+    variablesSecret: `cloud-console/${physicalName(resource, 200)}/variables`,
   };
 }
 
@@ -411,18 +416,45 @@ async function releaseCluster(context: ProvisionContext, environment: Environmen
 // ---------------------------------------------------------------------------------------------------------------
 // The application's own resources
 
+/**
+ * The application's variables as its task definition takes them (decision 074): plain ones as values, secret ones
+ * by reference to the version of the application's secret (Secrets Manager, JSON by name) that holds them, which
+ * ECS reads when it starts a task.
+ */
+type TaskVariables = {
+  plain: ResolvedVariable[];
+  secret: ResolvedVariable[];
+  secretVersion: SecretVersion | null;
+};
+type SecretVersion = { arn: string; versionId: string };
+
+const byName = (a: { name?: string }, b: { name?: string }) => (a.name ?? "").localeCompare(b.name ?? "");
+
 /** The container as the settings describe it, logging to the application's log group in `region`. */
-function containerOf(resource: DriverResource, region: string): ContainerDefinition {
+function containerOf(
+  resource: DriverResource,
+  region: string,
+  variables: TaskVariables,
+): ContainerDefinition {
   const image = applicationImageOf(resource.config);
-  const { envvars, networking } = resource.settings;
+  const { networking } = resource.settings;
+  const { secretVersion } = variables;
   return {
     name: CONTAINER_NAME,
     image,
     essential: true,
     portMappings: [{ containerPort: networking.port, protocol: "tcp" }],
-    environment: [...envvars]
-      .sort((a, b) => a.name.localeCompare(b.name))
+    environment: [...variables.plain]
+      .sort(byName)
       .map((variable) => ({ name: variable.name, value: variable.value })),
+    ...(secretVersion && variables.secret.length
+      ? {
+          secrets: [...variables.secret].sort(byName).map((variable) => ({
+            name: variable.name,
+            valueFrom: `${secretVersion.arn}:${variable.name}::${secretVersion.versionId}`,
+          })),
+        }
+      : {}),
     logConfiguration: {
       logDriver: "awslogs",
       options: {
@@ -437,9 +469,9 @@ function containerOf(resource: DriverResource, region: string): ContainerDefinit
 function sameTaskDefinition(
   current: TaskDefinition,
   resource: DriverResource,
-  { region, executionRoleArn }: { region: string; executionRoleArn: string },
+  wanted: ContainerDefinition,
+  executionRoleArn: string,
 ): boolean {
-  const wanted = containerOf(resource, region);
   const container = current.containerDefinitions?.find((definition) => definition.name === CONTAINER_NAME);
   const environment = [...(container?.environment ?? [])].sort((a, b) =>
     (a.name ?? "").localeCompare(b.name ?? ""),
@@ -454,7 +486,10 @@ function sameTaskDefinition(
     JSON.stringify(Object.entries(container.logConfiguration.options ?? {}).sort()) ===
       JSON.stringify(Object.entries(wanted.logConfiguration?.options ?? {}).sort()) &&
     JSON.stringify(environment.map((variable) => [variable.name, variable.value])) ===
-      JSON.stringify(wanted.environment?.map((variable) => [variable.name, variable.value]))
+      JSON.stringify(wanted.environment?.map((variable) => [variable.name, variable.value])) &&
+    JSON.stringify(
+      [...(container.secrets ?? [])].sort(byName).map((secret) => [secret.name, secret.valueFrom]),
+    ) === JSON.stringify((wanted.secrets ?? []).map((secret) => [secret.name, secret.valueFrom]))
   );
 }
 
@@ -467,8 +502,9 @@ async function ensureTaskDefinition(
   context: ProvisionContext,
   family: string,
   executionRoleArn: string,
+  variables: TaskVariables,
 ): Promise<string> {
-  const region = context.aws.region;
+  const container = containerOf(context.resource, context.aws.region, variables);
   const { ecs, sdk } = await ecsOf(context);
   const active: string[] = [];
   for await (const page of sdk.paginateListTaskDefinitions(
@@ -481,7 +517,7 @@ async function ensureTaskDefinition(
   if (latestArn) {
     const current = (await ecs.send(new sdk.DescribeTaskDefinitionCommand({ taskDefinition: latestArn })))
       .taskDefinition;
-    if (current && sameTaskDefinition(current, context.resource, { region, executionRoleArn }))
+    if (current && sameTaskDefinition(current, context.resource, container, executionRoleArn))
       return latestArn;
   }
   const { hardware } = context.resource.settings;
@@ -494,13 +530,18 @@ async function ensureTaskDefinition(
       memory: String(hardware.memoryMb),
       runtimePlatform: { operatingSystemFamily: "LINUX", cpuArchitecture: "X86_64" },
       executionRoleArn,
-      containerDefinitions: [containerOf(context.resource, region)],
+      containerDefinitions: [container],
       tags: ecsTags(context.tags),
     }),
   );
   const arn = registered.taskDefinition?.taskDefinitionArn;
   if (!arn) throw new Error(`ECS did not return the task definition of ${family}`);
   context.log("info", `Registered task definition ${family}:${registered.taskDefinition?.revision}`);
+  // What the new revision's variables came from, by name (a value never).
+  for (const variable of [...variables.plain, ...variables.secret].sort(byName)) {
+    const words = referenceWords(variable);
+    if (words) context.log("info", words);
+  }
   return arn;
 }
 
@@ -1037,7 +1078,31 @@ export const applicationProvisioner: Provisioner = {
     });
     state.executionRoleArn = executionRole.arn;
     state.logGroupName = names.logGroup;
-    state.taskDefinitionArn = await ensureTaskDefinition(context, names.family, executionRole.arn);
+    // Resolved at each step (decision 074): a referenced service not deployed yet is waited for.
+    const resolution = await resolvedVariablesOf(context);
+    if ("waitingFor" in resolution)
+      return pending(state, `Waiting for ${resolution.waitingFor}`, REFERENCE_WAIT_MS);
+    const secret = resolution.variables.filter((variable) => variable.secret);
+    let secretVersion: SecretVersion | null = null;
+    if (secret.length) {
+      secretVersion = await ensureSecretValue(context, {
+        name: names.variablesSecret,
+        description: `The secret variables of ${names.service}, read by its tasks`,
+        value: JSON.stringify(
+          Object.fromEntries(secret.sort(byName).map((variable) => [variable.name, variable.value])),
+        ),
+        reader: executionRole.arn,
+      });
+      state.variablesSecretArn = secretVersion.arn;
+    } else {
+      await deleteSecret(context, names.variablesSecret);
+      delete state.variablesSecretArn;
+    }
+    state.taskDefinitionArn = await ensureTaskDefinition(context, names.family, executionRole.arn, {
+      plain: resolution.variables.filter((variable) => !variable.secret),
+      secret,
+      secretVersion,
+    });
     const balancerGroupId = await ensureLoadBalancerGroup(context, environment, network, scheme);
     const balancer = await ensureLoadBalancer(context, environment, network, scheme, balancerGroupId);
     state.loadBalancerArn = balancer.LoadBalancerArn ?? "";
@@ -1238,6 +1303,7 @@ export const applicationProvisioner: Provisioner = {
       context.log("info", `Deleted task definition ${names.family} (${revisions.length} revisions)`);
 
     await deleteLogGroup(context, names.logGroup);
+    await deleteSecret(context, names.variablesSecret);
     await deleteRole(context, names.executionRole);
     for (const scheme of schemes) {
       if (!(await releaseLoadBalancer(context, environment, scheme))) {

@@ -233,6 +233,7 @@ export function createAwsDriver({
         log,
         ...(context.archive ? { archive: context.archive } : {}),
         ...(context.certificate ? { certificate: context.certificate } : {}),
+        ...(context.variables ? { variables: context.variables } : {}),
         now: context.now,
       });
       return { result, lines };

@@ -1,5 +1,12 @@
 import type { ServiceUnit } from "#contract/services";
-import type { ChangePlan, DriverResource, NewLogLine, Observation, TlsCertificate } from "../driver";
+import type {
+  ChangePlan,
+  DriverResource,
+  NewLogLine,
+  Observation,
+  TlsCertificate,
+  VariableResolution,
+} from "../driver";
 import type { AwsClients } from "./clients";
 
 /**
@@ -30,6 +37,8 @@ export type ProvisionContext = {
   certificate?: TlsCertificate;
   /** The uploaded archive of a serverless service, when it has one. */
   archive?: () => Promise<Uint8Array>;
+  /** An application's variables, resolved when asked (DeployContext.variables, decision 074). */
+  variables?: () => Promise<VariableResolution>;
   now: Date;
 };
 

@@ -91,3 +91,67 @@ export async function deleteSecret(context: ProvisionContext, name: string): Pro
   );
   if (deleted && !found.DeletedDate) context.log("info", `Deleted secret ${name} from Secrets Manager`);
 }
+
+/**
+ * The secret called `name` holding `value` (decision 074: an application's secret variables, as JSON), created or
+ * given a new version when its value differs, and readable by `reader` (an IAM role's ARN) through the secret's
+ * own resource policy, so no role gets a policy document of the platform's writing. Answers the version that
+ * holds `value`: a task definition naming it changes exactly when the value does.
+ */
+export async function ensureSecretValue(
+  context: ProvisionContext,
+  { name, description, value, reader }: { name: string; description: string; value: string; reader: string },
+): Promise<{ arn: string; versionId: string }> {
+  const sdk = await import("@aws-sdk/client-secrets-manager");
+  const client = await context.aws.secretsManager();
+  const current = await unlessMissing(
+    () => client.send(new sdk.GetSecretValueCommand({ SecretId: name })),
+    "ResourceNotFoundException",
+  ).catch(async (error: unknown) => {
+    // Scheduled for deletion (a teardown that stopped half-way): restored, then given the value below.
+    if (!isAwsError(error, "InvalidRequestException")) throw error;
+    await client.send(new sdk.RestoreSecretCommand({ SecretId: name }));
+    return client.send(new sdk.GetSecretValueCommand({ SecretId: name }));
+  });
+  let secret: { arn: string; versionId: string };
+  if (!current) {
+    const created = await unlessMissing(
+      () =>
+        client.send(
+          new sdk.CreateSecretCommand({
+            Name: name,
+            Description: description,
+            SecretString: value,
+            Tags: tagList(context.tags),
+          }),
+        ),
+      "ResourceExistsException",
+    );
+    // Another attempt created it meanwhile: found now, and given the value if it differs.
+    if (!created) return ensureSecretValue(context, { name, description, value, reader });
+    if (!created.ARN || !created.VersionId)
+      throw new Error(`Secrets Manager did not return the ARN of ${name}`);
+    context.log("info", `Created secret ${name} in Secrets Manager`);
+    secret = { arn: created.ARN, versionId: created.VersionId };
+  } else if (current.SecretString !== value) {
+    const put = await client.send(new sdk.PutSecretValueCommand({ SecretId: name, SecretString: value }));
+    if (!put.ARN || !put.VersionId) throw new Error(`Secrets Manager did not return the version of ${name}`);
+    context.log("info", `Updated secret ${name} in Secrets Manager`);
+    secret = { arn: put.ARN, versionId: put.VersionId };
+  } else {
+    if (!current.ARN || !current.VersionId)
+      throw new Error(`Secrets Manager did not return the ARN of ${name}`);
+    secret = { arn: current.ARN, versionId: current.VersionId };
+  }
+  const policy = JSON.stringify({
+    Version: "2012-10-17",
+    Statement: [
+      { Effect: "Allow", Principal: { AWS: reader }, Action: "secretsmanager:GetSecretValue", Resource: "*" },
+    ],
+  });
+  const existing = await client.send(new sdk.GetResourcePolicyCommand({ SecretId: name }));
+  if (existing.ResourcePolicy !== policy) {
+    await client.send(new sdk.PutResourcePolicyCommand({ SecretId: name, ResourcePolicy: policy }));
+  }
+  return secret;
+}

@@ -3,7 +3,6 @@ import type { ContainerInfo } from "dockerode";
 import {
   applicationConfigFieldsSchema,
   applicationSourceLabels,
-  applicationVariableOf,
   type ApplicationConfig,
 } from "#contract/application-config";
 import type { ServiceUnit } from "#contract/services";
@@ -17,6 +16,7 @@ import {
   type NewLogLine,
   type Observation,
   type RegistryAuth,
+  type ResolvedVariable,
   type TeardownStep,
 } from "../driver";
 import { buildContextOf, buildImage, dockerfileInRepository, imagesLabelled } from "./build";
@@ -29,6 +29,7 @@ import { createOneOff, findOneOff, oneOffContainersOf, outputOf } from "./one-of
 import type { ContainerProxy } from "./proxy";
 import { pulled } from "./pull";
 import { lastLinesOf } from "./telemetry";
+import { referenceWords, resolvedVariablesOf } from "../variables";
 
 /**
  * An application on a container engine (issue 26): one container per deployment, its port published on
@@ -424,16 +425,17 @@ export function containerApplication({
       );
       let found = (await findOneOff(engine, resource.id, rollout, oneOff.kind))?.Id;
       if (!found) {
-        const variables = await variablesOf(context);
-        if ("waitingFor" in variables) {
-          return pending(state, scaled(REFERENCE_WAIT_MS), `Waiting for ${variables.waitingFor}`);
+        // The command runs with the application's variables, resolved as for its container (decision 074).
+        const resolution = await resolvedVariablesOf(context);
+        if ("waitingFor" in resolution) {
+          return pending(state, scaled(REFERENCE_WAIT_MS), `Waiting for ${resolution.waitingFor}`);
         }
         const network = await environmentNetwork(engine, context, log);
         const created = await createOneOff(engine, context, {
           oneOff,
           rollout,
           image: state.imageId ?? state.image ?? "",
-          env: variables.env,
+          env: envOf(resolution.variables),
           network,
         });
         found = created.id;
@@ -546,9 +548,14 @@ export function containerApplication({
     ).filter((container) => !container.Labels[LABEL_ROLE]);
     let id = found?.Id;
     if (!id) {
-      const variables = await variablesOf(context);
-      if ("waitingFor" in variables) {
-        return pending(state, scaled(REFERENCE_WAIT_MS), `Waiting for ${variables.waitingFor}`);
+      // Resolved now, just before the container is made (decision 074): a secret goes into its environment only.
+      const resolution = await resolvedVariablesOf(context);
+      if ("waitingFor" in resolution) {
+        return pending(state, scaled(REFERENCE_WAIT_MS), `Waiting for ${resolution.waitingFor}`);
+      }
+      for (const variable of resolution.variables) {
+        const words = referenceWords(variable);
+        if (words) log(words);
       }
       const network = await environmentNetwork(engine, context, log);
       const name = `${resource.name}-${resource.id.slice(0, 8)}-${rollout}`;
@@ -556,7 +563,7 @@ export function containerApplication({
         .createContainer({
           name,
           Image: state.imageId ?? state.image,
-          Env: variables.env,
+          Env: envOf(resolution.variables),
           Labels: labelsOf(context, rollout),
           ExposedPorts: Object.fromEntries(ports.map((port) => [port, {}])),
           NetworkingConfig: endpointsOf(network, resource.name),
@@ -766,34 +773,9 @@ function sourcesOf(context: DeployContext): ApplicationSources {
   return context.sources;
 }
 
-/**
- * The container's variables, each `${{service.attribute}}` replaced by the attribute the environment's service
- * answered (its address on the environment's network); `waitingFor` while one has not answered it yet (the
- * services of a stack deploy together). A service the environment lacks fails the deployment in words.
- */
-async function variablesOf(context: DeployContext): Promise<{ env: string[] } | { waitingFor: string }> {
-  const env: string[] = [];
-  for (const entry of context.resource.settings.envvars) {
-    const variable = applicationVariableOf(entry);
-    if (variable.kind !== "attribute") {
-      env.push(`${entry.name}=${entry.value}`);
-      continue;
-    }
-    const attributes = context.attributes ? await context.attributes(variable.service) : null;
-    if (!attributes) {
-      throw new CloudStepError(
-        `${entry.name} references ${variable.service}.${variable.attribute}, but this environment has no service ` +
-          `named ${variable.service}.`,
-        { transient: false },
-      );
-    }
-    const value = attributes[variable.attribute];
-    if (value === undefined)
-      return { waitingFor: `${variable.service}'s ${variable.attribute} (${entry.name})` };
-    env.push(`${entry.name}=${value}`);
-  }
-  return { env };
-}
+/** A container's environment (`NAME=value`) of the resolved variables. */
+const envOf = (variables: ResolvedVariable[]) =>
+  variables.map((variable) => `${variable.name}=${variable.value}`);
 
 const rolledBack = (context: DeployContext) =>
   context.state.container

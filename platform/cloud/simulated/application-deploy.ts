@@ -12,6 +12,7 @@ import type {
 import { CloudStepError, RolloutFailedError } from "../driver";
 import { oneOffProgress, oneOffsOf, oneOffWords, type OneOff } from "../one-off-commands";
 import { randomFrom } from "./random";
+import { referenceLines } from "../variables";
 
 /**
  * The simulated cloud's deployment of an application (issue 15, docs/decisions/033), in the formats real tools
@@ -35,6 +36,8 @@ import { randomFrom } from "./random";
 
 /** Seconds (at ENGINE_TIME_SCALE 1) each part takes. */
 const seconds = { pull: 4, build: 12, helm: 5, preDeploy: 4, pod: 3 } as const;
+/** How long a deployment waits before asking again for a referenced service's attribute (as on a container host). */
+const REFERENCE_WAIT_SECONDS = 5;
 
 /** The code a command ending in `exit N` exits with (the only outcome known without running it), or 0. */
 const exitCodeOf = (command: string) =>
@@ -78,7 +81,9 @@ export function applicationDeployDriver(cloud: CloudDriver, timeScale: number): 
       const { resource } = context;
       const config = applicationConfigFieldsSchema.parse(resource.config);
       const stages = stagesOf(context, context.podNames.length);
-      const stage = stages[Math.min(context.step, stages.length - 1)] ?? { kind: "done" };
+      // Steps spent waiting for a referenced service's attribute do not move the rollout on.
+      const waits = context.step === 0 ? 0 : Number(context.state.referenceWaits ?? 0);
+      const stage = stages[Math.min(context.step - waits, stages.length - 1)] ?? { kind: "done" };
       const firstPod = context.podNames[0] ?? resource.name;
       const stamp = (
         texts: string[],
@@ -98,6 +103,7 @@ export function applicationDeployDriver(cloud: CloudDriver, timeScale: number): 
           done: false,
           state: {
             ...context.state,
+            referenceWaits: "0",
             image: resolved.image,
             imageDigest: resolved.digest,
             ...(resolved.commit ? { commit: resolved.commit } : {}),
@@ -149,6 +155,26 @@ export function applicationDeployDriver(cloud: CloudDriver, timeScale: number): 
         };
       }
       if (stage.kind === "pod") {
+        // The variables are resolved as the first new pod is created, as Kubernetes reads a pod's environment
+        // (decision 074); the logs name what was resolved, never a value. Without a resolver (the demo's seed),
+        // nothing is.
+        if (stage.index === 0 && context.variables) {
+          const resolution = await context.variables();
+          if ("waitingFor" in resolution) {
+            return {
+              done: false,
+              state: { ...context.state, referenceWaits: String(waits + 1) },
+              waitMs: scaled(REFERENCE_WAIT_SECONDS),
+              progress: `Waiting for ${resolution.waitingFor}`,
+              lines: [],
+            };
+          }
+          const step = rolloutStep(context, config, stage.index, stamp, scaled);
+          return {
+            ...step,
+            lines: [...referenceLines(resolution.variables, context.now, firstPod), ...step.lines],
+          };
+        }
         return rolloutStep(context, config, stage.index, stamp, scaled);
       }
       const endpoint = cloud.endpoint(resource);
