@@ -86,6 +86,22 @@ export type CostDay = z.infer<typeof costDaySchema>;
 export const FORECAST_METHOD =
   "Month to date plus the average daily cost of the last 7 full days times the days left in the month.";
 
+/**
+ * A pull request's preview environment (decision 069) and what it cost in the window: live ones by their
+ * environment, removed ones by the name they had.
+ */
+export const previewCostSchema = z.object({
+  environmentId: z.string(),
+  environmentName: z.string(),
+  number: z.number().int(),
+  title: z.string(),
+  url: z.string(),
+  /** The environment it previews (its name, kept after that environment is deleted). */
+  sourceName: z.string(),
+  cost: money,
+});
+export type PreviewCost = z.infer<typeof previewCostSchema>;
+
 export const costOverviewSchema = z.object({
   window: costWindowSchema,
   /** Everything in the window. */
@@ -104,6 +120,8 @@ export const costOverviewSchema = z.object({
   /** Every day of the window, oldest first, zero-filled. */
   daily: z.array(costDaySchema),
   environments: z.array(z.object({ id: z.string(), name: z.string() })),
+  /** The window's environments that are (or were) previews of pull requests, costliest first. */
+  previews: z.array(previewCostSchema),
 });
 export type CostOverview = z.infer<typeof costOverviewSchema>;
 

@@ -13,6 +13,7 @@ import { errorCodes } from "#contract/errors";
 import { costPagePaths, costSearchString } from "~/features/cost/cost-search";
 import { buildCostSearch } from "~/features/cost/cost-search.server";
 import { CostChart } from "~/features/cost/lazy-cost-chart";
+import { PreviewCosts } from "~/features/cost/preview-costs";
 import { ShareTable } from "~/features/cost/share-table";
 import { WindowForm } from "~/features/cost/window-form";
 import { servicePagePaths } from "~/features/services/paths";
@@ -127,6 +128,7 @@ function Overview({
         <ShareTable title="By service type" shares={overview.byServiceType} total={overview.total} />
       </SimpleGrid>
       <TopServices overview={overview} />
+      <PreviewCosts previews={overview.previews} total={overview.total} />
     </Stack>
   );
 }

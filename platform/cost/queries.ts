@@ -1,4 +1,4 @@
-import { and, between, eq, inArray, min, sql, sum, type SQL } from "drizzle-orm";
+import { and, between, desc, eq, inArray, min, sql, sum, type SQL } from "drizzle-orm";
 import type { CloudProvider } from "#contract/cloud-providers";
 import { costWindowLabels } from "#contract/cost-windows";
 import {
@@ -8,6 +8,7 @@ import {
   type CostOverview,
   type CostShare,
   type CostWindowRange,
+  type PreviewCost,
   type costQuerySchema,
 } from "#contract/cost";
 import { serviceTypeLabels, type ServiceType } from "#contract/service-catalogue";
@@ -17,6 +18,7 @@ import {
   connections,
   environments,
   organizations,
+  previews,
   resources,
   usageDaily,
   usageDailyTotals,
@@ -310,7 +312,54 @@ export async function costOverview(
       byServiceType: roundValues(day.byServiceType),
     })),
     environments: current,
+    previews: await previewCostsOf(db, scope.tenantId, sharesOf(byEnvironment), current),
   };
+}
+
+/**
+ * Which of the window's environment shares are pull requests' previews: a live one by its environment's id, a
+ * removed one (its environment deleted) by the name it had, the newest preview of that name.
+ */
+async function previewCostsOf(
+  db: Database,
+  tenantId: string,
+  shares: CostShare[],
+  current: { id: string }[],
+): Promise<PreviewCost[]> {
+  if (!shares.length) return [];
+  const rows = await db
+    .select({
+      environmentId: previews.environmentId,
+      environmentName: previews.environmentName,
+      number: previews.number,
+      title: previews.title,
+      url: previews.url,
+      sourceName: previews.sourceEnvironmentName,
+    })
+    .from(previews)
+    .where(eq(previews.tenantId, tenantId))
+    .orderBy(desc(previews.createdAt));
+  const live = new Set(current.map((environment) => environment.id));
+  return shares.flatMap((share) => {
+    const preview =
+      rows.find((row) => row.environmentId === share.key) ??
+      (live.has(share.key)
+        ? undefined
+        : rows.find((row) => row.environmentId === null && row.environmentName === share.label));
+    if (!preview) return [];
+    const { number, title, url, sourceName } = preview;
+    return [
+      {
+        environmentId: share.key,
+        environmentName: share.label,
+        number,
+        title,
+        url,
+        sourceName,
+        cost: share.cost,
+      },
+    ];
+  });
 }
 
 /** The CSV of what the overview shows for the window: its daily cells by environment and type, then its total. */

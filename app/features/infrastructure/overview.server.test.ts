@@ -123,6 +123,7 @@ function platform({ costStatus = 200 }: { costStatus?: number } = {}) {
         topServices: [],
         daily: [],
         environments: [],
+        previews: [],
       });
     }),
   );
