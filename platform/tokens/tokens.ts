@@ -80,55 +80,11 @@ export async function listTokens(db: Database, organizationId: string, userId: s
   return rows.map(tokenView);
 }
 
-/** Revokes one of a holder's tokens; resolves false when it has no such live token. */
-export async function revokeToken(
-  db: Database,
-  {
-    organizationId,
-    userId,
-    tokenId,
-    now,
-  }: { organizationId: string; userId: string; tokenId: string; now: Date },
-): Promise<boolean> {
-  const revoked = await db
-    .update(apiTokens)
-    .set({ revokedAt: now })
-    .where(
-      and(
-        eq(apiTokens.id, tokenId),
-        eq(apiTokens.organizationId, organizationId),
-        eq(apiTokens.userId, userId),
-        isNull(apiTokens.revokedAt),
-      ),
-    )
-    .returning({ id: apiTokens.id });
-  return revoked.length > 0;
-}
+type HeldToken = { organizationId: string; userId: string; tokenId: string; now: Date };
 
-/**
- * Regenerates one of a holder's live (unrevoked, possibly expired) tokens: revokes it and issues a new secret with
- * its name and permissions and a new expiry, in one change, so the old secret is refused from its next request and
- * nothing is left half done. Null when the holder has no such live token. Run it in a transaction.
- */
-export async function regenerateToken(
-  tx: Database,
-  {
-    organizationId,
-    userId,
-    tokenId,
-    expiresInDays,
-    createdBy,
-    now,
-  }: {
-    organizationId: string;
-    userId: string;
-    tokenId: string;
-    expiresInDays: number;
-    createdBy: string;
-    now: Date;
-  },
-): Promise<CreatedApiToken | null> {
-  const [old] = await tx
+/** Revokes one of a holder's live tokens: the row as it was, or undefined when it has no such live token. */
+async function revokeLive(db: Database, { organizationId, userId, tokenId, now }: HeldToken) {
+  const [revoked] = await db
     .update(apiTokens)
     .set({ revokedAt: now })
     .where(
@@ -140,15 +96,33 @@ export async function regenerateToken(
       ),
     )
     .returning();
+  return revoked;
+}
+
+/** Revokes one of a holder's tokens; resolves false when it has no such live token. */
+export async function revokeToken(db: Database, token: HeldToken): Promise<boolean> {
+  return Boolean(await revokeLive(db, token));
+}
+
+/**
+ * Regenerates one of a holder's live (unrevoked, possibly expired) tokens: revokes it and issues a new secret with
+ * its name and permissions and a new expiry, in one change, so the old secret is refused from its next request and
+ * nothing is left half done. Null when the holder has no such live token. Run it in a transaction.
+ */
+export async function regenerateToken(
+  tx: Database,
+  { expiresInDays, createdBy, ...token }: HeldToken & { expiresInDays: number; createdBy: string },
+): Promise<CreatedApiToken | null> {
+  const old = await revokeLive(tx, token);
   if (!old) return null;
   return issueToken(tx, {
-    organizationId,
-    userId,
+    organizationId: token.organizationId,
+    userId: token.userId,
     name: old.name,
     expiresInDays,
     permissions: old.permissions as Permission[] | null,
     createdBy,
-    now,
+    now: token.now,
   });
 }
 
