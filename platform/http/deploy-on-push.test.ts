@@ -117,6 +117,23 @@ async function githubApplication({ branch = "main", deployed = true, repository 
   return row;
 }
 
+/** A deployed application that runs a public image: nothing to build from GitHub. */
+async function imageApplication() {
+  const [row] = await api.db
+    .insert(resources)
+    .values({
+      environmentId,
+      name: uniqueName("img"),
+      serviceType: "application",
+      stage: "STAGE_COMPLETED",
+      config: { ...defaultApplicationConfig, source: { kind: "image", image: "nginx:1.27" } },
+      settings: defaultServiceSettings,
+    })
+    .returning();
+  if (!row) throw new Error("application was not created");
+  return row;
+}
+
 /** Switches deploy on push on and returns the hook's id and secret. */
 async function enable(resourceId: string) {
   const response = await call("PUT", deployOnPushPaths.settings(t(), environmentId, resourceId), {
@@ -267,18 +284,8 @@ describe("deploy on push's settings", () => {
   });
 
   it("refuses to switch on for an application that is not built from GitHub, and a reader's change", async () => {
-    const [image] = await api.db
-      .insert(resources)
-      .values({
-        environmentId,
-        name: uniqueName("img"),
-        serviceType: "application",
-        stage: "STAGE_COMPLETED",
-        config: { image: "nginx:1.27" },
-        settings: defaultServiceSettings,
-      })
-      .returning();
-    const response = await call("PUT", deployOnPushPaths.settings(t(), environmentId, image?.id ?? ""), {
+    const image = await imageApplication();
+    const response = await call("PUT", deployOnPushPaths.settings(t(), environmentId, image.id), {
       enabled: true,
     });
     expect(response.status).toBe(400);
@@ -705,18 +712,8 @@ describe("a commit asked for by name (the CLI's deploy --ref)", () => {
       fieldErrors: { ref: ["Give a commit SHA (e.g. 1a2b3c4), a branch or a tag"] },
     });
 
-    const [image] = await api.db
-      .insert(resources)
-      .values({
-        environmentId,
-        name: uniqueName("img"),
-        serviceType: "application",
-        stage: "STAGE_COMPLETED",
-        config: { ...defaultApplicationConfig, source: { kind: "image", image: "nginx:1.27" } },
-        settings: defaultServiceSettings,
-      })
-      .returning();
-    const ofImage = await deployCommit(image?.id ?? "", "main");
+    const image = await imageApplication();
+    const ofImage = await deployCommit(image.id, "main");
     expect(ofImage.status).toBe(400);
     expect(await ofImage.json()).toMatchObject({
       fieldErrors: { ref: [deployOnPushMessages.commitNeedsGitHub] },
